@@ -1,0 +1,84 @@
+"""`build`: turn checked games into files under `output/<game>/<lang>/`.
+
+Each kind of output (pnp sheets, print-shop file, rulebook, cheat sheet ...) is a *product*: a
+function registered with `@product(name)` that draws one game in one language and returns the
+files it made as {file name: bytes}. `build()` runs the products asked for and writes each file
+through `write_atomic`, so a failed build never leaves a half-written PDF where a good one stood.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Literal
+
+from .errors import FindingsError, UsageError
+from .model import Game
+
+#: Options every product receives; products read the ones that concern them.
+@dataclass(frozen=True)
+class BuildOptions:
+    lang: str = "uk"
+    paper: tuple[str, ...] = ("a4", "letter")
+    duplex: Literal["long", "short"] = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)  # mm, x and y, added to back pages
+    home: bool = False  # PnP without bleed, for scissors
+    alignment_page: bool = False
+    backs_first: bool = False  # print-shop page order
+    booklet_paper: str = "a5"
+
+
+Product = Callable[[Game, BuildOptions], dict[str, bytes]]
+PRODUCTS: dict[str, Product] = {}
+#: Products built when none are named.
+DEFAULT_PRODUCTS: list[str] = []
+
+
+def product(name: str, default: bool = True) -> Callable[[Product], Product]:
+    """Register a product under `name` (the value `--what` takes)."""
+    def register(fn: Product) -> Product:
+        PRODUCTS[name] = fn
+        if default:
+            DEFAULT_PRODUCTS.append(name)
+        return fn
+    return register
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write to a temporary file beside `path`, then rename it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def build_game(game: Game, what: Iterable[str], options: BuildOptions, out: Path,
+               progress: Callable[[str], None] = lambda _: None) -> list[Path]:
+    """Run the named products for one game; every file is made before any is written."""
+    if options.lang not in game.manifest.locales:
+        raise UsageError(f"{game.id} has no locale {options.lang!r} (it has {', '.join(game.manifest.locales)})")
+    files: dict[str, bytes] = {}
+    for name in what:
+        if name not in PRODUCTS:
+            raise UsageError(f"unknown product {name!r} (known: {', '.join(PRODUCTS)})")
+        progress(f"{game.id}/{options.lang}: {name}")
+        files.update(PRODUCTS[name](game, options))
+    target = out / game.id / options.lang
+    written = []
+    for file_name, data in files.items():
+        write_atomic(target / file_name, data)
+        written.append(target / file_name)
+    return written
+
+
+def require_clean(game: Game | None, findings: list) -> Game:
+    """Nothing is printed from data that does not check."""
+    if game is None or findings:
+        raise FindingsError(findings)
+    return game

@@ -1,0 +1,42 @@
+"""Every card id that data mentions must exist, and be of the type the field allows."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..errors import Finding
+from ..model import Game
+from ..model.fields import walk_refs
+
+
+def check_references(game: Game) -> Iterator[Finding]:
+    types = game.manifest.card_types
+    operations = game.manifest.operations
+    for card in game.cards:
+        refs = []
+        for name, spec in types[card.type].fields.items():
+            refs += walk_refs(spec, getattr(card, name), (name,))
+        for i, op in enumerate(card.effects):
+            for name, spec in operations[op.name].params.items():
+                refs += walk_refs(spec, getattr(op.params, name), ("effects", i, op.name, name))
+        if card.replaces is not None:
+            refs.append((("replaces",), card.replaces, (card.type,)))
+        for loc, target, allowed in refs:
+            if target not in game.declared_ids:
+                yield card.finding(loc, "broken-reference", f"{'.'.join(map(str, loc))} names "
+                                   f"card {target!r}, which does not exist", _near(game, target))
+                continue
+            other = game.by_id.get(target)
+            if other is not None and allowed and other.type not in allowed:
+                yield card.finding(loc, "wrong-reference", f"{target!r} is a {other.type} card; "
+                                   f"{loc[-1]} takes {' or '.join(allowed)}")
+        if card.replaces is not None and card.replaces in game.by_id:
+            if game.by_id[card.replaces].set == card.set:
+                yield card.finding(("replaces",), "wrong-reference",
+                                   "a card replaces a card of another set, not of its own")
+
+
+def _near(game: Game, target: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(target, sorted(game.declared_ids), n=1)
+    return f"did you mean {close[0]!r}?" if close else ""

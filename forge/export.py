@@ -1,0 +1,49 @@
+"""Card data as plain JSON-ready records, and JSON Schemas of card files for editors."""
+from __future__ import annotations
+
+from typing import Annotated, Any, Union
+
+from pydantic import Field, TypeAdapter
+
+from .model import Game
+from .model.cards import card_models
+from .model.fields import ID_PATTERN
+
+
+def card_records(game: Game) -> list[dict[str, Any]]:
+    """One record per card design: the common keys first, then the game's own fields."""
+    return [card.model_dump(mode="json", exclude_none=False) for card in game.cards]
+
+
+def card_file_schema(manifest: Any) -> dict[str, Any]:
+    """Exact schema of one game's card files: a list of cards, told apart by `type`."""
+    models = list(card_models(manifest).values())
+    item: Any = models[0] if len(models) == 1 else Annotated[Union[tuple(models)], Field(discriminator="type")]
+    schema = TypeAdapter(list[item]).json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = f"{manifest.id} card file"
+    return schema
+
+
+def generic_card_file_schema() -> dict[str, Any]:
+    """The keys every game's cards share; game fields are allowed but not described."""
+    text = {"type": "object", "additionalProperties": {"type": "string", "minLength": 1},
+            "description": "A string per locale, e.g. {uk: ..., en: ...}"}
+    card = {
+        "type": "object",
+        "required": ["id", "type", "set", "name"],
+        "properties": {
+            "id": {"type": "string", "pattern": ID_PATTERN},
+            "type": {"type": "string"},
+            "subtype": {"type": "string"},
+            "set": {"type": "string"},
+            "copies": {"type": "integer", "minimum": 1, "maximum": 99, "default": 1},
+            "name": text, "text": text, "flavor": text,
+            "art": {"type": "string"},
+            "replaces": {"type": "string", "pattern": ID_PATTERN},
+            "effects": {"type": "array", "items": {"type": ["object", "string"]}},
+        },
+        "additionalProperties": True,
+    }
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Card Forge card file",
+            "type": "array", "items": card}

@@ -1,0 +1,172 @@
+"""A game: its manifest and every card, loaded from `cards/<game>/` with findings for bad input."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ..errors import Finding, display_path
+from ..load import Document, load_yaml
+from .cards import COMMON_KEYS, Card, card_models
+from .manifest import manifest_model, read_locales
+
+MANIFEST = "game.yaml"
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    root: Path
+    manifest: Any
+    cards: tuple[Card, ...]
+    #: Every id written in a card file, valid card or not (so references to a card with a typo
+    #: in another field do not report twice).
+    declared_ids: frozenset[str] = field(default_factory=frozenset)
+    manifest_doc: Document | None = field(default=None, repr=False)
+
+    @property
+    def id(self) -> str:
+        return self.manifest.id
+
+    @cached_property
+    def by_id(self) -> dict[str, Card]:
+        return {card.id: card for card in self.cards}
+
+    def card(self, card_id: str) -> Card:
+        return self.by_id[card_id]
+
+    def cards_of(self, type_id: str, set_id: str | None = None) -> list[Card]:
+        return [c for c in self.cards if c.type == type_id and (set_id is None or c.set == set_id)]
+
+    def count(self, type_id: str, set_id: str | None = None, subtype: str | None = None) -> int:
+        """Physical cards (copies included) of a type, optionally per set and subtype."""
+        return sum(c.copies for c in self.cards_of(type_id, set_id)
+                   if subtype is None or c.subtype == subtype)
+
+    def manifest_finding(self, loc: tuple, code: str, message: str, fix: str = "") -> Finding:
+        return self.manifest_doc.finding(loc, code, message, fix)
+
+
+def card_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.iterdir()
+                  if p.suffix in (".yaml", ".yml") and p.name != MANIFEST and p.is_file())
+
+
+def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
+    """Load a game folder; cards that do not validate are left out and reported."""
+    path = root / MANIFEST
+    if not path.is_file():
+        return None, [Finding(display_path(root), 0, 0, "manifest", f"no {MANIFEST} in this folder",
+                              "create one; see docs/data-format.md")]
+    doc, findings = load_yaml(path)
+    if doc is None:
+        return None, findings
+    locales = read_locales(doc.data)
+    if isinstance(locales, str):
+        return None, [doc.finding(("locales",), "manifest", locales)]
+    try:
+        manifest = manifest_model(locales).model_validate(doc.data)
+        models = card_models(manifest)
+    except ValidationError as exc:
+        return None, validation_findings(doc, exc, (), locales=locales)
+    if manifest.id != root.name:
+        findings.append(doc.finding(("id",), "manifest", f"id {manifest.id!r} differs from the "
+                                    f"folder name {root.name!r}", "rename one of them"))
+    for type_id, spec in manifest.card_types.items():
+        for name in set(spec.fields) & set(COMMON_KEYS):
+            findings.append(doc.finding(("card_types", type_id, "fields", name), "manifest",
+                                        f"field {name!r} is a key every card already has"))
+    cards: list[Card] = []
+    ids: set[str] = set()
+    for file in card_files(root):
+        cards_doc, problems = load_yaml(file)
+        findings += problems
+        if cards_doc is not None:
+            findings += _read_cards(cards_doc, models, cards, ids, manifest.locales)
+    return Game(root, manifest, tuple(cards), frozenset(ids), doc), findings
+
+
+def _read_cards(doc: Document, models: dict[str, type[Card]], out: list[Card],
+                ids: set[str], locales: tuple[str, ...]) -> list[Finding]:
+    data = doc.data
+    if data is None or data == []:
+        return [doc.finding((), "empty", "the file holds no cards",
+                            "add cards as a YAML list, or delete the file")]
+    if not isinstance(data, list):
+        return [doc.finding((), "shape", "a card file is a YAML list of cards (`- id: ...`)")]
+    findings = []
+    for i, raw in enumerate(data):
+        if not isinstance(raw, dict):
+            findings.append(doc.finding((i,), "shape", "a card is a mapping of keys to values"))
+            continue
+        card_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
+        if card_id:
+            ids.add(card_id)
+        model = models.get(raw.get("type"))
+        if model is None:
+            findings.append(doc.finding((i, "type"), "unknown-type",
+                                        f"type {raw.get('type')!r} is not a card type of this game",
+                                        "use one of: " + ", ".join(models), card=card_id))
+            continue
+        try:
+            card = model.model_validate(raw)
+        except ValidationError as exc:
+            findings += validation_findings(doc, exc, (i,), card_id, model, locales)
+            continue
+        card.place(doc, i)
+        out.append(card)
+    return findings
+
+
+def validation_findings(doc: Document, exc: ValidationError, prefix: tuple, card: str = "",
+                        model: type[BaseModel] | None = None,
+                        locales: tuple[str, ...] = ()) -> list[Finding]:
+    """Pydantic's errors, as findings that point at the YAML and read like a person wrote them."""
+    findings = []
+    for err in exc.errors(include_url=False):
+        loc = _clean_loc(err["loc"])
+        kind, here = err["type"], _dotted(loc)
+        value = _short(err.get("input"))
+        if kind == "extra_forbidden":
+            allowed = f"; allowed: {', '.join(model.model_fields)}" if model and len(loc) == 1 else ""
+            code, message = "unknown-key", f"unknown key {loc[-1]!r}{allowed}"
+        elif kind == "missing":
+            code = "missing-locale" if len(loc) > 1 and loc[-1] in locales else "missing"
+            message = (f"no {loc[-1]!r} string for {_dotted(loc[:-1])}" if code == "missing-locale"
+                       else f"missing required key {here!r}")
+        elif kind == "unknown_operation":
+            code, message = "unknown-operation", f"{here}: {value} is {err['msg']}"
+        elif kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
+            code, message = "out-of-range", f"{here}: {value}: {err['msg'].lower()}"
+        elif kind in ("literal_error", "enum"):
+            code, message = "bad-value", f"{here}: {value}: {err['msg'].lower()}"
+        else:
+            code, message = "invalid", f"{here}: {err['msg'].lower()}" + (f" (got {value})" if value else "")
+        findings.append(doc.finding(prefix + loc, code, message, card=card))
+    return findings
+
+
+def _clean_loc(loc: tuple) -> tuple:
+    """Drop pydantic's own path steps (union tags repeat the operation name; validators)."""
+    out: list = []
+    for step in loc:
+        if isinstance(step, str) and ("[" in step or (out and out[-1] == step)):
+            continue
+        out.append(step)
+    return tuple(out)
+
+
+def _dotted(loc: tuple) -> str:
+    text = ""
+    for step in loc:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
+    return text or "(top)"
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, (dict, list)) or value is None:
+        return ""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,156 @@
+"""The manifest (`game.yaml`): what a game is made of, and the vocabulary its cards may use.
+
+Localised strings must carry exactly the game's own locales, which the manifest itself declares;
+so the manifest's models are built per locale tuple by `manifest_model()` (cached).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
+
+from .fields import ID_PATTERN, STRICT, FieldSpec, check_name
+
+LOCALE_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
+Id = Annotated[str, Field(strict=True, pattern=ID_PATTERN, max_length=64)]
+NonEmpty = Annotated[str, Field(strict=True, min_length=1)]
+
+
+class LocalText(BaseModel):
+    """A string in every locale of the game: `name.uk`, `name["en"]`."""
+
+    model_config = STRICT
+
+    def __getitem__(self, lang: str) -> str:
+        return getattr(self, lang)
+
+    def as_dict(self) -> dict[str, str]:
+        return self.model_dump()
+
+
+@lru_cache(maxsize=None)
+def text_model(locales: tuple[str, ...]) -> type[LocalText]:
+    return create_model("Text_" + "_".join(locales), __base__=LocalText,
+                        **{lang: (NonEmpty, ...) for lang in locales})
+
+
+class Players(BaseModel):
+    model_config = STRICT
+    min: Annotated[int, Field(ge=1, le=20)]
+    max: Annotated[int, Field(ge=1, le=20)]
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Players:
+        if self.min > self.max:
+            raise ValueError("players.min is larger than players.max")
+        return self
+
+
+class CardSize(BaseModel):
+    """Trim size in millimetres."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    width: Annotated[float, Field(gt=10, lt=400)]
+    height: Annotated[float, Field(gt=10, lt=400)]
+
+
+class Constraints(BaseModel):
+    model_config = STRICT
+    #: Each entry names fields whose values together may belong to one card design only.
+    unique: tuple[tuple[str, ...], ...] = ()
+
+
+@lru_cache(maxsize=None)
+def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
+    """The manifest model whose localised strings carry exactly `locales`."""
+    Text = text_model(locales)
+
+    class Component(BaseModel):
+        model_config = STRICT
+        id: Id
+        name: Text
+        count: Annotated[int, Field(ge=1, le=10_000)]
+
+    class SetSpec(BaseModel):
+        model_config = STRICT
+        name: Text
+        #: Card counts the rulebook states, copies included: keys `type` or `type/subtype`.
+        cards: dict[str, Annotated[int, Field(ge=0, le=100_000)]] = {}
+        components: tuple[Component, ...] = ()
+        setup: Text | None = None
+
+    class TypeSpec(BaseModel):
+        model_config = STRICT
+        name: Text
+        subtypes: dict[str, Text] = {}
+        subtype_required: bool = False
+        fields: dict[str, FieldSpec] = {}
+
+        @field_validator("fields")
+        @classmethod
+        def _names(cls, value: dict) -> dict:
+            for name in value:
+                check_name(name)
+            return value
+
+    class OperationSpec(BaseModel):
+        model_config = STRICT
+        params: dict[str, FieldSpec] = {}
+        #: A Jinja template per locale; parameters are its variables.
+        text: Text
+
+        @field_validator("params")
+        @classmethod
+        def _names(cls, value: dict) -> dict:
+            for name in value:
+                check_name(name)
+            return value
+
+    class Manifest(BaseModel):
+        model_config = ConfigDict(frozen=True, extra="forbid")
+        id: Id
+        title: Text
+        players: Players
+        locales: tuple[str, ...]
+        card_size: CardSize
+        engine: Id | None = None
+        sets: dict[str, SetSpec] = Field(min_length=1)
+        card_types: dict[str, TypeSpec] = Field(min_length=1)
+        constraints: Constraints = Constraints()
+        operations: dict[str, OperationSpec] = {}
+
+        @field_validator("sets", "card_types", "operations")
+        @classmethod
+        def _ids(cls, value: dict) -> dict:
+            for key in value:
+                if not re.fullmatch(ID_PATTERN, key):
+                    raise ValueError(f"{key!r} is not an id (lower-case ASCII, digits, _)")
+            return value
+
+        @field_validator("operations")
+        @classmethod
+        def _op_names(cls, value: dict) -> dict:
+            for key in value:
+                check_name(key)
+            return value
+
+        @property
+        def default_locale(self) -> str:
+            return self.locales[0]
+
+    return Manifest
+
+
+def read_locales(data: Any) -> tuple[str, ...] | str:
+    """The manifest's locale list, or the reason it is unusable."""
+    locales = data.get("locales") if isinstance(data, dict) else None
+    if not isinstance(locales, list) or not locales:
+        return "`locales` must be a non-empty list such as [uk, en]"
+    for lang in locales:
+        if not isinstance(lang, str) or not re.fullmatch(LOCALE_PATTERN, lang):
+            return f"{lang!r} is not a locale code such as uk or en"
+    if len(set(locales)) != len(locales):
+        return "`locales` lists a locale twice"
+    return tuple(locales)

@@ -1,0 +1,58 @@
+"""Fonts: Roboto from the `font-roboto` package, registered once, embedded in every PDF.
+
+ReportLab embeds TrueType outlines only and never synthesises bold or italic, so the whole
+family is registered (`<b>`, `<i>` map to real files). Text must be checked with `missing_glyphs`
+before drawing: a glyph the font lacks prints as an empty box and extracts as NUL.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import font_roboto
+from reportlab.lib.fonts import addMapping
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FAMILY = "Roboto"
+_FILES = Path(font_roboto.__file__).parent / "files"
+#: ReportLab name -> file; the four faces of the family plus the weights layouts may ask for.
+FACES = {
+    "Roboto": "Roboto-Regular.ttf",
+    "Roboto-Bold": "Roboto-Bold.ttf",
+    "Roboto-Italic": "Roboto-Italic.ttf",
+    "Roboto-BoldItalic": "Roboto-BoldItalic.ttf",
+    "Roboto-Medium": "Roboto-Medium.ttf",
+    "Roboto-Light": "Roboto-Light.ttf",
+    "Roboto-Black": "Roboto-Black.ttf",
+}
+REGULAR, BOLD, ITALIC, BOLD_ITALIC = "Roboto", "Roboto-Bold", "Roboto-Italic", "Roboto-BoldItalic"
+#: Characters that are not drawn and so need no glyph.
+_INVISIBLE = set("\n\r\t\u00ad\u200b\u2060")
+
+
+@lru_cache(maxsize=None)
+def register() -> str:
+    """Register the family with ReportLab (idempotent); returns the regular face's name."""
+    for name, file in FACES.items():
+        pdfmetrics.registerFont(TTFont(name, str(_FILES / file)))
+    pdfmetrics.registerFontFamily(FAMILY, normal=REGULAR, bold=BOLD, italic=ITALIC, boldItalic=BOLD_ITALIC)
+    for bold, italic, face in ((0, 0, REGULAR), (1, 0, BOLD), (0, 1, ITALIC), (1, 1, BOLD_ITALIC)):
+        addMapping(FAMILY, bold, italic, face)
+    return REGULAR
+
+
+@lru_cache(maxsize=None)
+def _coverage(face: str) -> frozenset[int]:
+    register()
+    return frozenset(pdfmetrics.getFont(face).face.charToGlyph)
+
+
+def missing_glyphs(text: str, face: str = REGULAR) -> list[str]:
+    """Characters of `text` that `face` cannot draw, in order of first appearance."""
+    have = _coverage(face)
+    seen: dict[str, None] = {}
+    for ch in text:
+        if ch not in _INVISIBLE and not ch.isspace() and ord(ch) not in have:
+            seen.setdefault(ch)
+    return list(seen)

@@ -1,0 +1,51 @@
+"""Effect texts rendered from effect operations, so printed text and engine behaviour agree.
+
+Each operation of a manifest carries a Jinja template per locale; its parameters are the
+template's variables and `plural` picks the CLDR form for the template's language.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Iterable
+
+import jinja2
+
+from .plural import plural
+from .typography import typeset
+
+_ENV = jinja2.Environment(autoescape=False, undefined=jinja2.StrictUndefined, keep_trailing_newline=False)
+
+
+@jinja2.pass_context
+def _plural_filter(context: Any, n: int, *forms: str) -> str:
+    return plural(n, forms, context["lang"])
+
+
+_ENV.filters["plural"] = _plural_filter
+
+
+@lru_cache(maxsize=4096)
+def _compiled(source: str) -> jinja2.Template:
+    return _ENV.from_string(source)
+
+
+def render_operation(spec: Any, op: Any, lang: str) -> str:
+    """One operation's text in `lang`, typeset for that language."""
+    return typeset(_compiled(spec.text[lang]).render(lang=lang, **op.args()).strip(), lang)
+
+
+def effect_text(manifest: Any, card: Any, lang: str) -> str:
+    """The printed effect text of a card: its hand-written `text`, else one sentence per operation."""
+    if card.text is not None:
+        return typeset(card.text[lang], lang)
+    return " ".join(render_operation(manifest.operations[op.name], op, lang) for op in card.effects)
+
+
+def template_problems(manifest: Any) -> Iterable[tuple[str, str, str]]:
+    """(operation, locale, reason) for every operation template that does not compile."""
+    for name, spec in manifest.operations.items():
+        for lang in manifest.locales:
+            try:
+                _compiled(spec.text[lang])
+            except jinja2.TemplateSyntaxError as exc:
+                yield name, lang, f"line {exc.lineno}: {exc.message}"
