@@ -14,10 +14,11 @@ from ..model import Game, load_game
 from .counts import check_counts
 from .identity import check_ids, check_unique
 from .references import check_references
+from .subtypes import check_subtype_fields
 from .texts import check_texts
 
 #: Checks that look at each card on its own.
-CARD_CHECKS = (check_references, check_texts)
+CARD_CHECKS = (check_references, check_subtype_fields, check_texts)
 #: Checks over the whole deck, meaningful only when every card loaded.
 DECK_CHECKS = (check_ids, check_counts, check_unique)
 

@@ -15,9 +15,10 @@ def check_references(game: Game) -> Iterator[Finding]:
         refs = []
         for name, spec in types[card.type].fields.items():
             refs += walk_refs(spec, getattr(card, name), (name,))
-        for i, op in enumerate(card.effects):
-            for name, spec in operations[op.name].params.items():
-                refs += walk_refs(spec, getattr(op.params, name), ("effects", i, op.name, name))
+        for loc, ops in game.effect_lists(card):
+            for i, op in enumerate(ops):
+                for name, spec in operations[op.name].params.items():
+                    refs += walk_refs(spec, getattr(op.params, name), loc + (i, op.name, name))
         if card.replaces is not None:
             refs.append((("replaces",), card.replaces, (card.type,)))
         for loc, target, allowed in refs:

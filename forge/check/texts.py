@@ -9,7 +9,7 @@ import jinja2
 from ..errors import Finding
 from ..model import Game
 from ..model.fields import walk_ints
-from ..text import effect_text, template_problems
+from ..text import operations_text, template_problems
 
 
 def check_texts(game: Game) -> Iterator[Finding]:
@@ -19,13 +19,14 @@ def check_texts(game: Game) -> Iterator[Finding]:
                                     f"text template of {name!r} ({lang}) does not compile: {reason}")
     broken = {name for name, _, _ in template_problems(manifest)}
     for card in game.cards:
-        if any(op.name in broken for op in card.effects):
-            continue
-        for lang in manifest.locales:
-            try:
-                effect_text(manifest, card, lang)
-            except (jinja2.TemplateError, LookupError, TypeError) as exc:
-                yield card.finding(("effects",), "template", f"effect text ({lang}) fails: {exc}")
+        for loc, operations in game.effect_lists(card):
+            if any(op.name in broken for op in operations):
+                continue
+            for lang in manifest.locales:
+                try:
+                    operations_text(manifest, operations, lang)
+                except (jinja2.TemplateError, LookupError, TypeError, ValueError) as exc:
+                    yield card.finding(loc, "template", f"{loc[0]} text ({lang}) fails: {exc}")
         if card.text is not None:
             yield from _numbers_kept(game, card)
 

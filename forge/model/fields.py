@@ -41,6 +41,9 @@ class FieldSpec(BaseModel):
     of: FieldSpec | None = None
     fields: dict[str, FieldSpec] | None = None
     unique: bool = False
+    #: Card fields only: the field belongs to these subtypes alone (required for them unless
+    #: `required: false`, absent from cards of other subtypes).
+    only_for: tuple[str, ...] | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -107,7 +110,8 @@ def object_model(model_name: str, specs: dict[str, FieldSpec], text: type, effec
     defs = dict(extra or {})
     for field_name, spec in specs.items():
         ann = annotation(spec, text, effects, f"{model_name}_{field_name}")
-        defs[field_name] = (ann, ...) if spec.required else (ann | None, spec.default)
+        optional = not spec.required or spec.only_for is not None
+        defs[field_name] = (ann | None, spec.default) if optional else (ann, ...)
     if base is not None:
         return create_model(model_name, __base__=base, **defs)
     return create_model(model_name, __config__=STRICT, **defs)
@@ -125,6 +129,20 @@ def walk_refs(spec: FieldSpec, value: Any, loc: tuple) -> Iterator[tuple[tuple, 
     elif spec.type == "object":
         for name, sub in spec.fields.items():
             yield from walk_refs(sub, getattr(value, name), loc + (name,))
+
+
+def walk_effects(spec: FieldSpec, value: Any, loc: tuple) -> Iterator[tuple[tuple, tuple]]:
+    """Yield (loc, operations) for every effect list inside a validated value."""
+    if value is None:
+        return
+    if spec.type == "effects":
+        yield loc, value
+    elif spec.type == "list" and spec.of.type in ("effects", "list", "object"):
+        for i, item in enumerate(value):
+            yield from walk_effects(spec.of, item, loc + (i,))
+    elif spec.type == "object":
+        for name, sub in spec.fields.items():
+            yield from walk_effects(sub, getattr(value, name), loc + (name,))
 
 
 def walk_ints(spec: FieldSpec, value: Any) -> Iterator[int]:

@@ -4,13 +4,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from pydantic import BaseModel, ValidationError
 
 from ..errors import Finding, display_path
 from ..load import Document, load_yaml
-from .cards import COMMON_KEYS, Card, card_models
+from .cards import COMMON_KEYS, Card, Operation, card_models
+from .fields import walk_effects
 from .manifest import manifest_model, read_locales
 
 MANIFEST = "game.yaml"
@@ -44,6 +45,12 @@ class Game:
         """Physical cards (copies included) of a type, optionally per set and subtype."""
         return sum(c.copies for c in self.cards_of(type_id, set_id)
                    if subtype is None or c.subtype == subtype)
+
+    def effect_lists(self, card: Card) -> Iterator[tuple[tuple, tuple[Operation, ...]]]:
+        """(loc, operations) for the card's `effects` and every effects-typed field it has."""
+        yield ("effects",), card.effects
+        for name, spec in self.manifest.card_types[card.type].fields.items():
+            yield from walk_effects(spec, getattr(card, name), (name,))
 
     def manifest_finding(self, loc: tuple, code: str, message: str, fix: str = "") -> Finding:
         return self.manifest_doc.finding(loc, code, message, fix)
@@ -137,7 +144,9 @@ def validation_findings(doc: Document, exc: ValidationError, prefix: tuple, card
             message = (f"no {loc[-1]!r} string for {_dotted(loc[:-1])}" if code == "missing-locale"
                        else f"missing required key {here!r}")
         elif kind == "unknown_operation":
-            code, message = "unknown-operation", f"{here}: {value} is {err['msg']}"
+            given = err.get("input")
+            name = next(iter(given)) if isinstance(given, dict) and given else given
+            code, message = "unknown-operation", f"{here}: {name!r} is {err['msg']}"
         elif kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
             code, message = "out-of-range", f"{here}: {value}: {err['msg'].lower()}"
         elif kind in ("literal_error", "enum"):

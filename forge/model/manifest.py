@@ -95,6 +95,14 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
                 check_name(name)
             return value
 
+        @model_validator(mode="after")
+        def _subtypes_known(self) -> TypeSpec:
+            for name, spec in self.fields.items():
+                unknown = set(spec.only_for or ()) - set(self.subtypes)
+                if unknown:
+                    raise ValueError(f"field {name!r}: only_for names unknown subtypes {sorted(unknown)}")
+            return self
+
     class OperationSpec(BaseModel):
         model_config = STRICT
         params: dict[str, FieldSpec] = {}

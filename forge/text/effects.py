@@ -34,11 +34,16 @@ def render_operation(spec: Any, op: Any, lang: str) -> str:
     return typeset(_compiled(spec.text[lang]).render(lang=lang, **op.args()).strip(), lang)
 
 
+def operations_text(manifest: Any, operations: Any, lang: str) -> str:
+    """The text of a list of operations (a card's effects, a monster's failure ...)."""
+    return " ".join(render_operation(manifest.operations[op.name], op, lang) for op in operations)
+
+
 def effect_text(manifest: Any, card: Any, lang: str) -> str:
     """The printed effect text of a card: its hand-written `text`, else one sentence per operation."""
     if card.text is not None:
         return typeset(card.text[lang], lang)
-    return " ".join(render_operation(manifest.operations[op.name], op, lang) for op in card.effects)
+    return operations_text(manifest, card.effects, lang)
 
 
 def template_problems(manifest: Any) -> Iterable[tuple[str, str, str]]:

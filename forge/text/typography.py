@@ -15,7 +15,7 @@ SHY = "\u00ad"
 
 _QUOTES = {"uk": ("«", "»", "„", "“"), "en": ("“", "”", "‘", "’")}
 _ONE_LETTER = {"uk": "авзіїйкоусяАВЗІЇЙКОУСЯ", "en": "aAI"}
-_DASH = re.compile(r"\s+[-–—]\s+")
+_DASH = re.compile(r"\s+([-–—])\s+")
 _APOS = re.compile(r"(?<=\w)['’`ʼ](?=\w)")
 
 
@@ -26,7 +26,7 @@ def typeset(text: str, lang: str) -> str:
     elif lang == "en":
         text = _APOS.sub("’", text)
     text = _quotes(text, lang)
-    text = _DASH.sub(NBSP + "–" + " ", text)
+    text = _DASH.sub(lambda m: NBSP + ("–" if m.group(1) == "-" else m.group(1)) + " ", text)
     letters = _ONE_LETTER.get(lang)
     if letters:
         text = _one_letter(letters).sub(lambda m: m.group(1) + NBSP, text)
