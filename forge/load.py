@@ -4,7 +4,7 @@ Every later stage reports problems as file:line:col, so the loader records the p
 mapping key and list item under its path (a tuple of keys and indexes). It never raises on bad
 input: undecodable bytes, tabs, syntax errors, duplicate keys, recursive or exploding aliases all
 come back as findings. Parsing is libyaml's (`CSafeLoader`) where available; the composed node tree
-is walked here once, which is where duplicate keys and alias expansion are caught.
+is walked here once, which is where duplicate keys, runaway aliases and recursion are caught.
 """
 from __future__ import annotations
 
@@ -51,8 +51,10 @@ class Document:
 
 
 class _Rejected(Exception):
-    def __init__(self, node: yaml.Node | None, code: str, message: str, fix: str = ""):
+    def __init__(self, node: yaml.Node | None, code: str, message: str, fix: str = "",
+                 at: tuple[int, int] | None = None):
         self.mark = node.start_mark if node is not None else None
+        self.at = at
         self.code, self.message, self.fix = code, message, fix
 
 
@@ -84,10 +86,9 @@ def load_yaml(path: Path) -> tuple[Document | None, list[Finding]]:
     if root is None:
         return Document(path, None, positions), []
     try:
-        _check_size(root)
         data = _Builder(positions).build(root, ())
     except _Rejected as exc:
-        line, col = (exc.mark.line + 1, exc.mark.column + 1) if exc.mark else (0, 0)
+        line, col = exc.at or ((exc.mark.line + 1, exc.mark.column + 1) if exc.mark else (0, 0))
         return None, [Finding(name, line, col, exc.code, exc.message, exc.fix)]
     return Document(path, data, positions), []
 
@@ -104,45 +105,25 @@ def _decode(raw: bytes, name: str) -> tuple[str, list[Finding]]:
                             f"byte 0x{raw[exc.start]:02x} is not UTF-8", "save the file as UTF-8")]
 
 
-def _check_size(root: yaml.Node) -> None:
-    """Refuse documents whose aliases expand past MAX_NODES, or refer to themselves.
-
-    Sizes are memoised per node, so a 'billion laughs' document is measured in linear time."""
-    sizes: dict[int, int] = {}
-    active: set[int] = set()
-
-    def size(node: yaml.Node) -> int:
-        key = id(node)
-        if key in sizes:
-            return sizes[key]
-        if key in active:
-            raise _Rejected(node, "alias", "an alias refers to the node that contains it")
-        if len(active) > _MAX_DEPTH:
-            raise _Rejected(node, "depth", f"nesting deeper than {_MAX_DEPTH} levels")
-        active.add(key)
-        total = 1
-        if isinstance(node, yaml.MappingNode):
-            total += sum(size(k) + size(v) for k, v in node.value)
-        elif isinstance(node, yaml.SequenceNode):
-            total += sum(size(v) for v in node.value)
-        active.discard(key)
-        if total > MAX_NODES:
-            raise _Rejected(node, "alias", f"aliases expand this document past {MAX_NODES} nodes",
-                            "write the data out instead of nesting aliases")
-        sizes[key] = total
-        return total
-
-    size(root)
-
-
 class _Builder:
-    """Turn composed nodes into dicts, lists and scalars, recording positions by path."""
+    """Turn composed nodes into dicts, lists and scalars, recording positions by path.
+
+    Aliases are expanded as they are met, so the walk counts the nodes it makes and stops past
+    MAX_NODES ('billion laughs'), and keeps the nodes on its current path to catch an alias that
+    refers to the node containing it."""
 
     def __init__(self, positions: dict[Loc, tuple[int, int]]):
         self.positions = positions
         self.constructor = yaml.SafeLoader("")  # resolves non-string scalars (int, bool, dates)
+        self.budget = MAX_NODES
+        self.open: set[int] = set()
 
     def build(self, node: yaml.Node, path: Loc) -> Any:
+        self.budget -= 1
+        if self.budget < 0:
+            raise _Rejected(node, "alias", f"aliases expand this document past {MAX_NODES} nodes",
+                            "write the data out instead of nesting aliases",
+                            at=self.positions.get(path[:1]))
         if isinstance(node, yaml.ScalarNode):
             if node.tag == _STR:
                 return node.value
@@ -150,13 +131,21 @@ class _Builder:
                 return self.constructor.construct_object(node)
             except yaml.YAMLError as exc:
                 raise _Rejected(node, "syntax", f"bad scalar: {getattr(exc, 'problem', exc)}")
+        key = id(node)
+        if key in self.open:
+            raise _Rejected(node, "alias", "an alias refers to the node that contains it")
+        if len(self.open) >= _MAX_DEPTH:
+            raise _Rejected(node, "depth", f"nesting deeper than {_MAX_DEPTH} levels")
+        self.open.add(key)
         if isinstance(node, yaml.SequenceNode):
-            items = []
+            result: Any = []
             for i, child in enumerate(node.value):
                 self._mark(path + (i,), child)
-                items.append(self.build(child, path + (i,)))
-            return items
-        return self._mapping(node, path)
+                result.append(self.build(child, path + (i,)))
+        else:
+            result = self._mapping(node, path)
+        self.open.discard(key)
+        return result
 
     def _mapping(self, node: yaml.MappingNode, path: Loc) -> dict:
         out: dict = {}

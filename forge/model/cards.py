@@ -1,17 +1,17 @@
 """Cards and their effect operations, as models built from a game's manifest.
 
 Each card type becomes a frozen pydantic model with the common keys (id, type, set, name ...)
-and the type's declared fields; effects become a discriminated union of the declared
-operations, so an unknown operation or a wrong parameter is caught with its exact location.
+and the type's declared fields; each effect step is validated against its operation's
+parameter model, so an unknown operation or a wrong parameter is caught with its exact location.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import (AfterValidator, BaseModel, BeforeValidator, Discriminator, Field,
-                      PlainSerializer, PrivateAttr, Tag, create_model)
+from pydantic import (BaseModel, Field, PlainSerializer, PlainValidator, PrivateAttr,
+                      ValidationError)
+from pydantic_core import PydanticCustomError
 
 from .fields import STRICT, object_model
 from .manifest import Id, text_model
@@ -77,41 +77,43 @@ def _bare(names: tuple[str, ...], value: Any) -> Any:
     return value
 
 
-def _op_name(value: Any) -> str | None:
-    if isinstance(value, dict) and len(value) == 1:
-        return next(iter(value))
-    return None
+class _OperationValidator:
+    """Validates one effect step against the game's declared operations.
 
+    A function validator rather than a union of per-operation models: one parameter model per
+    operation is all pydantic has to build, which keeps `forge check` start-up short."""
 
-def _named(value: Any) -> Any:
-    """A bare operation name (`- skip_turn`) stands for the operation without parameters."""
-    return {value: {}} if isinstance(value, str) else value
+    def __init__(self, manifest: Any):
+        Text = text_model(manifest.locales)
+        self.params = {name: object_model(f"{manifest.id}_{name}", spec.params, Text, None)
+                       for name, spec in manifest.operations.items()}
+        self.names = {name: tuple(spec.params) for name, spec in manifest.operations.items()}
+        self.known = ", ".join(manifest.operations) or "none declared"
 
-
-def _operation(wrapper: BaseModel) -> Operation:
-    (name,) = type(wrapper).model_fields
-    return Operation(name, getattr(wrapper, name))
+    def __call__(self, value: Any) -> Operation:
+        if isinstance(value, str):  # a bare name (`- skip_turn`) takes no parameters
+            value = {value: {}}
+        if not isinstance(value, dict) or len(value) != 1:
+            raise PydanticCustomError("operation_shape", "an effect step is one operation, such "
+                                      "as `draw: 3` or `discard: {count: 1}`")
+        name, raw = next(iter(value.items()))
+        model = self.params.get(name)
+        if model is None:
+            raise PydanticCustomError("unknown_operation", "{name!r} is not an operation of this "
+                                      "game (known: {known})", {"name": name, "known": self.known})
+        try:
+            return Operation(name, model.model_validate(_bare(self.names[name], raw)))
+        except ValidationError as exc:  # re-raised with the operation's name in the path
+            raise ValidationError.from_exception_data(exc.title, [
+                {"type": e["type"], "loc": (name, *e["loc"]), "input": e["input"],
+                 **({"ctx": e["ctx"]} if "ctx" in e else {})} for e in exc.errors()]) from None
 
 
 def effects_type(manifest: Any) -> Any:
     """The type of an effect list for this game: a tuple of `Operation`."""
-    Text = text_model(manifest.locales)
-    members = []
-    for name, spec in manifest.operations.items():
-        params = object_model(f"{manifest.id}_{name}_params", spec.params, Text, None)
-        wrapper = create_model(f"{manifest.id}_{name}", __config__=STRICT, **{
-            name: (Annotated[params, BeforeValidator(partial(_bare, tuple(spec.params)))], ...)})
-        members.append(Annotated[wrapper, Tag(name)])
-    known = ", ".join(manifest.operations) or "none declared"
-    if not members:
-        item: Any = Annotated[dict, Field(max_length=0)]
-    else:
-        item = Annotated[Union[tuple(members)], Discriminator(
-            _op_name, custom_error_type="unknown_operation",
-            custom_error_message=f"not an operation of this game (known: {known})")]
-    shown = PlainSerializer(lambda op: {op.name: op.params.model_dump(mode="json")})
-    return Annotated[tuple[Annotated[item, BeforeValidator(_named), AfterValidator(_operation), shown],
-                           ...], Field(max_length=50)]
+    step = Annotated[Operation, PlainValidator(_OperationValidator(manifest)),
+                     PlainSerializer(lambda op: {op.name: op.params.model_dump(mode="json")})]
+    return Annotated[tuple[step, ...], Field(max_length=50)]
 
 
 def card_models(manifest: Any) -> dict[str, type[Card]]:

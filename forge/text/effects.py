@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 import jinja2
+from jinja2 import meta, nodes
 
 from .plural import plural
 from .typography import typeset
@@ -47,10 +48,21 @@ def effect_text(manifest: Any, card: Any, lang: str) -> str:
 
 
 def template_problems(manifest: Any) -> Iterable[tuple[str, str, str]]:
-    """(operation, locale, reason) for every operation template that does not compile."""
+    """(operation, locale, reason) for every operation template that cannot render.
+
+    Static: the template must parse, use only its operation's parameters (and `lang`) and
+    known filters. Parsing without compiling keeps `forge check` fast."""
     for name, spec in manifest.operations.items():
+        allowed = set(spec.params) | {"lang"}
         for lang in manifest.locales:
             try:
-                _compiled(spec.text[lang])
+                tree = _ENV.parse(spec.text[lang])
             except jinja2.TemplateSyntaxError as exc:
                 yield name, lang, f"line {exc.lineno}: {exc.message}"
+                continue
+            unknown = sorted(meta.find_undeclared_variables(tree) - allowed)
+            if unknown:
+                yield name, lang, f"uses {', '.join(unknown)}, which {name!r} has no parameter for"
+            for node in tree.find_all(nodes.Filter):
+                if node.name not in _ENV.filters:
+                    yield name, lang, f"unknown filter {node.name!r}"
