@@ -19,6 +19,8 @@ from .errors import Finding, display_path
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR = "tag:yaml.org,2002:str"
 _MERGE = "tag:yaml.org,2002:merge"
+_INT, _BOOL, _NULL = "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"
+_COLLECTIONS = ("tag:yaml.org,2002:seq", "tag:yaml.org,2002:map")
 #: Most nodes a document may expand to once aliases are followed; real card files stay far below.
 MAX_NODES = 200_000
 _MAX_DEPTH = 200
@@ -125,12 +127,22 @@ class _Builder:
                             "write the data out instead of nesting aliases",
                             at=self.positions.get(path[:1]))
         if isinstance(node, yaml.ScalarNode):
-            if node.tag == _STR:
-                return node.value
+            tag, value = node.tag, node.value
+            if tag == _STR:
+                return value
+            if tag == _INT and value.isdigit() and (value == "0" or value[0] != "0"):
+                return int(value)
+            if tag == _NULL and value in ("", "~", "null"):
+                return None
+            if tag == _BOOL and value in ("true", "false"):
+                return value == "true"
             try:
                 return self.constructor.construct_object(node)
             except yaml.YAMLError as exc:
                 raise _Rejected(node, "syntax", f"bad scalar: {getattr(exc, 'problem', exc)}")
+        if node.tag not in _COLLECTIONS:
+            raise _Rejected(node, "syntax", f"unsupported tag {node.tag!r}",
+                            "card data uses plain YAML lists and mappings")
         key = id(node)
         if key in self.open:
             raise _Rejected(node, "alias", "an alias refers to the node that contains it")

@@ -17,10 +17,10 @@ from .references import check_references
 from .subtypes import check_subtype_fields
 from .texts import check_texts
 
-#: Checks that look at each card on its own.
-CARD_CHECKS = (check_references, check_subtype_fields, check_texts)
+#: Checks that always run (each card on its own, and ids).
+CARD_CHECKS = (check_ids, check_references, check_subtype_fields, check_texts)
 #: Checks over the whole deck, meaningful only when every card loaded.
-DECK_CHECKS = (check_ids, check_counts, check_unique)
+DECK_CHECKS = (check_counts, check_unique)
 
 
 def check_game(root: Path) -> tuple[Game | None, list[Finding]]:

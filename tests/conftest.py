@@ -1,0 +1,43 @@
+"""Shared fixtures: the built-in games, throwaway copies of them, and the CLI run as a user runs it."""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDS = ROOT / "cards"
+GAMES = ("love_formula", "rules_does_not_exist", "anima_shadow_of_omega")
+
+
+@pytest.fixture
+def game_copy(tmp_path):
+    """Copy a built-in game folder into tmp_path (the folder keeps the game's id as its name)."""
+    def copy(game_id: str) -> Path:
+        target = tmp_path / game_id
+        shutil.copytree(CARDS / game_id, target)
+        return target
+    return copy
+
+
+def run_forge(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """Run the `forge` command in a fresh interpreter, exactly as a user would."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("FORGE_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "forge", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def tree_digest(folder: Path) -> str:
+    """One hash over every file's name and bytes: equal digests mean nothing was touched."""
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            h.update(str(path.relative_to(folder)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
