@@ -116,6 +116,15 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
                 check_name(name)
             return value
 
+    class BackSpec(BaseModel):
+        """The back a deck wears: its colours, a centre icon (forge.render.icons) and a label."""
+
+        model_config = STRICT
+        color: Annotated[str, Field(strict=True, pattern=r"^#[0-9a-fA-F]{6}$")] = "#343a40"
+        accent: Annotated[str, Field(strict=True, pattern=r"^#[0-9a-fA-F]{6}$")] = "#ffffff"
+        icon: Annotated[str, Field(strict=True, pattern=r"^[a-z]+$")] = "star"
+        label: Text | None = None
+
     class Manifest(BaseModel):
         model_config = ConfigDict(frozen=True, extra="forbid")
         id: Id
@@ -128,6 +137,16 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         card_types: dict[str, TypeSpec] = Field(min_length=1)
         constraints: Constraints = Constraints()
         operations: dict[str, OperationSpec] = {}
+        #: Card backs by `type/subtype`, `type`, set id or `default` (most specific wins).
+        backs: dict[str, BackSpec] = {}
+
+        @field_validator("backs")
+        @classmethod
+        def _back_keys(cls, value: dict) -> dict:
+            for key in value:
+                if not re.fullmatch(r"[a-z0-9][a-z0-9_]*(/[a-z0-9][a-z0-9_]*)?", key):
+                    raise ValueError(f"{key!r} is not a back key (default, a type, type/subtype or a set)")
+            return value
 
         @field_validator("sets", "card_types", "operations")
         @classmethod
