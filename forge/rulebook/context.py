@@ -1,0 +1,262 @@
+"""Jinja stage: a rulebook or cheat-sheet template, rendered with the game's data, becomes Markdown.
+
+The context (names, filters, block helpers) is the template contract of docs/rulebooks.md. While
+rendering, every reference the template makes (card ids, scenario files) is resolved; one that
+does not resolve is recorded as a `Finding` at the *template* file and line, found from the Jinja
+frames on the Python stack (Jinja maps its generated code back to template lines). Block helpers
+(card pictures, scenarios) write a placeholder line that the Markdown stage replaces by flowables.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import jinja2
+import yaml
+
+from ..errors import Finding, display_path
+from ..model import Game
+from ..text import plural
+from .odds import d6_battle, d6_odds
+
+NBSP = "\u00a0"
+KINDS = ("rulebook", "cheatsheet")
+_CHECKOUT = Path(__file__).resolve().parents[2]
+_QUOTES = {"uk": ("«", "»"), "en": ("“", "”")}
+#: Placeholder for a block; the Markdown stage finds it as a paragraph of its own.
+BLOCK_MARK = "@@forge-block-{}@@"
+
+
+def templates_root(game: Game) -> Path:
+    """$FORGE_TEMPLATES, else `templates/` beside the game's cards folder, else the checkout's."""
+    if os.environ.get("FORGE_TEMPLATES"):
+        return Path(os.environ["FORGE_TEMPLATES"])
+    sibling = game.root.resolve().parent.parent / "templates"
+    return sibling if (sibling / game.id).is_dir() else _CHECKOUT / "templates"
+
+
+def scenarios_dir(game: Game) -> Path:
+    """`tests/scenarios/<game>/` beside the cards folder, else in the checkout."""
+    sibling = game.root.resolve().parent.parent / "tests" / "scenarios" / game.id
+    return sibling if sibling.is_dir() else _CHECKOUT / "tests" / "scenarios" / game.id
+
+
+def template_name(game: Game, kind: str, lang: str) -> str:
+    return f"{game.id}/{kind}.{lang}.md.j2"
+
+
+@dataclass(frozen=True)
+class Block:
+    """A drawing the Markdown cannot express: `card_picture`, `card_row` or `scenario`."""
+
+    kind: str
+    cards: tuple[Any, ...] = ()
+    scenario: dict | None = None
+    file: str = ""
+    line: int = 0
+
+
+@dataclass
+class Rendered:
+    """A template rendered to Markdown, with its blocks and the problems met on the way."""
+
+    template: str  # display path of the template file
+    lang: str
+    markdown: str = ""
+    blocks: dict[str, Block] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    path: Path | None = None
+
+    def line_of(self, needle: str) -> int:
+        """First template line containing `needle` (for problems found after Jinja), or 0."""
+        if self.path is None or not needle:
+            return 0
+        for number, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+            if needle in line:
+                return number
+        return 0
+
+
+def _filter(method: str):
+    """A filter that calls the current rendering's recorder (filters live on a shared env)."""
+    @jinja2.pass_context
+    def call(ctx, value, *args):
+        return getattr(ctx["_recorder"], method)(value, *args)
+    call.__name__ = method
+    return call
+
+
+@lru_cache(maxsize=8)
+def environment(root: str) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(root), undefined=jinja2.StrictUndefined, autoescape=False,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters.update(plural=_filter("plural"), items=_filter("items"),
+                       card=_filter("card_quoted"), card_name=_filter("card_name"))
+    return env
+
+
+def _jinja_frames(frame) -> list[tuple[str, int]]:
+    """(template file, line) of every Jinja-compiled frame from `frame` outwards."""
+    out = []
+    while frame is not None:
+        tmpl = frame.f_globals.get("__jinja_template__")
+        if tmpl is not None and tmpl.filename:
+            out.append((tmpl.filename, tmpl.get_corresponding_lineno(frame.f_lineno)))
+        frame = frame.f_back
+    return out
+
+
+def _pick(frames: list[tuple[str, int]]) -> tuple[str, int]:
+    """The innermost frame of a game template; inside a shared macro, the game line that called it."""
+    for file, line in frames:
+        if f"{os.sep}_common{os.sep}" not in file:
+            return file, line
+    return frames[0] if frames else ("", 0)
+
+
+def _tb_frames(tb: TracebackType | None) -> list[tuple[str, int]]:
+    out = []
+    while tb is not None:
+        tmpl = tb.tb_frame.f_globals.get("__jinja_template__")
+        if tmpl is not None and tmpl.filename:
+            out.append((tmpl.filename, tmpl.get_corresponding_lineno(tb.tb_lineno)))
+        tb = tb.tb_next
+    return list(reversed(out))  # innermost first
+
+
+class _Recorder:
+    """The context of one rendering: resolves references and records what fails."""
+
+    def __init__(self, game: Game, lang: str, out: Rendered):
+        self.game, self.lang, self.out = game, lang, out
+
+    def _here(self) -> tuple[str, int]:
+        """The template file and line being rendered (innermost game-template frame)."""
+        return _pick(_jinja_frames(sys._getframe()))
+
+    # --- names ---------------------------------------------------------------------------
+    def t(self, text: Any) -> str:
+        if text is None:
+            return ""
+        if isinstance(text, str):
+            return text
+        if isinstance(text, dict):
+            return text.get(self.lang) or next(iter(text.values()), "")
+        return text[self.lang]
+
+    def count(self, type: str | None = None, set: str | None = None, subtype: str | None = None) -> int:
+        return sum(c.copies for c in self.game.cards
+                   if (type is None or c.type == type) and (set is None or c.set == set)
+                   and (subtype is None or c.subtype == subtype))
+
+    def cards_of(self, type: str, set: str | None = None) -> list:
+        return self.game.cards_of(type, set)
+
+    def _card(self, card_id: Any):
+        card = self.game.by_id.get(card_id) if isinstance(card_id, str) else None
+        if card is None:
+            known = sorted(self.game.by_id)
+            close = [k for k in known if isinstance(card_id, str) and (card_id in k or k in card_id)][:3]
+            self.finding_at_caller("rulebook-card", f"no card with id {card_id!r}",
+                               f"use an id from `forge cards {self.game.id}`"
+                               + (f" (close: {', '.join(close)})" if close else ""), str(card_id))
+        return card
+
+    def finding_at_caller(self, code: str, message: str, fix: str = "", card: str = "") -> None:
+        file, line = self._here()
+        where = display_path(Path(file)) if file else self.out.template
+        self.out.findings.append(Finding(where, line, 1 if line else 0, code, message, fix, card))
+
+    def card_by_id(self, card_id: str):
+        return self._card(card_id)
+
+    def card_name(self, card_id: str) -> str:
+        card = self._card(card_id)
+        return card.name[self.lang] if card is not None else f"[{card_id}]"
+
+    def card_quoted(self, card_id: str) -> str:
+        opening, closing = _QUOTES.get(self.lang, _QUOTES["en"])
+        return f"{opening}{self.card_name(card_id)}{closing}"
+
+    def plural(self, n: int, *forms: str) -> str:
+        return plural(n, forms, self.lang)
+
+    def items(self, n: int, *forms: str) -> str:
+        return f"{n}{NBSP}{plural(n, forms, self.lang)}"
+
+    # --- blocks --------------------------------------------------------------------------
+    def _block(self, block: Block) -> str:
+        key = BLOCK_MARK.format(len(self.out.blocks) + 1)
+        self.out.blocks[key] = block
+        return key
+
+    def card_picture(self, card_id: str) -> str:
+        file, line = self._here()
+        card = self._card(card_id)
+        return self._block(Block("cards", (card,) if card else (), None, file, line))
+
+    def card_row(self, card_ids: list[str]) -> str:
+        file, line = self._here()
+        cards = tuple(c for c in (self._card(i) for i in card_ids) if c is not None)
+        return self._block(Block("cards", cards, None, file, line))
+
+    def scenario_data(self, stem: str) -> dict | None:
+        path = scenarios_dir(self.game) / f"{stem}.yaml"
+        if not path.is_file():
+            self.finding_at_caller("rulebook-scenario", f"no scenario file {display_path(path)}",
+                                   "write the scenario or fix the name")
+            return None
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            self.finding_at_caller("rulebook-scenario", f"{display_path(path)} is not valid YAML: {exc}")
+            return None
+        if not isinstance(data, dict):
+            self.finding_at_caller("rulebook-scenario", f"{display_path(path)} holds no mapping")
+            return None
+        return {**data, "_path": str(path)}
+
+    def scenario(self, stem: str) -> str:
+        file, line = self._here()
+        data = self.scenario_data(stem)
+        return self._block(Block("scenario", (), data, file, line)) if data else ""
+
+
+def render_template(game: Game, kind: str, lang: str, root: Path | None = None) -> Rendered:
+    """Render `templates/<game>/<kind>.<lang>.md.j2`; problems are findings, never exceptions."""
+    root = root or templates_root(game)
+    name = template_name(game, kind, lang)
+    path = root / name
+    out = Rendered(display_path(path), lang, path=path)
+    if not path.is_file():
+        out.findings.append(Finding(out.template, 0, 0, "rulebook-template",
+                                    f"no {kind} template for {game.id} in {lang!r}",
+                                    "write it; see docs/rulebooks.md"))
+        return out
+    env = environment(str(root))
+    rec = _Recorder(game, lang, out)
+    context = {
+        "game": game, "manifest": game.manifest, "lang": lang, "t": rec.t, "count": rec.count,
+        "cards_of": rec.cards_of, "card_by_id": rec.card_by_id,
+        "sets": list(game.manifest.sets.items()), "players": game.manifest.players,
+        "card_picture": rec.card_picture, "card_row": rec.card_row, "scenario": rec.scenario,
+        "scenario_data": rec.scenario_data, "d6_odds": d6_odds, "d6_battle": d6_battle,
+    }
+    context["_recorder"] = rec
+    try:
+        out.markdown = env.get_template(name).render(context)
+    except jinja2.TemplateSyntaxError as exc:
+        where = display_path(Path(exc.filename)) if exc.filename else out.template
+        out.findings.append(Finding(where, exc.lineno or 0, 1, "rulebook-template", exc.message or str(exc)))
+    except Exception as exc:  # a runtime error in the template: point at its line
+        file, line = _pick(_tb_frames(exc.__traceback__))
+        where = display_path(Path(file)) if file else out.template
+        out.findings.append(Finding(where, line, 1 if line else 0, "rulebook-template",
+                                    f"{type(exc).__name__}: {exc}"))
+    return out

@@ -1,0 +1,208 @@
+"""The rulebook PDF: title page from the manifest, table of contents, the template's Markdown,
+page numbers, and a PDF outline entry per heading (`#` top level, `##`/`###` children).
+
+A5 pages by default, A4 (two columns) on request. Built with `multiBuild` (the table of contents
+needs a second pass) and `invariant=1`, so the same input gives the same bytes.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+from reportlab.lib.pagesizes import A4, A5
+from reportlab.lib.units import mm
+from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageTemplate,
+                                PageBreak, PageTemplate, Paragraph, Spacer, TableStyle)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from ..errors import Finding, UsageError
+from ..model import Game
+from ..render.fonts import REGULAR, register
+from ..text import plural
+from .context import Rendered, render_template
+from .hyphen import SHY
+from .markdown import Converter, Para, Sink
+from .styles import ACCENT, INK, RULE, Styles, make_styles
+
+PAPERS = {"a5": A5, "a4": A4}
+_WORDS = {
+    "uk": {"rules": "Правила гри", "contents": "Зміст", "players": ("гравець", "гравці", "гравців"),
+           "box": "Уміст коробки", "cards": ("карта", "карти", "карт"), "incl": "з них"},
+    "en": {"rules": "Rules of play", "contents": "Contents", "players": ("player", "players"),
+           "box": "In the box", "cards": ("card", "cards"), "incl": "of which"},
+}
+
+
+def words(lang: str) -> dict:
+    return _WORDS.get(lang, _WORDS["en"])
+
+
+class Heading(Para):
+    """A Markdown heading: an outline entry (and a table-of-contents line for levels 1-2)."""
+
+    def __init__(self, text, style, bulletText=None, frags=None, caseSensitive=1, encoding="utf8",
+                 level: int = 1, plain: str = "", key: str = ""):
+        super().__init__(text, style, bulletText=bulletText, frags=frags,
+                         caseSensitive=caseSensitive, encoding=encoding)
+        self.level, self.plain, self.key = level, plain, key
+
+
+class OutlinedDoc(BaseDocTemplate):
+    """A doc template that turns `Heading`s into bookmarks, outline entries and TOC entries."""
+
+    toc_levels = 2
+
+    def beforeDocument(self):
+        self._outline_level = -1
+        self._keys: set[str] = set()
+
+    def afterFlowable(self, flowable):
+        if not isinstance(flowable, Heading) or not flowable.key or flowable.key in self._keys:
+            return
+        self._keys.add(flowable.key)
+        # Outline levels may not skip (ReportLab refuses a jump of two): clamp to one deeper.
+        level = min(flowable.level - 1, self._outline_level + 1)
+        self._outline_level = level
+        text = flowable.plain.replace(SHY, "")
+        self.canv.bookmarkPage(flowable.key)
+        self.canv.addOutlineEntry(text, flowable.key, level=level, closed=level > 0)
+        if flowable.level <= self.toc_levels:
+            self.notify("TOCEntry", (flowable.level - 1, escape(text), self.page, flowable.key))
+
+
+@dataclass
+class Built:
+    """A built PDF and what was found while building it."""
+
+    pdf: bytes
+    findings: list[Finding] = field(default_factory=list)
+    pages: int = 0
+
+
+def card_factory(game: Game, lang: str):
+    """The card renderer's `card_flowable`, when the render package provides it."""
+    try:
+        from ..render import card_flowable  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return lambda card, width_mm: card_flowable(game, card, lang, width_mm)
+
+
+def overfull_findings(rendered: Rendered, sink: Sink) -> list[Finding]:
+    out = []
+    for item in sink.items.values():
+        word = item.word.replace(SHY, "").rstrip("-")
+        out.append(Finding(rendered.template, rendered.line_of(word), 0, "rulebook-overfull",
+                           f"{word!r} is {item.width:.0f} pt wide but its column has "
+                           f"{item.available:.0f} pt: it would be cut without a hyphen",
+                           "shorten it or give it a break point (a space or a hyphen)"))
+    return out
+
+
+def box_contents(game: Game, lang: str, styles: Styles, text) -> list:
+    """One paragraph per set: its card count, the count per card type (with subtypes) and its
+    other components, every number counted from the card data."""
+    w, m = words(lang), game.manifest
+    out = [Paragraph(f"<b>{text(w['box'])}</b>", styles.h[2])]
+
+    def n_cards(n: int) -> str:
+        return f"{n}\u00a0{plural(n, w['cards'], lang)}"
+
+    for set_id, spec in m.sets.items():
+        total = sum(c.copies for c in game.cards if c.set == set_id)
+        lines = [f"<b>{text(spec.name[lang])}</b>: {n_cards(total)}"]
+        for type_id, type_spec in m.card_types.items():
+            n = game.count(type_id, set_id)
+            if not n:
+                continue
+            line = f"{text(type_spec.name[lang])}: {n_cards(n)}"
+            subs = [f"{text(sub[lang])}: {n_cards(game.count(type_id, set_id, sub_id))}"
+                    for sub_id, sub in type_spec.subtypes.items() if game.count(type_id, set_id, sub_id)]
+            if subs:
+                line += f" ({w['incl']} " + ", ".join(subs) + ")"
+            lines.append("• " + line)
+        for comp in spec.components:
+            lines.append(f"• {text(comp.name[lang])}: {comp.count}")
+        out.append(Paragraph("<br/>".join(lines), styles.small))
+        out.append(Spacer(1, styles.size * 0.6))
+    return out
+
+
+def title_page(game: Game, lang: str, styles: Styles, conv: Converter) -> list:
+    m, w = game.manifest, words(lang)
+    text = conv.text
+    lo, hi = m.players.min, m.players.max
+    span = f"{lo}–{hi}" if lo != hi else f"{lo}"
+    players = f"{span}\u00a0{plural(hi, w['players'], lang)}"
+    out = [Spacer(1, 18 * mm), Paragraph(text(m.title[lang]), styles.title),
+           Paragraph(text(w["rules"]), styles.subtitle), Paragraph(players, styles.subtitle),
+           Spacer(1, 10 * mm)]
+    out += box_contents(game, lang, styles, text)
+    return out
+
+
+def _footer(title: str, size: float):
+    def draw(canvas, doc):
+        canvas.saveState()
+        canvas.setFont(REGULAR, size)
+        canvas.setFillColor(INK)
+        width = doc.pagesize[0]
+        canvas.drawCentredString(width / 2, 9 * mm, str(doc.page))
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.4)
+        canvas.line(doc.leftMargin, 12.5 * mm, width - doc.rightMargin, 12.5 * mm)
+        canvas.setFont(REGULAR, size * 0.85)
+        canvas.setFillColor(ACCENT)
+        canvas.drawString(doc.leftMargin, 9 * mm, title)
+        canvas.restoreState()
+    return draw
+
+
+def build_rulebook(game: Game, lang: str, paper: str = "a5") -> Built:
+    """The rulebook of `game` in `lang` as PDF bytes, with findings (missing cards, overfull ...)."""
+    register()
+    if paper not in PAPERS:
+        raise UsageError(f"unknown rulebook paper {paper!r} (known: {', '.join(PAPERS)})")
+    rendered = render_template(game, "rulebook", lang)
+    size = PAPERS[paper]
+    columns = 1 if paper == "a5" else 2
+    margin, gap = (13 * mm, 0) if paper == "a5" else (17 * mm, 7 * mm)
+    top, bottom = 14 * mm, 17 * mm
+    column = (size[0] - 2 * margin - gap * (columns - 1)) / columns
+    styles = make_styles(9.0 if paper == "a5" else 9.5)
+    ratio = game.manifest.card_size.height / game.manifest.card_size.width
+    conv = Converter(rendered, styles, column, card_factory(game, lang), 38 * mm, ratio)
+    body = conv.convert()
+    for number, heading in enumerate(conv.headings, 1):
+        heading.key = f"s{number}"
+
+    title = m_title = game.manifest.title[lang]
+    buf = io.BytesIO()
+    doc = OutlinedDoc(buf, pagesize=size, leftMargin=margin, rightMargin=margin, topMargin=top,
+                      bottomMargin=bottom, invariant=1, initialFontName=REGULAR, title=m_title,
+                      author="Card Forge", creator="Card Forge", subject=words(lang)["rules"],
+                      lang=lang)
+    full = Frame(margin, bottom, size[0] - 2 * margin, size[1] - top - bottom, id="full",
+                 leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+    frames = [Frame(margin + i * (column + gap), bottom, column, size[1] - top - bottom, id=f"c{i}",
+                    leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+              for i in range(columns)]
+    doc.addPageTemplates([PageTemplate("title", [full]),
+                          PageTemplate("body", frames, onPage=_footer(title, 8))])
+
+    toc = TableOfContents(levelStyles=list(styles.toc), dotsMinLevel=0,
+                          tableStyle=TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, styles.size),
+                                                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                                 ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                                                 ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    story = title_page(game, lang, styles, conv)
+    story += [NextPageTemplate("body"), PageBreak(),
+              Paragraph(conv.text(words(lang)["contents"]), styles.h[0]), toc, PageBreak()]
+    story += body
+    doc.multiBuild(story)
+    findings = list(rendered.findings) + overfull_findings(rendered, conv.sink)
+    return Built(buf.getvalue(), findings, doc.page)
+
+
+__all__ = ["Built", "Heading", "OutlinedDoc", "PAPERS", "build_rulebook", "card_factory"]

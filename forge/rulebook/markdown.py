@@ -1,0 +1,390 @@
+"""Markdown stage: the rendered template, parsed by markdown-it-py, becomes ReportLab flowables.
+
+Inline text is typeset for the language (`forge.text.typography.typeset`) before inline parsing,
+so quotes pair up across bold and italic runs; every text run then gets soft hyphens (pyphen) and
+XML escaping. Paragraphs are `Para`s, which measure their longest unbreakable piece against the
+width they get and record it when it does not fit (ReportLab would cut it without a hyphen).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+from xml.sax.saxutils import escape
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from markdown_it.tree import SyntaxTreeNode
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, KeepTogether, Paragraph,
+                                Spacer, Table, TableStyle)
+
+from ..render.fonts import BOLD, REGULAR
+from ..text.typography import typeset
+from .context import Block, Rendered
+from .hyphen import SHY, hyphenate
+from .styles import HEAD_FILL, RULE, TINT, Styles
+
+_BLOCK = re.compile(r"^@@forge-block-\d+@@$")
+_BREAKS = re.compile(r"[ \t\n\r]+")
+_TINY = 0.5  # points of tolerance when comparing widths
+
+
+@dataclass(frozen=True)
+class Overfull:
+    """A piece of text that cannot be broken and is wider than the column it is set in."""
+
+    word: str
+    width: float
+    available: float
+
+
+@dataclass
+class Sink:
+    """Where flowables report overfull pieces (deduplicated; layouts wrap paragraphs twice)."""
+
+    items: dict[str, Overfull] = field(default_factory=dict)
+
+    def add(self, item: Overfull) -> None:
+        self.items.setdefault(item.word, item)
+
+
+class Para(Paragraph):
+    """A Paragraph that reports its unbreakable pieces wider than the width it is given."""
+
+    sink: Sink | None = None
+
+    def wrap(self, availWidth, availHeight):
+        sink = self.__dict__.get("sink")
+        if sink is not None and not self.__dict__.get("_measured"):
+            self._measured = True
+            room = availWidth - self.style.leftIndent - self.style.rightIndent
+            for word, width in widest_pieces(self.frags):
+                if width > room + _TINY:
+                    sink.add(Overfull(word, width, room))
+        return super().wrap(availWidth, availHeight)
+
+
+def widest_pieces(frags) -> list[tuple[str, float]]:
+    """Every unbreakable piece of a paragraph's fragments with its width (a soft-hyphen break
+    counts the hyphen it draws). No-break spaces join; spaces and soft hyphens break."""
+    pieces: list[tuple[str, float]] = []
+    word, width = "", 0.0
+    for frag in frags:
+        text = getattr(frag, "text", "")
+        if not text:
+            continue
+        font, size = frag.fontName, frag.fontSize
+        for ch in text:
+            if ch in " \t\n\r":
+                if word:
+                    pieces.append((word, width))
+                word, width = "", 0.0
+            elif ch == SHY:
+                if word:
+                    pieces.append((word + "-", width + stringWidth("-", font, size)))
+                word, width = "", 0.0
+            else:
+                word += ch
+                width += stringWidth(ch, font, size)
+    if word:
+        pieces.append((word, width))
+    return pieces
+
+
+def parser() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+
+
+class Row(Flowable):
+    """Flowables side by side, centred, with a gap; height of the tallest."""
+
+    def __init__(self, items: list[Flowable], gap: float = 3 * mm):
+        super().__init__()
+        self.items, self.gap = items, gap
+        self._sizes: list[tuple[float, float]] = []
+
+    def wrap(self, availWidth, availHeight):
+        self._sizes = [item.wrap(availWidth, availHeight) for item in self.items]
+        self.width = availWidth
+        self.height = max((h for _, h in self._sizes), default=0)
+        self._avail = availWidth
+        return availWidth, self.height
+
+    def draw(self):
+        total = sum(w for w, _ in self._sizes) + self.gap * (len(self.items) - 1)
+        x = max((self._avail - total) / 2, 0)
+        for item, (w, h) in zip(self.items, self._sizes):
+            item.drawOn(self.canv, x, self.height - h)
+            x += w + self.gap
+
+
+class CardPlaceholder(Flowable):
+    """A framed box with the card's name, standing in until the card renderer draws cards."""
+
+    def __init__(self, name: str, width: float, height: float, size: float):
+        super().__init__()
+        self.name, self.width, self.height, self.size = name, width, height, size
+
+    def wrap(self, availWidth, availHeight):
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        c.setStrokeColor(RULE)
+        c.setFillColor(TINT)
+        c.roundRect(0, 0, self.width, self.height, 2 * mm, stroke=1, fill=1)
+        para = Paragraph(escape(self.name), _placeholder_style(self.size))
+        w, h = para.wrap(self.width - 4 * mm, self.height)
+        para.drawOn(c, 2 * mm, (self.height - h) / 2)
+
+
+def _placeholder_style(size: float):
+    from reportlab.lib.enums import TA_CENTER
+    from reportlab.lib.styles import ParagraphStyle
+    return ParagraphStyle("placeholder", fontName=BOLD, fontSize=size, leading=size * 1.2,
+                          alignment=TA_CENTER, hyphenationLang="")
+
+
+@dataclass
+class Converter:
+    """Turns one rendered template into flowables with a given style sheet and column width."""
+
+    rendered: Rendered
+    styles: Styles
+    column: float  # width of the text column, points
+    card_factory: Callable | None = None  # (card, width_mm) -> Flowable
+    card_width: float = 38 * mm
+    card_ratio: float = 88 / 63  # height / width
+    sink: Sink = field(default_factory=Sink)
+    headings: list = field(default_factory=list)
+
+    @property
+    def lang(self) -> str:
+        return self.rendered.lang
+
+    # --- inline --------------------------------------------------------------------------
+    def text(self, raw: str) -> str:
+        """Plain text run to Paragraph markup: soft hyphens, then XML escaping."""
+        return escape(hyphenate(raw, self.lang))
+
+    def inline(self, token: Token) -> str:
+        children = parser().parseInline(typeset(token.content, self.lang))[0].children or []
+        out = []
+        for child in children:
+            kind = child.type
+            if kind == "text":
+                out.append(self.text(child.content))
+            elif kind == "strong_open":
+                out.append("<b>")
+            elif kind == "strong_close":
+                out.append("</b>")
+            elif kind == "em_open":
+                out.append("<i>")
+            elif kind == "em_close":
+                out.append("</i>")
+            elif kind == "softbreak":
+                out.append(" ")
+            elif kind == "hardbreak":
+                out.append("<br/>")
+            elif kind == "code_inline":
+                out.append(f"<font face='{BOLD}'>{self.text(child.content)}</font>")
+            elif kind in ("link_open", "link_close", "image"):
+                continue
+            else:
+                out.append(self.text(child.content))
+        return "".join(out)
+
+    def para(self, markup: str, style) -> Para:
+        p = Para(markup, style)
+        p.sink = self.sink
+        return p
+
+    # --- blocks --------------------------------------------------------------------------
+    def convert(self, markdown: str | None = None) -> list[Flowable]:
+        tokens = parser().parse(markdown if markdown is not None else self.rendered.markdown)
+        return self.nodes(SyntaxTreeNode(tokens).children, 0)
+
+    def nodes(self, nodes, indent: float, style=None) -> list[Flowable]:
+        out: list[Flowable] = []
+        for node in nodes:
+            out.extend(self.node(node, indent, style))
+        return out
+
+    def node(self, node: SyntaxTreeNode, indent: float, style=None) -> list[Flowable]:
+        s = self.styles
+        kind = node.type
+        if kind == "heading":
+            level = int(node.tag[1])
+            return [self.heading(node.children[0].token if node.children else None, level)]
+        if kind == "paragraph":
+            inline = node.children[0].token if node.children else None
+            if inline is None:
+                return []
+            if _BLOCK.match(inline.content.strip()):
+                return self.block(self.rendered.blocks.get(inline.content.strip()))
+            base = style or s.body
+            if indent:
+                base = s.indented(base, indent, False)
+            return [self.para(self.inline(inline), base)]
+        if kind in ("bullet_list", "ordered_list"):
+            return self.listing(node, indent, style)
+        if kind == "blockquote":
+            return [self.callout(self.nodes(node.children, 0, s.quote))]
+        if kind == "table":
+            return [self.table(node)]
+        if kind == "hr":
+            return [HRFlowable(width="100%", thickness=0.6, color=RULE, spaceBefore=s.size * 0.4,
+                               spaceAfter=s.size * 0.6)]
+        if kind in ("code_block", "fence"):
+            return [self.para(self.text(node.content).replace("\n", "<br/>"), style or s.body)]
+        return self.nodes(node.children, indent, style)
+
+    def heading(self, inline: Token | None, level: int) -> Flowable:
+        from .document import Heading
+        markup = self.inline(inline) if inline is not None else ""
+        plain = typeset(inline.content, self.lang) if inline is not None else ""
+        plain = re.sub(r"[*_`]", "", plain)
+        style = self.styles.h[min(level, 3) - 1]
+        h = Heading(markup, style, level=level, plain=plain)
+        h.sink = self.sink
+        self.headings.append(h)
+        return h
+
+    def listing(self, node: SyntaxTreeNode, indent: float, style) -> list[Flowable]:
+        s = self.styles
+        step = s.size * 1.4
+        ordered = node.type == "ordered_list"
+        start = int(node.attrs.get("start", 1)) if ordered else 1
+        out: list[Flowable] = []
+        for number, item in enumerate(node.children, start):
+            bullet = f"{number}." if ordered else "•"
+            first = True
+            for child in item.children:
+                if child.type == "paragraph" and child.children and not _BLOCK.match(
+                        child.children[0].token.content.strip()):
+                    item_style = s.indented(style or s.body, indent + step, True)
+                    p = Para(self.inline(child.children[0].token), item_style,
+                             bulletText=bullet if first else None)
+                    p.sink = self.sink
+                    out.append(p)
+                else:
+                    out.extend(self.node(child, indent + step, style))
+                first = False
+        if out and not indent:
+            out.append(Spacer(1, s.size * 0.35))
+        return out
+
+    def callout(self, inner: list[Flowable]) -> Flowable:
+        s = self.styles
+        table = Table([[inner]], colWidths=[self.column], splitInRow=1, style=TableStyle([
+            ("FONT", (0, 0), (-1, -1), REGULAR, s.size),
+            ("BACKGROUND", (0, 0), (-1, -1), TINT),
+            ("LINEBEFORE", (0, 0), (0, -1), 2, RULE),
+            ("LEFTPADDING", (0, 0), (-1, -1), s.size * 0.8),
+            ("RIGHTPADDING", (0, 0), (-1, -1), s.size * 0.8),
+            ("TOPPADDING", (0, 0), (-1, -1), s.size * 0.5),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), s.size * 0.1),
+        ]))
+        table.spaceBefore = s.size * 0.2
+        table.spaceAfter = s.size * 0.7
+        return table
+
+    def table(self, node: SyntaxTreeNode) -> Flowable:
+        s = self.styles
+        rows: list[list[Para]] = []
+        aligns: list[str] = []
+        header_rows = 0
+        for section in node.children:
+            for tr in section.children:
+                cells = []
+                for i, cell in enumerate(tr.children):
+                    header = cell.type == "th"
+                    style = s.head_cell if header else s.cell
+                    align = (cell.attrs.get("style") or "").replace("text-align:", "").strip()
+                    if len(aligns) <= i:
+                        aligns.append(align)
+                    inline = cell.children[0].token if cell.children else None
+                    cells.append(self.para(self.inline(inline) if inline else "", style))
+                rows.append(cells)
+                if section.type == "thead":
+                    header_rows += 1
+        width = max(len(r) for r in rows)
+        for r in rows:
+            r.extend(self.para("", s.cell) for _ in range(width - len(r)))
+        widths = self.column_widths(rows, width)
+        commands = [
+            ("FONT", (0, 0), (-1, -1), REGULAR, s.size),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE),
+            ("LEFTPADDING", (0, 0), (-1, -1), s.size * 0.3),
+            ("RIGHTPADDING", (0, 0), (-1, -1), s.size * 0.3),
+            ("TOPPADDING", (0, 0), (-1, -1), s.size * 0.2),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), s.size * 0.25),
+        ]
+        if header_rows:
+            commands.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), HEAD_FILL))
+        for i, align in enumerate(aligns):
+            if align in ("right", "center"):
+                for r in rows:
+                    r[i].style = _aligned(r[i].style, align)
+        table = Table(rows, colWidths=widths, repeatRows=header_rows, style=TableStyle(commands),
+                      hAlign="LEFT")
+        table.spaceBefore = s.size * 0.2
+        table.spaceAfter = s.size * 0.8
+        return table
+
+    def column_widths(self, rows: list[list[Para]], n: int) -> list[float]:
+        """Widths from the content: each column gets at least its longest word, the rest of the
+        column width is shared in proportion to the text each column holds."""
+        pad = self.styles.size * 0.6
+        least, want = [pad] * n, [pad] * n
+        for r in rows:
+            for i, cell in enumerate(r[:n]):
+                pieces = widest_pieces(cell.frags)
+                least[i] = max(least[i], max((w for _, w in pieces), default=0) + pad)
+                want[i] = max(want[i], sum(w for _, w in pieces) + pad
+                              + stringWidth(" ", REGULAR, self.styles.size) * len(pieces))
+        if sum(want) <= self.column:
+            return want
+        spare = max(self.column - sum(least), 0)
+        extra = [max(w - m, 0) for w, m in zip(want, least)]
+        total = sum(extra) or 1
+        return [m + spare * e / total for m, e in zip(least, extra)]
+
+    def block(self, block: Block | None) -> list[Flowable]:
+        if block is None:
+            return []
+        if block.kind == "cards":
+            return [self.cards(block.cards)] if block.cards else []
+        if block.kind == "scenario" and block.scenario:
+            from .scenarios import scenario_flowables
+            return [self.callout(scenario_flowables(self, block.scenario))]
+        return []
+
+    def cards(self, cards) -> Flowable:
+        n = len(cards)
+        gap = 3 * mm
+        width = min(self.card_width, (self.column - gap * (n - 1)) / n)
+        items = [self.card(card, width) for card in cards]
+        row = Row(items, gap)
+        return KeepTogether([Spacer(1, self.styles.size * 0.3), row,
+                             Spacer(1, self.styles.size * 0.8)])
+
+    def card(self, card, width: float) -> Flowable:
+        if self.card_factory is not None:
+            return self.card_factory(card, width / mm)
+        height = width * self.card_ratio
+        return CardPlaceholder(card.name[self.lang], width, height, self.styles.size * 0.9)
+
+
+def _aligned(style, align: str):
+    from reportlab.lib.enums import TA_CENTER, TA_RIGHT
+    from reportlab.lib.styles import ParagraphStyle
+    return ParagraphStyle(f"{style.name}-{align}", parent=style,
+                          alignment=TA_RIGHT if align == "right" else TA_CENTER)
+
+
+__all__ = ["Converter", "Overfull", "Para", "Row", "Sink", "parser", "widest_pieces"]

@@ -1,0 +1,69 @@
+"""Exact dice odds for rule summaries: computed, never typed in by hand."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import product
+
+
+@dataclass(frozen=True)
+class Odds:
+    """`num` chances out of `den`; `str()` gives `num/den`, `.percent` a rounded percentage."""
+
+    num: int
+    den: int
+
+    @property
+    def fraction(self) -> Fraction:
+        return Fraction(self.num, self.den)
+
+    @property
+    def percent(self) -> int:
+        """Rounded half up, so 1/2 is 50 and 1/6 is 17."""
+        return int(Fraction(100 * self.num, self.den) + Fraction(1, 2))
+
+    def __str__(self) -> str:
+        return f"{self.num}/{self.den}"
+
+
+def d6_odds(need: int) -> Odds:
+    """Chance that one d6 shows `need` or more (need <= 1: certain; need > 6: impossible)."""
+    return Odds(sum(1 for face in range(1, 7) if face >= need), 6)
+
+
+@dataclass(frozen=True)
+class Battle:
+    """Two opposed d6 rolls where your side adds `diff` more than the other side."""
+
+    diff: int
+
+    def _count(self, test) -> Odds:
+        return Odds(sum(1 for a, b in product(range(1, 7), repeat=2) if test(a + self.diff - b)), 36)
+
+    @property
+    def win(self) -> Odds:
+        """Strictly higher total."""
+        return self._count(lambda margin: margin > 0)
+
+    @property
+    def tie(self) -> Odds:
+        return self._count(lambda margin: margin == 0)
+
+    @property
+    def win_tie(self) -> Odds:
+        """Higher or equal total (a tie counts as a win)."""
+        return self._count(lambda margin: margin >= 0)
+
+    def lose_by(self, k: int) -> Odds:
+        """The other side's total is at least `k` higher."""
+        return self._count(lambda margin: margin <= -k)
+
+    @property
+    def win_decided(self) -> Odds:
+        """Ties are rolled again until someone wins: P(win) / (1 - P(tie))."""
+        frac = Fraction(self.win.num, 36 - self.tie.num) if self.tie.num < 36 else Fraction(1, 2)
+        return Odds(frac.numerator, frac.denominator)
+
+
+def d6_battle(diff: int) -> Battle:
+    return Battle(diff)

@@ -1,0 +1,56 @@
+"""The `rulebook`, `rulebook-booklet` and `cheatsheet` products of `forge build`.
+
+Each writes its PDF into `output/<game>/<lang>/`. A template that references a missing card or
+scenario, or does not render, stops the product with its findings (nothing half-right is
+printed); layout findings (overfull words, a cheat sheet that needs a second page) are reported
+by `forge check`, which builds the same documents.
+"""
+from __future__ import annotations
+
+import weakref
+
+from ..build import BuildOptions, product
+from ..errors import FindingsError
+from ..model import Game
+from .booklet import impose_booklet
+from .cheatsheet import build_cheatsheet
+from .document import Built, build_rulebook
+
+#: Findings that make a product refuse to print.
+BLOCKING = ("rulebook-card", "rulebook-scenario", "rulebook-template")
+_CACHE: "weakref.WeakKeyDictionary[Game, dict]" = weakref.WeakKeyDictionary()
+
+
+def _paper(options: BuildOptions) -> str:
+    return options.booklet_paper if options.booklet_paper in ("a4", "a5") else "a5"
+
+
+def rulebook_for(game: Game, lang: str, paper: str) -> Built:
+    """The rulebook, built once per loaded game, language and paper (booklet reuses it)."""
+    cache = _CACHE.setdefault(game, {})
+    if (lang, paper) not in cache:
+        cache[(lang, paper)] = build_rulebook(game, lang, paper)
+    return cache[(lang, paper)]
+
+
+def _require(built: Built) -> bytes:
+    blocking = [f for f in built.findings if f.code in BLOCKING]
+    if blocking or not built.pdf:
+        raise FindingsError(blocking or built.findings)
+    return built.pdf
+
+
+@product("rulebook")
+def rulebook(game: Game, options: BuildOptions) -> dict[str, bytes]:
+    return {"rulebook.pdf": _require(rulebook_for(game, options.lang, _paper(options)))}
+
+
+@product("rulebook-booklet")
+def rulebook_booklet(game: Game, options: BuildOptions) -> dict[str, bytes]:
+    pdf = _require(rulebook_for(game, options.lang, _paper(options)))
+    return {"rulebook-booklet.pdf": impose_booklet(pdf)}
+
+
+@product("cheatsheet")
+def cheatsheet(game: Game, options: BuildOptions) -> dict[str, bytes]:
+    return {"cheatsheet.pdf": _require(build_cheatsheet(game, options.lang))}

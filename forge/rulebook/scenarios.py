@@ -1,0 +1,74 @@
+"""Worked examples quoted from scenario files: title, story, and the outcome the scenario asserts.
+
+The scenario files are the rules engine's tests (tests/scenarios/<game>/*.yaml, see
+docs/scenarios.md): the rulebook prints what the engine checks, so an example in print is an
+example that passes. The outcome is printed from the file's assertions, not from prose.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from markdown_it.tree import SyntaxTreeNode
+
+from .markdown import parser
+
+_LABEL = {"uk": "Перевірено рушієм гри", "en": "Checked by the game engine"}
+_OUTCOME_KEYS = ("expect", "expected", "assert", "asserts", "outcome", "then")
+
+
+def localised(value: Any, lang: str) -> str:
+    if isinstance(value, dict):
+        return str(value.get(lang) or next(iter(value.values()), ""))
+    return "" if value is None else str(value)
+
+
+def outcome_lines(data: dict, lang: str) -> list[str]:
+    """One line per asserted fact, `key: value`, nested keys joined by a space."""
+    for key in _OUTCOME_KEYS:
+        if key in data:
+            return list(_flatten(data[key], lang, ""))
+    return []
+
+
+def _flatten(value: Any, lang: str, prefix: str):
+    if isinstance(value, dict) and set(value) >= {lang}:
+        yield f"{prefix}{localised(value, lang)}"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, (dict, list)):
+                yield from _flatten(item, lang, f"{prefix}{key} ")
+            else:
+                yield f"{prefix}{key}: {_value(item)}"
+    elif isinstance(value, list):
+        if all(not isinstance(v, (dict, list)) for v in value):
+            yield f"{prefix.strip()}: {', '.join(_value(v) for v in value)}"
+        else:
+            for item in value:
+                yield from _flatten(item, lang, prefix)
+    else:
+        yield f"{prefix.strip()}: {_value(value)}"
+
+
+def _value(v: Any) -> str:
+    if v is True:
+        return "✓"
+    if v is False:
+        return "✗"
+    return str(v)
+
+
+def scenario_flowables(conv, data: dict) -> list:
+    """Flowables for one scenario, set in the converter's quote style."""
+    s, lang = conv.styles, conv.lang
+    out = []
+    title = localised(data.get("title"), lang)
+    if title:
+        out.append(conv.para(f"<b>{conv.text(title)}</b>", s.quote))
+    story = localised(data.get("story"), lang)
+    if story.strip():
+        out.extend(conv.nodes(SyntaxTreeNode(parser().parse(story)).children, 0, s.quote))
+    lines = outcome_lines(data, lang)
+    if lines:
+        out.append(conv.para(f"<i>{conv.text(_LABEL.get(lang, _LABEL['en']))}:</i> "
+                             + "; ".join(conv.text(line) for line in lines), s.small))
+    return out
