@@ -53,11 +53,12 @@ def _column() -> float:
     return (PAGE[0] - 2 * MARGIN - GAP * (COLUMNS - 1)) / COLUMNS
 
 
-def _layout(game: Game, rendered, lang: str, size: float) -> tuple[bytes, int, Converter]:
+def _layout(game: Game, rendered, lang: str, size: float, pictures: bool = True) -> tuple[bytes, int, Converter]:
     styles = make_styles(size, justify=False, compact=True)
     column = _column()
     ratio = game.manifest.card_size.height / game.manifest.card_size.width
-    conv = Converter(rendered, styles, column, card_factory(game, lang), 22 * mm, ratio)
+    conv = Converter(rendered, styles, column, card_factory(game, lang) if pictures else None,
+                     22 * mm, ratio)
     story = conv.convert()
     for number, heading in enumerate(conv.headings, 1):
         heading.key = f"s{number}"
@@ -76,8 +77,11 @@ def _layout(game: Game, rendered, lang: str, size: float) -> tuple[bytes, int, C
     return buf.getvalue(), doc.page, conv
 
 
-def build_cheatsheet(game: Game, lang: str) -> Built:
-    """The one-page cheat sheet of `game` in `lang`, set as large as fits (see module doc)."""
+def build_cheatsheet(game: Game, lang: str, pictures: bool = True) -> Built:
+    """The one-page cheat sheet of `game` in `lang`, set as large as fits (see module doc).
+
+    `pictures=False` draws card pictures as same-sized placeholders (a faster layout for checks).
+    """
     register()
     rendered = render_template(game, "cheatsheet", lang)
     if rendered.findings and not rendered.markdown:
@@ -91,14 +95,14 @@ def build_cheatsheet(game: Game, lang: str) -> Built:
     lo, hi, best = 0, len(sizes) - 1, None
     while lo <= hi:
         mid = (lo + hi) // 2
-        result = _layout(game, rendered, lang, sizes[mid])
+        result = _layout(game, rendered, lang, sizes[mid], pictures)
         if result[1] == 1:
             best, hi = (sizes[mid], result), mid - 1
         else:
             lo = mid + 1
     findings = list(rendered.findings)
     if best is None:
-        pdf, pages, conv = _layout(game, rendered, lang, MIN_SIZE)
+        pdf, pages, conv = _layout(game, rendered, lang, MIN_SIZE, pictures)
         findings.append(Finding(rendered.template, 0, 0, "cheatsheet-overflow",
                                 f"the cheat sheet needs {pages} pages even at {MIN_SIZE:g} pt",
                                 "shorten the template: a cheat sheet is one page"))
