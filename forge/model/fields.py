@@ -10,12 +10,18 @@ import keyword
 import re
 from typing import Annotated, Any, Iterator, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, create_model, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, create_model, model_validator
 
 STRICT = ConfigDict(frozen=True, extra="forbid")  # strictness is per field (ints, strings)
 ID_PATTERN = r"^[a-z0-9][a-z0-9_]*$"
 INT_BOUND = 1_000_000
 _RESERVED = {"copy", "dict", "json", "schema", "construct", "validate", "fields", "model_fields"}
+
+def _names_checked(specs: dict) -> dict:
+    for name in specs:
+        check_name(name)
+    return specs
+
 
 FieldType = Literal["int", "str", "text", "bool", "enum", "ref", "list", "object", "effects"]
 
@@ -39,7 +45,7 @@ class FieldSpec(BaseModel):
     values: tuple[str, ...] | None = None
     to: tuple[str, ...] | None = None
     of: FieldSpec | None = None
-    fields: dict[str, FieldSpec] | None = None
+    fields: Specs | None = None
     unique: bool = False
     #: Card fields only: the field belongs to these subtypes alone (required for them unless
     #: `required: false`, absent from cards of other subtypes).
@@ -54,13 +60,6 @@ class FieldSpec(BaseModel):
             return {**value, "to": (value["to"],)}
         return value
 
-    @field_validator("fields")
-    @classmethod
-    def _names(cls, value: dict | None) -> dict | None:
-        for name in value or ():
-            check_name(name)
-        return value
-
     @model_validator(mode="after")
     def _options_fit(self) -> FieldSpec:
         need = {"enum": "values", "list": "of", "object": "fields", "ref": "to"}.get(self.type)
@@ -69,6 +68,11 @@ class FieldSpec(BaseModel):
         if self.pattern is not None:
             re.compile(self.pattern)
         return self
+
+
+#: A mapping of names to field specs; names become Python attributes, so they are checked.
+Specs = Annotated[dict[str, FieldSpec], AfterValidator(_names_checked)]
+FieldSpec.model_rebuild()
 
 
 def annotation(spec: FieldSpec, text: type, effects: Any, name: str = "value") -> Any:
@@ -117,43 +121,29 @@ def object_model(model_name: str, specs: dict[str, FieldSpec], text: type, effec
     return create_model(model_name, __config__=STRICT, **defs)
 
 
-def walk_refs(spec: FieldSpec, value: Any, loc: tuple) -> Iterator[tuple[tuple, str, tuple[str, ...]]]:
-    """Yield (loc, card id, allowed types) for every `ref` inside a validated value."""
+def walk(spec: FieldSpec, value: Any, loc: tuple = ()) -> Iterator[tuple[FieldSpec, Any, tuple]]:
+    """Every (spec, value, loc) inside a validated value, the value itself first."""
     if value is None:
         return
-    if spec.type == "ref":
-        yield loc, value, spec.to
-    elif spec.type == "list" and spec.of.type in ("ref", "list", "object"):
+    yield spec, value, loc
+    if spec.type == "list":
         for i, item in enumerate(value):
-            yield from walk_refs(spec.of, item, loc + (i,))
+            yield from walk(spec.of, item, loc + (i,))
     elif spec.type == "object":
         for name, sub in spec.fields.items():
-            yield from walk_refs(sub, getattr(value, name), loc + (name,))
+            yield from walk(sub, getattr(value, name), loc + (name,))
+
+
+def walk_refs(spec: FieldSpec, value: Any, loc: tuple) -> Iterator[tuple[tuple, str, tuple[str, ...]]]:
+    """(loc, card id, allowed types) for every `ref` inside a validated value."""
+    return ((at, v, s.to) for s, v, at in walk(spec, value, loc) if s.type == "ref")
 
 
 def walk_effects(spec: FieldSpec, value: Any, loc: tuple) -> Iterator[tuple[tuple, tuple]]:
-    """Yield (loc, operations) for every effect list inside a validated value."""
-    if value is None:
-        return
-    if spec.type == "effects":
-        yield loc, value
-    elif spec.type == "list" and spec.of.type in ("effects", "list", "object"):
-        for i, item in enumerate(value):
-            yield from walk_effects(spec.of, item, loc + (i,))
-    elif spec.type == "object":
-        for name, sub in spec.fields.items():
-            yield from walk_effects(sub, getattr(value, name), loc + (name,))
+    """(loc, operations) for every effect list inside a validated value."""
+    return ((at, v) for s, v, at in walk(spec, value, loc) if s.type == "effects")
 
 
 def walk_ints(spec: FieldSpec, value: Any) -> Iterator[int]:
     """Every whole number inside a validated value (for checking hand-written texts)."""
-    if value is None:
-        return
-    if spec.type == "int":
-        yield value
-    elif spec.type == "list":
-        for item in value:
-            yield from walk_ints(spec.of, item)
-    elif spec.type == "object":
-        for name, sub in spec.fields.items():
-            yield from walk_ints(sub, getattr(value, name))
+    return (v for s, v, _ in walk(spec, value) if s.type == "int")

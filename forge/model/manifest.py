@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
-from .fields import ID_PATTERN, STRICT, FieldSpec, check_name
+from .fields import ID_PATTERN, STRICT, Specs, check_name
 
 LOCALE_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
 Id = Annotated[str, Field(strict=True, pattern=ID_PATTERN, max_length=64)]
@@ -86,14 +86,7 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         name: Text
         subtypes: dict[str, Text] = {}
         subtype_required: bool = False
-        fields: dict[str, FieldSpec] = {}
-
-        @field_validator("fields")
-        @classmethod
-        def _names(cls, value: dict) -> dict:
-            for name in value:
-                check_name(name)
-            return value
+        fields: Specs = {}
 
         @model_validator(mode="after")
         def _subtypes_known(self) -> TypeSpec:
@@ -105,16 +98,9 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
 
     class OperationSpec(BaseModel):
         model_config = STRICT
-        params: dict[str, FieldSpec] = {}
+        params: Specs = {}
         #: A Jinja template per locale; parameters are its variables.
         text: Text
-
-        @field_validator("params")
-        @classmethod
-        def _names(cls, value: dict) -> dict:
-            for name in value:
-                check_name(name)
-            return value
 
     class BackSpec(BaseModel):
         """The back a deck wears: its colours, a centre icon (forge.render.icons) and a label."""
