@@ -102,6 +102,7 @@ def _env(root: str, game_id: str) -> jinja2.Environment:
     env.filters["plural"] = _plural
     env.filters["typeset"] = _typeset
     env.filters["mix"] = mix_hex
+    env.filters["x"] = escape
     env.globals["el"] = element
     env.globals["round"] = round
     return env
