@@ -21,7 +21,7 @@ import yaml
 
 from ..errors import Finding, display_path
 from ..model import Game
-from ..text import plural
+from ..text import effect_text, operations_text, plural
 from .odds import d6_battle, d6_odds
 
 NBSP = "\u00a0"
@@ -173,6 +173,14 @@ class _Recorder:
         where = display_path(Path(file)) if file else self.out.template
         self.out.findings.append(Finding(where, line, 1 if line else 0, code, message, fix, card))
 
+    def effect(self, card: Any) -> str:
+        """A card's printed effect text, rendered from its operations (as on the card)."""
+        return effect_text(self.game.manifest, card, self.lang)
+
+    def ops(self, operations: Any) -> str:
+        """The text of a list of operations (a monster's `failure`, ...)."""
+        return operations_text(self.game.manifest, operations, self.lang)
+
     def card_by_id(self, card_id: str):
         return self._card(card_id)
 
@@ -247,6 +255,7 @@ def render_template(game: Game, kind: str, lang: str, root: Path | None = None) 
         "sets": list(game.manifest.sets.items()), "players": game.manifest.players,
         "card_picture": rec.card_picture, "card_row": rec.card_row, "scenario": rec.scenario,
         "scenario_data": rec.scenario_data, "d6_odds": d6_odds, "d6_battle": d6_battle,
+        "effect": rec.effect, "ops": rec.ops,
     }
     context["_recorder"] = rec
     try:

@@ -7,6 +7,7 @@ needs a second pass) and `invariant=1`, so the same input gives the same bytes.
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
@@ -16,7 +17,7 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageT
                                 PageBreak, PageTemplate, Paragraph, Spacer, TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from ..errors import Finding, UsageError
+from ..errors import Finding, UsageError, display_path
 from ..model import Game
 from ..render.fonts import REGULAR, register
 from ..text import plural
@@ -81,12 +82,20 @@ class Built:
 
 
 def card_factory(game: Game, lang: str):
-    """The card renderer's `card_flowable`, when the render package provides it."""
+    """The card renderer's `card_flowable`, when the render package provides it.
+
+    The card's face is laid out first, so a layout that fails raises here (the converter then
+    draws a placeholder and reports it) rather than in the middle of drawing the page.
+    """
     try:
-        from ..render import card_flowable  # type: ignore[attr-defined]
+        from ..render import card_flowable, front  # type: ignore[attr-defined]
     except ImportError:
         return None
-    return lambda card, width_mm: card_flowable(game, card, lang, width_mm)
+
+    def make(card, width_mm: float):
+        front(game, card, lang)
+        return card_flowable(game, card, lang, width_mm)
+    return make
 
 
 def overfull_findings(rendered: Rendered, sink: Sink) -> list[Finding]:
@@ -97,6 +106,15 @@ def overfull_findings(rendered: Rendered, sink: Sink) -> list[Finding]:
                            f"{word!r} is {item.width:.0f} pt wide but its column has "
                            f"{item.available:.0f} pt: it would be cut without a hyphen",
                            "shorten it or give it a break point (a space or a hyphen)"))
+    for card_id, (problem, file, line) in sink.pictures.items():
+        where = display_path(Path(file)) if file else rendered.template
+        out.append(Finding(where, line, 1 if line else 0, "rulebook-picture",
+                           f"card {card_id!r} cannot be drawn: {problem}", card=card_id))
+    for ch, (font, around) in sink.glyphs.items():
+        around = around.replace(SHY, "").strip()
+        out.append(Finding(rendered.template, rendered.line_of(ch), 0, "rulebook-glyph",
+                           f"{font} has no glyph for {ch!r} (U+{ord(ch):04X}) in {around!r}: "
+                           "it would print as an empty box", "use another character"))
     return out
 
 

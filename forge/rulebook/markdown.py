@@ -21,7 +21,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, KeepTogether, Paragraph,
                                 Spacer, Table, TableStyle)
 
-from ..render.fonts import BOLD, REGULAR
+from ..render.fonts import BOLD, REGULAR, missing_glyphs
 from ..text.typography import typeset
 from .context import Block, Rendered
 from .hyphen import SHY, hyphenate
@@ -46,9 +46,23 @@ class Sink:
     """Where flowables report overfull pieces (deduplicated; layouts wrap paragraphs twice)."""
 
     items: dict[str, Overfull] = field(default_factory=dict)
+    #: character the font cannot draw -> (font, a bit of the text around it)
+    glyphs: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: card id -> (why the card renderer could not draw it, template file, line); a placeholder
+    #: stands in for the picture
+    pictures: dict[str, tuple[str, str, int]] = field(default_factory=dict)
 
     def add(self, item: Overfull) -> None:
         self.items.setdefault(item.word, item)
+
+    def check_glyphs(self, frags) -> None:
+        """Record characters a fragment's font lacks (they would print as empty boxes)."""
+        for frag in frags:
+            text = getattr(frag, "text", "")
+            if text and hasattr(frag, "fontName"):
+                for ch in missing_glyphs(text, frag.fontName):
+                    at = text.index(ch)
+                    self.glyphs.setdefault(ch, (frag.fontName, text[max(at - 15, 0):at + 15]))
 
 
 class Para(Paragraph):
@@ -64,6 +78,7 @@ class Para(Paragraph):
             for word, width in widest_pieces(self.frags):
                 if width > room + _TINY:
                     sink.add(Overfull(word, width, room))
+            sink.check_glyphs(self.frags)
         return super().wrap(availWidth, availHeight)
 
 
@@ -358,6 +373,7 @@ class Converter:
         if block is None:
             return []
         if block.kind == "cards":
+            self._block = block
             return [self.cards(block.cards)] if block.cards else []
         if block.kind == "scenario" and block.scenario:
             from .scenarios import scenario_flowables
@@ -375,7 +391,13 @@ class Converter:
 
     def card(self, card, width: float) -> Flowable:
         if self.card_factory is not None:
-            return self.card_factory(card, width / mm)
+            try:
+                return self.card_factory(card, width / mm)
+            except Exception as exc:  # the renderer's problem, reported; a placeholder stands in
+                block = getattr(self, "_block", None)
+                self.sink.pictures.setdefault(card.id, (
+                    f"{type(exc).__name__}: {exc}".split("\n")[0],
+                    block.file if block else "", block.line if block else 0))
         height = width * self.card_ratio
         return CardPlaceholder(card.name[self.lang], width, height, self.styles.size * 0.9)
 

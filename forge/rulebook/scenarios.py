@@ -38,22 +38,23 @@ def _flatten(value: Any, lang: str, prefix: str):
             if isinstance(item, (dict, list)):
                 yield from _flatten(item, lang, f"{prefix}{key} ")
             else:
-                yield f"{prefix}{key}: {_value(item)}"
+                yield f"{prefix}{key}: {_value(item, lang)}"
     elif isinstance(value, list):
         if all(not isinstance(v, (dict, list)) for v in value):
-            yield f"{prefix.strip()}: {', '.join(_value(v) for v in value)}"
+            yield f"{prefix.strip()}: {', '.join(_value(v, lang) for v in value)}"
         else:
             for item in value:
                 yield from _flatten(item, lang, prefix)
     else:
-        yield f"{prefix.strip()}: {_value(value)}"
+        yield f"{prefix.strip()}: {_value(value, lang)}"
 
 
-def _value(v: Any) -> str:
-    if v is True:
-        return "✓"
-    if v is False:
-        return "✗"
+_YES_NO = {"uk": ("так", "ні"), "en": ("yes", "no")}
+
+
+def _value(v: Any, lang: str = "en") -> str:
+    if isinstance(v, bool):
+        return _YES_NO.get(lang, _YES_NO["en"])[0 if v else 1]
     return str(v)
 
 
