@@ -22,7 +22,7 @@ import yaml
 from ..errors import Finding, display_path
 from ..model import Game
 from ..text import effect_text, operations_text, plural
-from .odds import d6_battle, d6_odds
+from .odds import d6_battle, d6_faces, d6_odds
 
 NBSP = "\u00a0"
 KINDS = ("rulebook", "cheatsheet")
@@ -255,6 +255,7 @@ def render_template(game: Game, kind: str, lang: str, root: Path | None = None) 
         "sets": list(game.manifest.sets.items()), "players": game.manifest.players,
         "card_picture": rec.card_picture, "card_row": rec.card_row, "scenario": rec.scenario,
         "scenario_data": rec.scenario_data, "d6_odds": d6_odds, "d6_battle": d6_battle,
+        "d6_faces": d6_faces,
         "effect": rec.effect, "ops": rec.ops,
     }
     context["_recorder"] = rec

@@ -249,7 +249,9 @@ class Converter:
         if kind == "blockquote":
             return [self.callout(self.nodes(node.children, 0, s.quote))]
         if kind == "table":
-            return [self.table(node)]
+            table = self.table(node)
+            # Short tables stay in one piece (a column or page break would cut a few rows off).
+            return [KeepTogether([table]) if len(table._cellvalues) <= 18 else table]
         if kind == "hr":
             return [HRFlowable(width="100%", thickness=0.6, color=RULE, spaceBefore=s.size * 0.4,
                                spaceAfter=s.size * 0.6)]

@@ -67,3 +67,9 @@ class Battle:
 
 def d6_battle(diff: int) -> Battle:
     return Battle(diff)
+
+
+def d6_faces(roll: str) -> int:
+    """How many faces of a d6 a table row such as `4-5` or `6` covers."""
+    low, _, high = str(roll).partition("-")
+    return int(high or low) - int(low) + 1
