@@ -196,6 +196,20 @@ class Prepared:
             self.handles_of.setdefault(cid, []).append(h)
         self.names = {c.id: c.name for c in defs}
 
+    def playable_ids(self) -> list[str]:
+        """Ids of the cards a player can play in this configuration (for dead-card reports)."""
+        boxed = set(self.boxed)
+        out = set()
+        for h in range(self.n):
+            t = self.type[h]
+            if h in boxed or t in (GOAL, VP):
+                continue
+            if self.is_job[h] and self.set_of[h] == "base" and self.config.promo_jobs == "replace" \
+                    and "promo" in self.config.sets:
+                continue
+            out.add(self.cid[h])
+        return sorted(out)
+
     def new(self, players: int, seed: int, log: bool = False, deal: bool = True) -> "Match":
         return Match(self, players, seed, log=log, deal=deal)
 
@@ -261,6 +275,9 @@ class Match:
         self.round = 0
         self.revealer = -1
         self.orders: list[list[int]] = []  # resolution order of every round played
+        self.rounds_done = 0
+        #: Take forced choices (one option) without asking; scenarios switch it off.
+        self.auto = True
         self.played: list[tuple[int, int]] = []   # (def index, seat) of every card played
         self.result: dict | None = None
         self.chance = "chance" in prep.config.sets
@@ -361,7 +378,7 @@ class Match:
 
     def ask(self, kind: str, seat: int, options: list) -> Iterator:
         """One seat chooses; a single option is taken without asking."""
-        if len(options) == 1:
+        if len(options) == 1 and self.auto:
             return options[0]
         got = yield Decision(kind, (seat,), [options])
         return got[0]
@@ -387,7 +404,10 @@ class Match:
             for r in range(first, ROUNDS):
                 self.round = r
                 yield from self._round()
+                self.rounds_done += 1
                 self.check_invariants()
+                if not self.auto:     # a checkpoint, so a scenario can stop after any round
+                    yield Decision("round_end", (), [])
             if ph == 0:
                 self._end_play_phase()
         self._finish()
@@ -412,7 +432,7 @@ class Match:
         shift = 1 if ph == 0 else -1   # clockwise to the left neighbour, then back
         while any(self.pack):
             options = [[("pick", h) for h in self.pack[s]] for s in seats]
-            if all(len(o) <= 1 for o in options):
+            if self.auto and all(len(o) <= 1 for o in options):
                 choices = tuple(o[0] if o else None for o in options)
             else:
                 live = [s for s in seats if self.pack[s]]
@@ -448,7 +468,7 @@ class Match:
                 options.append(opts)
         chosen: list[tuple[int, int]] = []
         if seats:
-            if all(len(o) == 1 for o in options):
+            if self.auto and all(len(o) == 1 for o in options):
                 got = [o[0] for o in options]
             else:
                 got = yield Decision("play", seats, options)
@@ -604,7 +624,7 @@ class Match:
     def _move_window(self, s: int) -> Iterator:
         while True:
             opts = self.move_options(s)
-            if len(opts) == 1:
+            if len(opts) == 1 and self.auto:
                 return
             c = yield from self.ask("move", s, opts)
             verb = c[0]
@@ -856,7 +876,7 @@ class Match:
             if len(live) == 1:
                 one = yield from self.ask("discard", live[0], options[0])
                 got = (one,)
-            elif all(len(o) == 1 for o in options):
+            elif self.auto and all(len(o) == 1 for o in options):
                 got = tuple(o[0] for o in options)
             else:
                 got = yield Decision("discard", live, options)

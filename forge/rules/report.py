@@ -1,0 +1,170 @@
+"""The balance report: a PDF (ReportLab, Roboto embedded) drawn from a simulation summary.
+
+Charts: win rate per seat with its 95% interval, the score distribution per seat, and per card
+how often it was played and how often the player who played it won. Ukrainian by default.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
+from reportlab.graphics.shapes import Drawing, Line, String
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from ..render.fonts import BOLD, REGULAR, register
+
+TEXT = {
+    "uk": {"title": "Звіт про баланс: {game}", "run": "{games} партій, {players} гравці(в), зерно {seed}, "
+           "набори: {sets}, агенти: {agents}.", "speed": "Швидкість: {gps} партій/с, {dps} рішень/с; "
+           "у середньому {dpg} рішень за партію.", "wins": "Частка перемог за місцем (95 % інтервал)",
+           "seat": "Місце", "win": "Перемоги", "score": "Середній бал", "dist": "Розподіл балів",
+           "points": "бали", "games": "партії", "cards": "Карти: частка партій, де її зіграли, "
+           "і частка перемог того, хто її зіграв", "card": "Карта", "play": "Зіграна", "winshare":
+           "Перемоги", "dead": "Мертві карти (не зіграні жодного разу): {cards}.", "none": "немає",
+           "viol": "Порушення інваріантів: {n}.", "top": "Найчастіше зіграні карти"},
+    "en": {"title": "Balance report: {game}", "run": "{games} games, {players} players, seed {seed}, "
+           "sets: {sets}, agents: {agents}.", "speed": "Speed: {gps} games/s, {dps} decisions/s; "
+           "{dpg} decisions per game on average.", "wins": "Win rate per seat (95% interval)",
+           "seat": "Seat", "win": "Wins", "score": "Mean score", "dist": "Score distribution",
+           "points": "points", "games": "games", "cards": "Cards: share of games in which it was "
+           "played, and share of wins of the player who played it", "card": "Card", "play": "Played",
+           "winshare": "Won", "dead": "Dead cards (never played): {cards}.", "none": "none",
+           "viol": "Invariant violations: {n}.", "top": "Most played cards"},
+}
+SEAT_COLOURS = [colors.HexColor(c) for c in ("#d6336c", "#1c7ed6", "#37b24d", "#f59f00",
+                                              "#7048e8", "#0ca678", "#e8590c", "#495057")]
+
+
+def _win_chart(result: dict, t: dict) -> Drawing:
+    d = Drawing(170 * mm, 70 * mm)
+    rates = result["seat_win_rate"]
+    chart = VerticalBarChart()
+    chart.x, chart.y, chart.width, chart.height = 15 * mm, 10 * mm, 145 * mm, 52 * mm
+    chart.data = [[r["win_rate"] for r in rates]]
+    chart.categoryAxis.categoryNames = [f"{r['seat']} ({r['agent']})" for r in rates]
+    chart.categoryAxis.labels.fontName = REGULAR
+    chart.valueAxis.labels.fontName = REGULAR
+    chart.valueAxis.valueMin = 0
+    chart.valueAxis.valueMax = min(1.0, max([r["ci95"][1] for r in rates] + [0.1]) + 0.05)
+    chart.bars[0].fillColor = SEAT_COLOURS[0]
+    d.add(chart)
+    vmax = chart.valueAxis.valueMax
+    step = chart.width / max(1, len(rates))
+    for i, r in enumerate(rates):
+        x = chart.x + step * (i + 0.5)
+        y0 = chart.y + chart.height * r["ci95"][0] / vmax
+        y1 = chart.y + chart.height * r["ci95"][1] / vmax
+        for line in (Line(x, y0, x, y1), Line(x - 3, y0, x + 3, y0), Line(x - 3, y1, x + 3, y1)):
+            line.strokeColor = colors.black
+            d.add(line)
+    return d
+
+
+def _score_chart(result: dict, t: dict) -> Drawing:
+    d = Drawing(170 * mm, 75 * mm)
+    dist = result["score_distribution"]
+    values = sorted({int(k) for h in dist for k in h})
+    if not values:
+        return d
+    lo, hi = values[0], values[-1]
+    xs = list(range(lo, hi + 1))
+    chart = VerticalBarChart()
+    chart.x, chart.y, chart.width, chart.height = 15 * mm, 12 * mm, 145 * mm, 52 * mm
+    chart.data = [[h.get(str(x), 0) for x in xs] for h in dist]
+    chart.categoryAxis.categoryNames = [str(x) if (x - lo) % max(1, len(xs) // 15) == 0 else ""
+                                        for x in xs]
+    chart.categoryAxis.labels.fontName = REGULAR
+    chart.valueAxis.labels.fontName = REGULAR
+    chart.valueAxis.valueMin = 0
+    chart.groupSpacing = 1
+    for i in range(len(dist)):
+        chart.bars[i].fillColor = SEAT_COLOURS[i % len(SEAT_COLOURS)]
+    d.add(chart)
+    d.add(String(chart.x + chart.width / 2, 2 * mm, t["points"], fontName=REGULAR, fontSize=8,
+                 textAnchor="middle"))
+    for i, r in enumerate(result["seat_win_rate"]):
+        x = chart.x + i * 25 * mm
+        d.add(String(x, chart.y + chart.height + 4 * mm, f"■ {r['seat']}", fontName=REGULAR,
+                     fontSize=8, fillColor=SEAT_COLOURS[i % len(SEAT_COLOURS)]))
+    return d
+
+
+def _card_chart(rows: list[tuple[str, float, float]], t: dict) -> Drawing:
+    height = max(40, 6 * len(rows) + 20) * mm / 1.6
+    d = Drawing(170 * mm, height)
+    chart = HorizontalBarChart()
+    chart.x, chart.y = 55 * mm, 8 * mm
+    chart.width, chart.height = 105 * mm, height - 14 * mm
+    chart.data = [[r[1] for r in reversed(rows)], [r[2] for r in reversed(rows)]]
+    chart.categoryAxis.categoryNames = [r[0][:28] for r in reversed(rows)]
+    chart.categoryAxis.labels.fontName = REGULAR
+    chart.categoryAxis.labels.fontSize = 6
+    chart.valueAxis.labels.fontName = REGULAR
+    chart.valueAxis.valueMin, chart.valueAxis.valueMax = 0, 1
+    chart.bars[0].fillColor = SEAT_COLOURS[1]
+    chart.bars[1].fillColor = SEAT_COLOURS[0]
+    d.add(chart)
+    d.add(String(chart.x, height - 4 * mm, f"■ {t['play']}", fontName=REGULAR, fontSize=8,
+                 fillColor=SEAT_COLOURS[1]))
+    d.add(String(chart.x + 30 * mm, height - 4 * mm, f"■ {t['winshare']}", fontName=REGULAR,
+                 fontSize=8, fillColor=SEAT_COLOURS[0]))
+    return d
+
+
+def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -> Path:
+    """Write the report to ``path`` (via a temporary file, renamed when complete)."""
+    register()
+    t = TEXT.get(lang, TEXT["en"])
+    names = {}
+    title = result["game"]
+    if game is not None:
+        names = {c.id: c.name[lang] for c in game.cards}
+        title = game.manifest.title[lang]
+    body = ParagraphStyle("body", fontName=REGULAR, fontSize=9.5, leading=12.5)
+    head = ParagraphStyle("head", fontName=BOLD, fontSize=15, leading=19, spaceAfter=6)
+    sub = ParagraphStyle("sub", fontName=BOLD, fontSize=11.5, leading=15, spaceBefore=8, spaceAfter=4)
+    story = [Paragraph(t["title"].format(game=title), head),
+             Paragraph(t["run"].format(games=result["games"], players=result["players"],
+                                       seed=result["seed"], sets=", ".join(result["sets"]),
+                                       agents=", ".join(result["agents"])), body),
+             Paragraph(t["speed"].format(gps=result["games_per_s"], dps=result["decisions_per_s"],
+                                         dpg=result["mean_decisions_per_game"]), body),
+             Paragraph(t["viol"].format(n=len(result["violations"])), body),
+             Paragraph(t["wins"], sub), _win_chart(result, t)]
+    rows = [[t["seat"], t["win"], "95 %", t["score"]]]
+    for s, r in enumerate(result["seat_win_rate"]):
+        rows.append([f"{r['seat']} ({r['agent']})", f"{r['win_rate']:.3f}",
+                     f"{r['ci95'][0]:.3f}–{r['ci95'][1]:.3f}", f"{result['mean_score'][s]:.2f}"])
+    table = Table(rows, hAlign="LEFT")
+    table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, 9),
+                               ("FONT", (0, 0), (-1, 0), BOLD, 9),
+                               ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black)]))
+    story += [table, Paragraph(t["dist"], sub), _score_chart(result, t)]
+    cards = sorted(result["cards"].items(), key=lambda kv: (-kv[1]["play_share"], kv[0]))
+    dead = ", ".join(names.get(c, c) for c in result["dead_cards"]) or t["none"]
+    story += [PageBreak(), Paragraph(t["cards"], sub), Paragraph(t["dead"].format(cards=dead), body),
+              Spacer(1, 4 * mm)]
+    chart_rows = [(names.get(c, c), v["play_share"], v["win_share"]) for c, v in cards]
+    for k in range(0, len(chart_rows), 40):
+        story.append(_card_chart(chart_rows[k:k + 40], t))
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(suffix=".pdf", dir=path.parent)
+    os.close(fd)
+    try:
+        doc = SimpleDocTemplate(tmp, pagesize=A4, invariant=1, title=t["title"].format(game=title),
+                                leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm,
+                                bottomMargin=16 * mm, initialFontName=REGULAR)
+        doc.build(story)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
