@@ -7,7 +7,7 @@ import sys
 import typer
 
 from ..errors import FindingsError, ForgeError, UsageError
-from . import cards, check, schema  # noqa: F401  (each registers its command)
+from . import build, cards, check, scenario, schema, simulate  # noqa: F401  (each registers its command)
 from .app import FINDINGS, USAGE, app
 
 
