@@ -117,7 +117,7 @@ def mix_hex(a: str, b: str, t: float) -> str:
 
 def element(kind: str, **params: Any) -> str:
     """One layout element as a YAML list item (a JSON flow mapping on one line)."""
-    return "- " + json.dumps({"kind": kind, **params}, ensure_ascii=False)
+    return "- " + json.dumps({"kind": kind, **params}, ensure_ascii=False) + "\n"
 
 
 @jinja2.pass_context
@@ -198,8 +198,8 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
     except jinja2.TemplateError as exc:
         raise LayoutError(f"layout {template.name} for {card.id if card else 'back'} ({lang}): {exc}") from exc
     try:
-        data = yaml.safe_load(source)
-    except yaml.YAMLError as exc:
+        data = _parse(source)
+    except (yaml.YAMLError, ValueError) as exc:
         raise LayoutError(f"layout {template.name} for {card.id if card else 'back'} ({lang}) is not "
                           f"valid YAML: {exc}") from exc
     if isinstance(data, dict):
@@ -207,6 +207,18 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
     if not isinstance(data, list) or not all(isinstance(e, dict) and "kind" in e for e in data):
         raise LayoutError(f"layout {template.name} must produce a list of elements with a `kind`")
     return data
+
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _parse(source: str) -> Any:
+    """The layout's YAML. Lines written by `el()` (`- {json}`) take a fast path: JSON is YAML,
+    and the pure-Python YAML parser would cost more than the rest of the layout."""
+    lines = [ln for ln in source.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if all(ln.startswith("- {") for ln in lines):
+        return [json.loads(ln[2:]) for ln in lines]
+    return yaml.load(source, Loader=_LOADER)  # noqa: S506 (a safe loader)
 
 
 # --------------------------------------------------------------------------------------------
@@ -334,6 +346,7 @@ def _loc(el: dict, lang: str) -> tuple:
 
 def resolve(game: Any, card: Any | None, lang: str, back: str | None = None) -> Face:
     """Lay out one card side: run the template, fit every text, collect problems."""
+    fonts.register()
     size = game.manifest.card_size
     face = Face(size.width, size.height, [])
     for el in layout_elements(game, card, lang, back):

@@ -1,0 +1,65 @@
+"""Preflight: what printing would get wrong, found before anything is printed.
+
+Every card face is laid out exactly as `forge build` lays it out (`forge.render`), in every
+locale of the game, and two things are reported with the card's id:
+
+- `missing-glyph`: a character the embedded fonts cannot draw (it would print as an empty box);
+- `text-overflow`: a text that does not fit its layout box even at the box's minimum font size
+  (or a word wider than its box).
+
+Card backs are checked the same way and reported at the manifest's `backs` entry.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..errors import Finding
+from ..model import Game
+from ..render import LayoutError, back, front
+from ..render.fonts import missing_glyphs
+from ..render.layout import back_key
+
+
+def _names(chars: list[str]) -> str:
+    return ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in chars)
+
+
+def check_glyphs_and_fit(game: Game) -> Iterator[Finding]:
+    """Findings for glyphs the fonts lack and texts that overflow their box, per card."""
+    manifest = game.manifest
+    backs_seen: set[tuple[str, str]] = set()
+    for card in game.cards:
+        for lang in manifest.locales:
+            try:
+                face = front(game, card, lang)
+            except LayoutError as exc:
+                yield card.finding((), "layout", f"the card's layout fails ({lang}): {exc}",
+                                   "fix the layout template under templates/")
+                continue
+            yield from _face_findings(card.finding, face, lang)
+            key = back_key(game, card)
+            if (key, lang) not in backs_seen:
+                backs_seen.add((key, lang))
+                try:
+                    face = back(game, card, lang)
+                except LayoutError as exc:
+                    yield game.manifest_finding(("backs", key), "layout", f"the back fails ({lang}): {exc}")
+                    continue
+                yield from _face_findings(
+                    lambda loc, code, msg, fix="": game.manifest_finding(("backs", key) + loc[:0], code, msg, fix),
+                    face, lang, what=f"back {key!r}")
+
+
+def _face_findings(make, face, lang: str, what: str = "") -> Iterator[Finding]:
+    prefix = f"{what}: " if what else ""
+    reported: set[tuple] = set()
+    for loc, font, text in face.texts:
+        missing = missing_glyphs(text, font)
+        if missing and (loc, tuple(missing)) not in reported:
+            reported.add((loc, tuple(missing)))
+            yield make(loc, "missing-glyph", f"{prefix}the fonts have no glyph for {_names(missing)} "
+                       f"({lang}); it would print as an empty box",
+                       "use another character, or a font that has it")
+    for problem in face.problems:
+        yield make(problem.loc, problem.code, prefix + problem.message,
+                   "shorten the text" if problem.code == "text-overflow" else "")
