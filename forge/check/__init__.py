@@ -12,6 +12,7 @@ from pathlib import Path
 from ..errors import Finding
 from ..model import Game, load_game
 from .counts import check_counts
+from .engine import check_engine
 from .identity import check_ids, check_unique
 from .preflight import check_glyphs_and_fit
 from .references import check_references
@@ -22,7 +23,7 @@ from .texts import check_texts
 #: Checks that always run (each card on its own, and ids).
 CARD_CHECKS = (check_ids, check_references, check_subtype_fields, check_texts, check_glyphs_and_fit)
 #: Checks over the whole deck, meaningful only when every card loaded.
-DECK_CHECKS = (check_counts, check_unique, check_rulebooks)
+DECK_CHECKS = (check_counts, check_unique, check_rulebooks, check_engine)
 
 
 def check_game(root: Path) -> tuple[Game | None, list[Finding]]:

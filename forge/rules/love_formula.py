@@ -406,10 +406,10 @@ class Match:
                 yield from self._round()
                 self.rounds_done += 1
                 self.check_invariants()
+                if r == ROUNDS - 1 and ph == 0:
+                    self._end_play_phase()
                 if not self.auto:     # a checkpoint, so a scenario can stop after any round
                     yield Decision("round_end", (), [])
-            if ph == 0:
-                self._end_play_phase()
         self._finish()
 
     def _draw_one(self) -> int:
