@@ -1,0 +1,205 @@
+"""Rulebooks read back from the PDF: outline, page numbers, fonts, counts from the data, plurals;
+data changes reach the rulebook; a missing card is a `forge check` finding at the template line;
+the booklet is in saddle-stitch order."""
+from __future__ import annotations
+
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from pypdf import PdfReader
+
+from conftest import CARDS, GAMES, ROOT
+from forge.check import check_game
+from forge.model import load_game
+from forge.rulebook import booklet_order, build_rulebook, impose_booklet, render_template
+from forge.rulebook.document import Heading
+from forge.text import plural
+
+TEMPLATES = ROOT / "templates"
+UK_CARDS = ("карта", "карти", "карт")
+
+
+def normalised(text: str) -> str:
+    """Extracted text with hyphenation undone and whitespace (no-break spaces too) collapsed."""
+    text = text.replace("\u00ad", "").replace("-\n", "")
+    return re.sub(r"\s+", " ", text.replace("\u00a0", " "))
+
+
+def fonts_of(reader: PdfReader) -> dict[str, bool]:
+    """Every font used on any page -> whether its program is embedded."""
+    out = {}
+    for page in reader.pages:
+        resources = page.get("/Resources") or {}
+        fonts = resources.get_object().get("/Font") or {}
+        for ref in fonts.get_object().values():
+            font = ref.get_object()
+            desc = font.get("/FontDescriptor")
+            desc = desc.get_object() if desc is not None else {}
+            embedded = any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+            out[str(font.get("/BaseFont"))] = embedded
+    return out
+
+
+def footer_numbers(page, split_at: float | None = None) -> dict[str, set[int]]:
+    """Numbers printed in the page foot (below 40 pt), by half of the page when `split_at`."""
+    found: dict[str, set[int]] = {"left": set(), "right": set()}
+
+    def visit(text, cm, tm, font, size):
+        x, y = cm[4] + tm[4] * cm[0], cm[5] + tm[5] * cm[3]
+        if text.strip().isdigit() and y < 40:
+            found["right" if split_at is not None and x >= split_at else "left"].add(int(text.strip()))
+
+    page.extract_text(visitor_text=visit)
+    return found
+
+
+def outline_titles(reader: PdfReader) -> list[str]:
+    return [item.title for item in reader.outline if not isinstance(item, list)]
+
+
+@pytest.fixture(scope="module")
+def built():
+    """The uk rulebook of every shipped game (built once for the module)."""
+    out = {}
+    for game_id in GAMES:
+        game, findings = load_game(CARDS / game_id)
+        assert not findings
+        result = build_rulebook(game, "uk")
+        out[game_id] = (game, result, PdfReader(io.BytesIO(result.pdf)))
+    return out
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_outline_has_every_top_level_section(built, game_id):
+    game, result, reader = built[game_id]
+    rendered = render_template(game, "rulebook", "uk")
+    sections = [line[2:].strip() for line in rendered.markdown.splitlines()
+                if line.startswith("# ")]
+    assert len(sections) >= 3
+    titles = [normalised(t) for t in outline_titles(reader)]
+    # Every `#` section is a top-level outline entry, in order (titles typeset, so compare loosely).
+    assert len(titles) == len(sections)
+    for title, source in zip(titles, sections):
+        assert title.split()[0].strip("«»\"") in source
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_pages_are_numbered_and_fonts_embedded(built, game_id):
+    _, result, reader = built[game_id]
+    assert len(reader.pages) == result.pages >= 4
+    for number in (2, 3, len(reader.pages)):
+        assert footer_numbers(reader.pages[number - 1])["left"] == {number}
+    assert footer_numbers(reader.pages[0])["left"] == set()  # the title page has none
+    fonts = fonts_of(reader)
+    assert fonts and all(fonts.values()), fonts
+    assert not any("Helvetica" in name for name in fonts)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_counts_in_print_equal_the_card_data(built, game_id):
+    game, _, reader = built[game_id]
+    text = normalised(" ".join(page.extract_text() for page in reader.pages[:2]))
+    for set_id, spec in game.manifest.sets.items():
+        total = sum(c.copies for c in game.cards if c.set == set_id)
+        assert f"{spec.name['uk']}: {total} {plural(total, UK_CARDS, 'uk')}" in text
+        for type_id, type_spec in game.manifest.card_types.items():
+            n = game.count(type_id, set_id)
+            if n:
+                assert f"{type_spec.name['uk']}: {n} {plural(n, UK_CARDS, 'uk')}" in text
+
+
+def test_plural_forms_in_print(built):
+    """The three uk forms, as the data gives them: 57 карт, 4 карти, 1 карта (Love Formula)."""
+    _, _, reader = built["love_formula"]
+    text = normalised(" ".join(page.extract_text() for page in reader.pages[:2]))
+    for n, word in ((57, "карт"), (28, "карт"), (4, "карти"), (1, "карта"), (22, "карти")):
+        assert re.search(rf"(?<!\d){n} {word}(?!\w)", text), (n, word)
+    for n, wrong in ((57, "карти"), (4, "карт"), (1, "карт"), (22, "карт")):
+        assert not re.search(rf"(?<!\d){n} {wrong}(?!\w)", text), (n, wrong)
+
+
+def copy_game(tmp_path: Path, game_id: str) -> Path:
+    """A game with its templates in the sibling layout (cards/<game>, templates/<game>)."""
+    shutil.copytree(CARDS / game_id, tmp_path / "cards" / game_id)
+    shutil.copytree(TEMPLATES / game_id, tmp_path / "templates" / game_id)
+    shutil.copytree(TEMPLATES / "_common", tmp_path / "templates" / "_common")
+    return tmp_path / "cards" / game_id
+
+
+def test_count_and_name_changes_reach_the_rulebook(tmp_path):
+    root = copy_game(tmp_path, "rules_does_not_exist")
+    before = normalised(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(
+        build_rulebook(load_game(root)[0], "uk").pdf)).pages))
+    monsters = root / "monsters.yaml"
+    data = monsters.read_text(encoding="utf-8")
+    data = data.replace('name: {uk: "Гремлін із лайтстиком"', 'name: {uk: "Гремлін Контрольний"', 1)
+    data = data.replace("  level: 1\n", "  level: 1\n  copies: 3\n", 1)
+    monsters.write_text(data, encoding="utf-8")
+    game, findings = load_game(root)
+    assert not findings
+    after = normalised(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(
+        build_rulebook(game, "uk").pdf)).pages))
+    assert "Гремлін Контрольний" in after and "Гремлін Контрольний" not in before
+    assert "Монстр: 20 карт" in before and "Монстр: 22 карти" in after
+
+
+def test_missing_card_is_a_check_finding_at_the_template_line(tmp_path):
+    root = copy_game(tmp_path, "love_formula")
+    template = tmp_path / "templates" / "love_formula" / "rulebook.uk.md.j2"
+    lines = template.read_text(encoding="utf-8").splitlines()
+    lines.insert(8, "Див. також {{ 'no_such_card' | card }}.")
+    template.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    game, findings = check_game(root)
+    hits = [f for f in findings if f.code == "rulebook-card"]
+    assert len(hits) == 1, [str(f) for f in findings]
+    assert hits[0].file.endswith("templates/love_formula/rulebook.uk.md.j2")
+    assert hits[0].line == 9 and "no_such_card" in hits[0].message
+
+
+def test_missing_card_in_a_block_helper_and_a_macro_points_at_the_game_template(tmp_path):
+    root = copy_game(tmp_path, "love_formula")
+    (tmp_path / "templates" / "_common" / "rulebook").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "templates" / "_common" / "rulebook" / "m.j2").write_text(
+        "{% macro show(id) %}\n\n{{ card_picture(id) }}\n\n{% endmacro %}\n", encoding="utf-8")
+    template = tmp_path / "templates" / "love_formula" / "rulebook.en.md.j2"
+    text = template.read_text(encoding="utf-8")
+    template.write_text('{% import "_common/rulebook/m.j2" as m with context %}\n' + text
+                        + "\n{{ m.show('ghost_card') }}\n", encoding="utf-8")
+    game, _ = load_game(root)
+    rendered = render_template(game, "rulebook", "en")
+    hits = [f for f in rendered.findings if f.code == "rulebook-card"]
+    assert len(hits) == 1
+    assert hits[0].file.endswith("rulebook.en.md.j2")
+    assert hits[0].line == len(text.splitlines()) + 3
+
+
+def test_booklet_order():
+    assert booklet_order(8) == [(7, 0), (1, 6), (5, 2), (3, 4)]
+    assert booklet_order(6) == [(None, 0), (1, None), (5, 2), (3, 4)]
+    assert len(booklet_order(1)) == 2
+
+
+def test_booklet_pages_read_back_in_saddle_stitch_order(built):
+    _, result, reader = built["rules_does_not_exist"]
+    n = len(reader.pages)
+    booklet = PdfReader(io.BytesIO(impose_booklet(result.pdf)))
+    padded = -(-n // 4) * 4
+    assert len(booklet.pages) == padded // 2
+    width = float(reader.pages[0].mediabox.width)
+    assert float(booklet.pages[0].mediabox.width) == pytest.approx(2 * width)
+    sides = list(zip(booklet.pages, booklet_order(n)))
+    seen = []
+    for side, (left, right) in sides:
+        numbers = footer_numbers(side, split_at=width)
+        for half, page in (("left", left), ("right", right)):
+            expected = {page + 1} if page is not None and page > 0 else set()
+            assert numbers[half] == expected, (half, page, numbers)
+            seen += sorted(expected)
+    assert sorted(seen) == list(range(2, n + 1))
+    # The outermost sheet holds the last and the first page; the innermost the middle spread.
+    assert sides[0][1] == ((padded - 1) if padded - 1 < n else None, 0)
+    assert sides[-1][1] == (padded // 2 - 1, padded // 2)
