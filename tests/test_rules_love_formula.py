@@ -1,0 +1,105 @@
+"""Love Formula engine: invariants under random legal play, replay, legality, scoring."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from forge.model import load_game
+from forge.rules import AGENTS, IllegalAction, love_formula as lf, play_game
+
+ROOT = Path(__file__).resolve().parents[1] / "cards" / "love_formula"
+SETS = [("base",), ("base", "chance"), ("base", "goals"), ("base", "chance", "goals", "promo")]
+
+
+@pytest.fixture(scope="module")
+def game():
+    g, findings = load_game(ROOT)
+    assert g is not None and not findings
+    return g
+
+
+_PREP: dict = {}
+
+
+def prepared(game, sets, **kw):
+    key = (sets, tuple(sorted(kw.items())))
+    if key not in _PREP:
+        _PREP[key] = lf.prepare(game, lf.Config(sets=sets, **kw))
+    return _PREP[key]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), sets=st.sampled_from(SETS),
+       agent=st.sampled_from(["random", "greedy"]))
+def test_random_legal_play_never_breaks_an_invariant(game, seed, players, sets, agent):
+    prep = prepared(game, sets)
+    m = prep.new(players, seed)
+    play_game(m, [AGENTS[agent]] * players, m.streams.agents, check="step")
+    assert m.result is not None and len(m.result["scores"]) == players
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), sets=st.sampled_from(SETS))
+def test_replaying_recorded_actions_gives_the_same_state(game, seed, sets):
+    prep = prepared(game, sets)
+    first = prep.new(4, seed)
+    play_game(first, [AGENTS["random"]] * 4, first.streams.agents)
+    again = prep.new(4, seed)
+    for choices in first.actions:
+        again.step(choices)
+    assert again.decision is None
+    assert again.state_digest() == first.state_digest()
+    assert again.result == first.result
+
+
+def test_an_action_outside_the_options_is_refused(game):
+    m = prepared(game, ("base",)).new(4, 1)
+    d = m.decision
+    assert d.kind == "pick" and len(d.seats) == 4     # the draft is one simultaneous choice
+    bad = tuple(("pick", -1) for _ in d.seats)
+    with pytest.raises(IllegalAction):
+        m.step(bad)
+
+
+def test_draft_passes_clockwise_then_counterclockwise(game):
+    m = prepared(game, ("base",)).new(4, 3)
+    packs = [list(p) for p in m.pack]
+    m.step(tuple(opts[0] for opts in m.decision.options))
+    # seat 1 now holds what seat 0 had, less the card seat 0 kept
+    assert sorted(m.pack[1]) == sorted(packs[0][1:])
+    assert all(len(p) == 11 for p in m.pack)
+
+
+def test_jobs_dealt_one_each_and_kept(game):
+    m = prepared(game, ("base",)).new(3, 5)
+    play_game(m, [AGENTS["random"]] * 3, m.streams.agents)
+    for s in range(3):
+        jobs = [h for h in m.hand[s] if m.p.is_job[h]]
+        assert len(jobs) == 1 and m.job_owner[jobs[0]] == s
+    assert sum(1 for h in m.box if m.p.is_job[h]) == 1
+
+
+def test_promo_job_replacement_deals_only_promo_jobs(game):
+    prep = prepared(game, ("base", "promo"), promo_jobs="replace")
+    for seed in range(5):
+        m = prep.new(4, seed)
+        assert all(m.p.set_of[m.job_aside[s]] == "promo" for s in range(4))
+
+
+def test_goals_are_x_plus_one(game):
+    for players in (2, 3, 4):
+        m = prepared(game, ("base", "goals")).new(players, 11)
+        assert len(m.goals) == players + 1
+
+
+def test_planned_goals_mix(game):
+    m = prepared(game, ("base", "goals"), goals_variant="planned").new(4, 2)
+    kinds = sorted(m.p.goal[g][0] for g in m.goals)
+    assert kinds == ["end", "end", "first", "first", "first"]
+
+
+def test_same_vp_variant_gives_every_goal_one_value(game):
+    m = prepared(game, ("base", "goals"), goals_variant="same", goals_same_value=5).new(4, 2)
+    assert m.goal_value == [5] * 5

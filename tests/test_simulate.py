@@ -1,0 +1,73 @@
+"""forge simulate: determinism, JSON fields, dead cards, violations, report, CLI."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forge.cli.app import app
+from forge.model import load_game
+from forge.rules import simulate
+from forge.rules.simulate import without_timings, wilson
+
+ROOT = Path(__file__).resolve().parents[1] / "cards" / "love_formula"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(ROOT)[0]
+
+
+@pytest.fixture(scope="module")
+def run300(game):
+    return simulate(game, games=300, players=4, seed=5)
+
+
+def test_same_seed_same_result_with_any_jobs(game, run300):
+    again = simulate(game, games=300, players=4, seed=5, jobs=2)
+    assert without_timings(again) == without_timings(run300)
+    other = simulate(game, games=300, players=4, seed=6)
+    assert without_timings(other) != without_timings(run300)
+
+
+def test_summary_fields(run300):
+    r = run300
+    assert r["games"] == 300 and r["violations"] == []
+    assert len(r["seat_win_rate"]) == 4
+    assert abs(sum(x["win_rate"] for x in r["seat_win_rate"]) - 1) < 0.01
+    for x in r["seat_win_rate"]:
+        assert x["ci95"][0] <= x["win_rate"] <= x["ci95"][1]
+    assert r["mean_decisions_per_game"] > 100
+    assert r["dead_cards"] == []
+    assert "kiss" in r["cards"] and 0 < r["cards"]["kiss"]["play_share"] <= 1
+
+
+def test_greedy_beats_random(game):
+    r = simulate(game, games=150, players=2, seed=1, agents=("greedy", "random"))
+    assert r["seat_win_rate"][0]["win_rate"] > 0.7
+
+
+def test_wilson_interval():
+    lo, hi = wilson(50, 100)
+    assert 0.40 < lo < 0.41 and 0.59 < hi < 0.60
+
+
+def test_cli_json_and_report(tmp_path):
+    pdf = tmp_path / "report.pdf"
+    res = CliRunner().invoke(app, ["simulate", str(ROOT), "--games", "40", "--players", "3",
+                                   "--seed", "2", "--sets", "chance,goals,promo",
+                                   "--agents", "random,greedy", "--format", "json",
+                                   "--report", str(pdf)])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["games"] == 40 and data["agents"] == ["random", "greedy"]
+    from pypdf import PdfReader
+    text = PdfReader(str(pdf)).pages[0].extract_text()
+    assert "Звіт про баланс" in text
+
+
+def test_cli_rejects_unknown_set():
+    res = CliRunner().invoke(app, ["simulate", str(ROOT), "--sets", "nope", "--games", "1"])
+    assert res.exit_code != 0
