@@ -162,7 +162,9 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
         doc = SimpleDocTemplate(tmp, pagesize=A4, invariant=1, title=t["title"].format(game=title),
                                 leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm,
                                 bottomMargin=16 * mm, initialFontName=REGULAR)
-        doc.build(story)
+        from functools import partial
+        from reportlab.pdfgen.canvas import Canvas
+        doc.build(story, canvasmaker=partial(Canvas, initialFontName=REGULAR, invariant=1))
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
