@@ -173,10 +173,15 @@ def _stripes(c: Canvas, face: Face, el: dict) -> None:
     step = float(el.get("step", 3)) * PT
     c.setStrokeColor(color(el.get("stroke", "#000000")))
     c.setLineWidth(float(el.get("width", 0.5)))
-    n = int((Wp + Hp) / step) + 2
-    for i in range(n):
-        d = i * step
-        c.line(X + d - Hp, Y, X + d, Y + Hp)
+    _hatch(c, X, Y, Wp, Hp, step)
+
+
+def _hatch(c: Canvas, X: float, Y: float, Wp: float, Hp: float, step: float) -> None:
+    """Diagonal lines over a clipped box, written as one path: hatching has hundreds of
+    segments per card, and ReportLab's per-number formatting would dominate the build."""
+    ops = [f"{X + i * step - Hp:.2f} {Y:.2f} m {X + i * step:.2f} {Y + Hp:.2f} l"
+           for i in range(int((Wp + Hp) / step) + 2)]
+    c.addLiteral(" ".join(ops) + " S")
 
 
 def _art(c: Canvas, face: Face, el: dict, art: Path | None) -> None:
@@ -202,9 +207,7 @@ def _art(c: Canvas, face: Face, el: dict, art: Path | None) -> None:
     c.setStrokeColor(mix(el.get("ink", "#999999"), el.get("fill", "#eeeeee"), 0.75))
     c.setLineWidth(0.4)
     step = 2.2 * PT
-    for i in range(int((Wp + Hp) / step) + 2):
-        d = i * step
-        c.line(X + d - Hp, Y, X + d, Y + Hp)
+    _hatch(c, X, Y, Wp, Hp, step)
     s = min(Wp, Hp) * 0.62
     cx, cy = X + Wp / 2, Y + Hp / 2
     c.setFillColor(bg)

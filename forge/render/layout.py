@@ -92,11 +92,29 @@ class Face:
 # Templates
 
 
+class _MemoryBytecode(jinja2.BytecodeCache):
+    """Compiled templates shared by every game's environment in this process (the common
+    parts are compiled once, not once per game)."""
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.store:
+            bucket.bytecode_from_string(self.store[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+_BYTECODE = _MemoryBytecode()
+
+
 @lru_cache(maxsize=None)
 def _env(root: str, game_id: str) -> jinja2.Environment:
     base = Path(root)
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(base / game_id / "cards"), str(base / "_common" / "cards")]),
+        bytecode_cache=_BYTECODE, loader=jinja2.FileSystemLoader([str(base / game_id / "cards"), str(base / "_common" / "cards")]),
         undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True)
     env.filters["plural"] = _plural
@@ -292,6 +310,7 @@ def _widest_piece(plain_hyph: str, face: str, size: float) -> float:
 
 def fit_text(el: dict, lang: str) -> tuple[list[tuple[Paragraph, float, float]], float, bool]:
     """Paragraphs of a `text` element at the largest size that fits: ([(para, w, h)], size, fits)."""
+    fonts.register()
     w, h = float(el["w"]) * PT, float(el["h"]) * PT
     size = float(el.get("size", 8))
     smallest = float(el.get("min", min(size, 6)))

@@ -1,0 +1,200 @@
+"""`forge build` products read back with pypdf: page sizes, order, boxes, fonts, Ukrainian text."""
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+import forge.render  # noqa: F401  (registers the products)
+from forge.build import BuildOptions, build_game
+from forge.model import load_game
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ["rules_does_not_exist", "anima_shadow_of_omega", "love_formula"]
+MM = 72 / 25.4
+A4, LETTER = (595.28, 841.89), (612.0, 792.0)
+
+
+def _game(name: str):
+    game, findings = load_game(ROOT / "cards" / name)
+    assert game is not None, findings
+    return game
+
+
+@pytest.fixture(scope="session", params=GAMES)
+def built(request, tmp_path_factory):
+    game = _game(request.param)
+    out = tmp_path_factory.mktemp(f"out-{request.param}")
+    build_game(game, ["pnp", "printshop"], BuildOptions(lang="uk"), out)
+    return game, out / game.id / "uk"
+
+
+def _size(page) -> tuple[float, float]:
+    return round(float(page.mediabox.width), 2), round(float(page.mediabox.height), 2)
+
+
+def _physical(game) -> int:
+    return sum(card.copies for card in game.cards)
+
+
+@pytest.mark.parametrize("paper, size", [("a4", A4), ("letter", LETTER)])
+def test_pnp_pages_have_the_paper_size_and_enough_interleaved_sheets(built, paper, size):
+    game, folder = built
+    reader = PdfReader(folder / f"pnp-{paper}.pdf")
+    assert {_size(p) for p in reader.pages} == {size}
+    n = len(reader.pages)
+    assert n % 2 == 0
+    assert n >= 2 * math.ceil(_physical(game) / 9)
+    # Back pages carry the word "зворот", front pages the crop-mark footer with "лицьовий".
+    assert "лицьовий" in reader.pages[0].extract_text()
+    assert "зворот" in reader.pages[1].extract_text()
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\u00ad", "").replace("-\n", "")).strip()
+
+
+def test_every_card_name_is_in_the_text_of_the_front_pages(built):
+    game, folder = built
+    reader = PdfReader(folder / "pnp-a4.pdf")
+    text = _norm(" ".join(reader.pages[i].extract_text() for i in range(0, len(reader.pages), 2)))
+    missing = [c.id for c in game.cards if _norm(c.name["uk"]) not in text]
+    assert missing == []
+
+
+def _fonts(reader: PdfReader) -> dict[str, bool]:
+    """Every font name used on any page (forms included) -> embedded?"""
+    found: dict[str, bool] = {}
+
+    def walk(resources):
+        if not resources:
+            return
+        for font in (resources.get("/Font") or {}).values():
+            font = font.get_object()
+            desc = font.get("/FontDescriptor")
+            desc = desc.get_object() if desc is not None else {}
+            found[str(font.get("/BaseFont"))] = any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+        for xobj in (resources.get("/XObject") or {}).values():
+            walk(xobj.get_object().get("/Resources"))
+
+    for page in reader.pages:
+        walk(page.get("/Resources"))
+    return found
+
+
+@pytest.mark.parametrize("name", ["pnp-a4.pdf", "pnp-letter.pdf", "printshop.pdf"])
+def test_every_font_is_embedded_and_no_base14_font_is_referenced(built, name):
+    _, folder = built
+    fonts = _fonts(PdfReader(folder / name))
+    assert fonts and all(fonts.values()), fonts
+    assert not [f for f in fonts if "Helvetica" in f or "Times" in f or "Courier" in f]
+
+
+def test_pdfs_pass_qpdf_check(built):
+    if shutil.which("qpdf") is None:
+        pytest.skip("qpdf not installed")
+    _, folder = built
+    for pdf in folder.glob("*.pdf"):
+        result = subprocess.run(["qpdf", "--check", str(pdf)], capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_printshop_pages_have_trim_box_and_a_bleed_box_3_mm_larger(built):
+    game, folder = built
+    reader = PdfReader(folder / "printshop.pdf")
+    size = game.manifest.card_size
+    assert len(reader.pages) == 2 * _physical(game)
+    for page in reader.pages:
+        trim, bleed = page.trimbox, page.bleedbox
+        assert float(trim.width) == pytest.approx(size.width * MM, abs=0.01)
+        assert float(trim.height) == pytest.approx(size.height * MM, abs=0.01)
+        for a, b in ((trim.left, bleed.left), (trim.bottom, bleed.bottom)):
+            assert float(a) - float(b) == pytest.approx(3 * MM, abs=0.01)
+        for a, b in ((bleed.right, trim.right), (bleed.top, trim.top)):
+            assert float(a) - float(b) == pytest.approx(3 * MM, abs=0.01)
+    # Front, then back: the first page names the first card, the second does not.
+    first = game.cards[0].name["uk"]
+    assert _norm(first) in _norm(reader.pages[0].extract_text())
+    assert _norm(first) not in _norm(reader.pages[1].extract_text())
+
+
+def test_two_builds_give_the_same_bytes(tmp_path):
+    game = _game("rules_does_not_exist")
+    a = build_game(game, ["pnp", "printshop"], BuildOptions(paper=("a4",)), tmp_path / "a")
+    game2 = _game("rules_does_not_exist")  # a fresh load: no shared caches
+    b = build_game(game2, ["pnp", "printshop"], BuildOptions(paper=("a4",)), tmp_path / "b")
+    assert [p.name for p in a] == [p.name for p in b]
+    for x, y in zip(a, b):
+        assert x.read_bytes() == y.read_bytes(), x.name
+
+
+def test_backs_first_and_home_and_alignment_options(tmp_path):
+    game = _game("rules_does_not_exist")
+    opts = BuildOptions(paper=("a4",), backs_first=True, home=True, alignment_page=True)
+    build_game(game, ["pnp", "printshop"], opts, tmp_path)
+    folder = tmp_path / game.id / "uk"
+    shop = PdfReader(folder / "printshop.pdf")
+    assert _norm(game.cards[0].name["uk"]) in _norm(shop.pages[1].extract_text())
+    assert _norm(game.cards[0].name["uk"]) not in _norm(shop.pages[0].extract_text())
+    pnp = PdfReader(folder / "pnp-a4.pdf")
+    assert "суміщення" in pnp.pages[0].extract_text()
+    assert len(pnp.pages) == 2 + 2 * math.ceil(_physical(game) / 9)
+
+
+def test_png_product_gives_the_game_crafter_poker_size(tmp_path):
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("pdftoppm not installed")
+    from forge.render.sheets import png
+    game = _game("rules_does_not_exist")
+    files = png(game, BuildOptions())
+    assert len(files) == len(game.cards) + 4  # every design, one back per deck
+    data = files[f"png/{game.cards[0].id}.png"]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (825, 1125)
+
+
+def _copy_game(tmp_path: Path, name: str) -> Path:
+    target = tmp_path / "cards" / name
+    shutil.copytree(ROOT / "cards" / name, target)
+    return target
+
+
+def _rename_first_card(folder: Path, new_name: str) -> str:
+    """Replace the Ukrainian name of the first card of the first card file; return its id."""
+    import yaml
+    file = sorted(p for p in folder.glob("*.yaml") if p.name != "game.yaml")[0]
+    cards = yaml.safe_load(file.read_text(encoding="utf-8"))
+    cards[0]["name"]["uk"] = new_name
+    file.write_text(yaml.safe_dump(cards, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return cards[0]["id"]
+
+
+@pytest.mark.parametrize("bad, code", [(" ".join(["слово"] * 90), "text-overflow"),
+                                       ("Карта 漢", "missing-glyph")])
+def test_check_fails_naming_the_card_whose_name_cannot_print(tmp_path, bad, code):
+    folder = _copy_game(tmp_path, "rules_does_not_exist")
+    card_id = _rename_first_card(folder, bad)
+    result = subprocess.run([sys.executable, "-m", "forge", "check", str(folder)], capture_output=True,
+                            text=True, cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
+                                                         "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = [ln for ln in result.stdout.splitlines() if code in ln]
+    assert lines and all(f"[{card_id}]" in ln for ln in lines), result.stdout
+
+
+def test_build_refuses_a_game_with_findings(tmp_path):
+    folder = _copy_game(tmp_path, "rules_does_not_exist")
+    _rename_first_card(folder, "Карта 漢")
+    result = subprocess.run([sys.executable, "-m", "forge", "build", str(folder), "--what", "printshop",
+                             "--out", str(tmp_path / "out")], capture_output=True, text=True, cwd=tmp_path,
+                            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 1
+    assert "missing-glyph" in result.stderr
+    assert not (tmp_path / "out").exists()
