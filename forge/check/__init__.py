@@ -1,9 +1,14 @@
 """`check`: everything that can be known about a game without playing it.
 
-`check_game()` loads a game folder and runs every static check over it; each check is a function
-`(game) -> iterable of Finding` listed in `CHECKS`, so a new kind of check is one new function.
-Checks that compare cards with each other (counts, uniqueness) run only when every card loaded,
-so one typo does not also show up as a wrong count.
+`check_game()` loads a game folder and runs every static check over it. A check is a function
+`(game) -> iterable of Finding`, listed in one of two tiers:
+
+- `DATA_CHECKS` look at the data itself (ids, references, subtype fields, operation texts) and
+  always run;
+- `DERIVED_CHECKS` build on clean data: they compare cards with each other (counts, uniqueness),
+  match the data to its rules engine, lay out every card face (glyphs, fit) and render the
+  rulebook templates. They run only when the data checks found nothing, so one typo is reported
+  once, not again as a wrong count or a layout that fails.
 """
 from __future__ import annotations
 
@@ -20,22 +25,20 @@ from .rulebook import check_rulebooks
 from .subtypes import check_subtype_fields
 from .texts import check_texts
 
-#: Checks that always run (each card on its own, and ids).
-CARD_CHECKS = (check_ids, check_references, check_subtype_fields, check_texts, check_glyphs_and_fit)
-#: Checks over the whole deck, meaningful only when every card loaded.
-DECK_CHECKS = (check_counts, check_unique, check_rulebooks, check_engine)
+DATA_CHECKS = (check_ids, check_references, check_subtype_fields, check_texts)
+DERIVED_CHECKS = (check_counts, check_unique, check_engine, check_glyphs_and_fit, check_rulebooks)
 
 
 def check_game(root: Path) -> tuple[Game | None, list[Finding]]:
     """Load and check one game folder; the findings come sorted by file and line."""
     game, findings = load_game(root)
     if game is not None:
-        for check in CARD_CHECKS:
+        for check in DATA_CHECKS:
             findings.extend(check(game))
         if not findings:
-            for check in DECK_CHECKS:
+            for check in DERIVED_CHECKS:
                 findings.extend(check(game))
     return game, sorted(set(findings), key=lambda f: (f.file, f.line, f.col, f.code, f.message))
 
 
-__all__ = ["CARD_CHECKS", "DECK_CHECKS", "check_game"]
+__all__ = ["DATA_CHECKS", "DERIVED_CHECKS", "check_game"]

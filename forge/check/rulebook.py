@@ -1,10 +1,10 @@
-"""Rulebooks and cheat sheets agree with the data: every template renders, every card id and
-scenario it names exists, no word is wider than its column, and the cheat sheet fits one page.
+"""Rulebook and cheat-sheet templates agree with the data: each renders, and every card id and
+scenario it names exists. Findings point at the template file and line (forge.rulebook.context).
 
-Findings point at the template file and line (see forge.rulebook.context). The documents are
-laid out exactly as `forge build` lays them out, with card pictures as same-sized placeholders.
-A game with no rulebook or cheat-sheet templates at all is not checked; a game that has a kind
-of template in one of its languages must have it in all of them.
+Only the Jinja stage runs here, which keeps `forge check` fast; typesetting findings (a word
+wider than its column, a cheat sheet that needs a second page) belong to the layout and are
+reported by `forge build`, which refuses to write such a document. A game with no template of
+a kind is not checked for it; one that has a kind in one language must have it in all.
 """
 from __future__ import annotations
 
@@ -15,16 +15,10 @@ from ..model import Game
 
 
 def check_rulebooks(game: Game) -> Iterator[Finding]:
-    from ..rulebook.cheatsheet import build_cheatsheet
-    from ..rulebook.context import KINDS, template_name, templates_root
-    from ..rulebook.document import build_rulebook
+    from ..rulebook.context import KINDS, render_template, template_name, templates_root
 
     root = templates_root(game)
-    builders = {"rulebook": lambda lang: build_rulebook(game, lang, pictures=False),
-                "cheatsheet": lambda lang: build_cheatsheet(game, lang, pictures=False)}
     for kind in KINDS:
-        if not any((root / template_name(game, kind, lang)).is_file()
-                   for lang in game.manifest.locales):
-            continue
-        for lang in game.manifest.locales:
-            yield from builders[kind](lang).findings
+        if any((root / template_name(game, kind, lang)).is_file() for lang in game.manifest.locales):
+            for lang in game.manifest.locales:
+                yield from render_template(game, kind, lang, root).findings

@@ -1,9 +1,10 @@
 """The `rulebook`, `rulebook-booklet` and `cheatsheet` products of `forge build`.
 
-Each writes its PDF into `output/<game>/<lang>/`. A template that references a missing card or
-scenario, or does not render, stops the product with its findings (nothing half-right is
-printed); layout findings (overfull words, a cheat sheet that needs a second page) are reported
-by `forge check`, which builds the same documents.
+Each writes its PDF into `output/<game>/<lang>/`. Any finding stops the product (nothing
+half-right is printed): a template that references a missing card or scenario or does not
+render (these `forge check` reports too), and the layout's own findings, which only typesetting
+can find: a word wider than its column, a glyph the fonts lack, a cheat sheet needing a second
+page.
 """
 from __future__ import annotations
 
@@ -16,8 +17,6 @@ from .booklet import impose_booklet
 from .cheatsheet import build_cheatsheet
 from .document import Built, build_rulebook
 
-#: Findings that make a product refuse to print.
-BLOCKING = ("rulebook-card", "rulebook-scenario", "rulebook-template")
 _CACHE: "weakref.WeakKeyDictionary[Game, dict]" = weakref.WeakKeyDictionary()
 
 
@@ -34,9 +33,8 @@ def rulebook_for(game: Game, lang: str, paper: str) -> Built:
 
 
 def _require(built: Built) -> bytes:
-    blocking = [f for f in built.findings if f.code in BLOCKING]
-    if blocking or not built.pdf:
-        raise FindingsError(blocking or built.findings)
+    if built.findings or not built.pdf:
+        raise FindingsError(built.findings)
     return built.pdf
 
 
