@@ -2,18 +2,17 @@
 
 Each kind of output (pnp sheets, print-shop file, rulebook, cheat sheet ...) is a *product*: a
 function registered with `@product(name)` that draws one game in one language and returns the
-files it made as {file name: bytes}. `build()` runs the products asked for and writes each file
-through `write_atomic`, so a failed build never leaves a half-written PDF where a good one stood.
+files it made as {file name: bytes}. `build_game()` runs the products asked for and writes each
+file through `write_atomic`, so a failed build never leaves a half-written PDF where a good one stood.
 """
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Literal
 
 from .errors import FindingsError, UsageError
+from .files import write_atomic
 from .model import Game
 
 #: Options every product receives; products read the ones that concern them.
@@ -43,26 +42,6 @@ def product(name: str, default: bool = True) -> Callable[[Product], Product]:
             DEFAULT_PRODUCTS.append(name)
         return fn
     return register
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, then rename it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def build_game(game: Game, what: Iterable[str], options: BuildOptions, out: Path,

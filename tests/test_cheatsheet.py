@@ -13,7 +13,8 @@ from conftest import CARDS, GAMES, ROOT
 from forge.model import load_game
 from forge.rulebook import build_cheatsheet, d6_battle, d6_odds
 from forge.rulebook.cheatsheet import MIN_SIZE
-from test_rulebook import fonts_of, normalised
+from pdfread import assert_fonts_embedded
+from test_rulebook import normalised
 
 
 @pytest.mark.parametrize("lang", ["uk", "en"])
@@ -24,8 +25,7 @@ def test_one_page_with_embedded_fonts(game_id, lang):
     assert [str(f) for f in built.findings] == []
     reader = PdfReader(io.BytesIO(built.pdf))
     assert len(reader.pages) == 1
-    fonts = fonts_of(reader)
-    assert fonts and all(fonts.values()) and not any("Helvetica" in f for f in fonts)
+    assert_fonts_embedded(reader)
     text = normalised(reader.pages[0].extract_text())
     assert game.manifest.title[lang] in text
 

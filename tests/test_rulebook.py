@@ -12,6 +12,8 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
+from pdfread import assert_fonts_embedded
+
 from conftest import CARDS, GAMES, ROOT
 from forge.check import check_game
 from forge.model import load_game
@@ -27,21 +29,6 @@ def normalised(text: str) -> str:
     """Extracted text with hyphenation undone and whitespace (no-break spaces too) collapsed."""
     text = text.replace("\u00ad", "").replace("-\n", "")
     return re.sub(r"\s+", " ", text.replace("\u00a0", " "))
-
-
-def fonts_of(reader: PdfReader) -> dict[str, bool]:
-    """Every font used on any page -> whether its program is embedded."""
-    out = {}
-    for page in reader.pages:
-        resources = page.get("/Resources") or {}
-        fonts = resources.get_object().get("/Font") or {}
-        for ref in fonts.get_object().values():
-            font = ref.get_object()
-            desc = font.get("/FontDescriptor")
-            desc = desc.get_object() if desc is not None else {}
-            embedded = any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
-            out[str(font.get("/BaseFont"))] = embedded
-    return out
 
 
 def footer_numbers(page, split_at: float | None = None) -> dict[str, set[int]]:
@@ -94,9 +81,7 @@ def test_pages_are_numbered_and_fonts_embedded(built, game_id):
     for number in (2, 3, len(reader.pages)):
         assert footer_numbers(reader.pages[number - 1])["left"] == {number}
     assert footer_numbers(reader.pages[0])["left"] == set()  # the title page has none
-    fonts = fonts_of(reader)
-    assert fonts and all(fonts.values()), fonts
-    assert not any("Helvetica" in name for name in fonts)
+    assert_fonts_embedded(reader)
 
 
 @pytest.mark.parametrize("game_id", GAMES)

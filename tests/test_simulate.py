@@ -5,12 +5,14 @@ import json
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from forge.cli.app import app
 from forge.model import load_game
 from forge.rules import simulate
 from forge.rules.simulate import without_timings, wilson
+from pdfread import assert_fonts_embedded
 
 ROOT = Path(__file__).resolve().parents[1] / "cards" / "love_formula"
 
@@ -63,9 +65,10 @@ def test_cli_json_and_report(tmp_path):
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["games"] == 40 and data["agents"] == ["random", "greedy"]
-    from pypdf import PdfReader
-    text = PdfReader(str(pdf)).pages[0].extract_text()
-    assert "Звіт про баланс" in text
+    reader = PdfReader(str(pdf))
+    text = " ".join(reader.pages[0].extract_text().split())
+    assert "Звіт про баланс" in text and "40 партій, 3 гравці" in text
+    assert_fonts_embedded(reader)
 
 
 def test_cli_rejects_unknown_set():

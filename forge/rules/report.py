@@ -5,8 +5,8 @@ how often it was played and how often the player who played it won. Ukrainian by
 """
 from __future__ import annotations
 
-import os
-import tempfile
+import io
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,19 +18,27 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from babel.numbers import format_decimal
+from reportlab.pdfgen.canvas import Canvas
+
+from ..files import write_atomic
 from ..render.fonts import BOLD, REGULAR, register
+from ..text import plural
+from ..text.typography import NBSP
 
 TEXT = {
-    "uk": {"title": "Звіт про баланс: {game}", "run": "{games} партій, {players} гравці(в), зерно {seed}, "
-           "набори: {sets}, агенти: {agents}.", "speed": "Швидкість: {gps} партій/с, {dps} рішень/с; "
+    "uk": {"title": "Звіт про баланс: {game}", "run": "{games}, {players}, зерно {seed}, "
+           "набори: {sets}, агенти: {agents}.", "n_games": ("партія", "партії", "партій"),
+           "n_players": ("гравець", "гравці", "гравців"), "speed": "Швидкість: {gps} партій/с, {dps} рішень/с; "
            "у середньому {dpg} рішень за партію.", "wins": "Частка перемог за місцем (95 % інтервал)",
            "seat": "Місце", "win": "Перемоги", "score": "Середній бал", "dist": "Розподіл балів",
            "points": "бали", "games": "партії", "cards": "Карти: частка партій, де її зіграли, "
            "і частка перемог того, хто її зіграв", "card": "Карта", "play": "Зіграна", "winshare":
            "Перемоги", "dead": "Мертві карти (не зіграні жодного разу): {cards}.", "none": "немає",
            "viol": "Порушення інваріантів: {n}.", "top": "Найчастіше зіграні карти"},
-    "en": {"title": "Balance report: {game}", "run": "{games} games, {players} players, seed {seed}, "
-           "sets: {sets}, agents: {agents}.", "speed": "Speed: {gps} games/s, {dps} decisions/s; "
+    "en": {"title": "Balance report: {game}", "run": "{games}, {players}, seed {seed}, "
+           "sets: {sets}, agents: {agents}.", "n_games": ("game", "games"),
+           "n_players": ("player", "players"), "speed": "Speed: {gps} games/s, {dps} decisions/s; "
            "{dpg} decisions per game on average.", "wins": "Win rate per seat (95% interval)",
            "seat": "Seat", "win": "Wins", "score": "Mean score", "dist": "Score distribution",
            "points": "points", "games": "games", "cards": "Cards: share of games in which it was "
@@ -43,7 +51,7 @@ SEAT_COLOURS = [colors.HexColor(c) for c in ("#d6336c", "#1c7ed6", "#37b24d", "#
 
 
 def _win_chart(result: dict, t: dict) -> Drawing:
-    d = Drawing(170 * mm, 70 * mm)
+    d = Drawing(170 * mm, 70 * mm, initialFontName=REGULAR)
     rates = result["seat_win_rate"]
     chart = VerticalBarChart()
     chart.x, chart.y, chart.width, chart.height = 15 * mm, 10 * mm, 145 * mm, 52 * mm
@@ -68,7 +76,7 @@ def _win_chart(result: dict, t: dict) -> Drawing:
 
 
 def _score_chart(result: dict, t: dict) -> Drawing:
-    d = Drawing(170 * mm, 75 * mm)
+    d = Drawing(170 * mm, 75 * mm, initialFontName=REGULAR)
     dist = result["score_distribution"]
     values = sorted({int(k) for h in dist for k in h})
     if not values:
@@ -98,7 +106,7 @@ def _score_chart(result: dict, t: dict) -> Drawing:
 
 def _card_chart(rows: list[tuple[str, float, float]], t: dict) -> Drawing:
     height = max(40, 6 * len(rows) + 20) * mm / 1.6
-    d = Drawing(170 * mm, height)
+    d = Drawing(170 * mm, height, initialFontName=REGULAR)
     chart = HorizontalBarChart()
     chart.x, chart.y = 55 * mm, 8 * mm
     chart.width, chart.height = 105 * mm, height - 14 * mm
@@ -130,18 +138,23 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     body = ParagraphStyle("body", fontName=REGULAR, fontSize=9.5, leading=12.5)
     head = ParagraphStyle("head", fontName=BOLD, fontSize=15, leading=19, spaceAfter=6)
     sub = ParagraphStyle("sub", fontName=BOLD, fontSize=11.5, leading=15, spaceBefore=8, spaceAfter=4)
+    lang = lang if lang in TEXT else "en"
+    num = partial(_number, lang=lang)
     story = [Paragraph(t["title"].format(game=title), head),
-             Paragraph(t["run"].format(games=result["games"], players=result["players"],
+             Paragraph(t["run"].format(games=_counted(result["games"], t["n_games"], lang),
+                                       players=_counted(result["players"], t["n_players"], lang),
                                        seed=result["seed"], sets=", ".join(result["sets"]),
                                        agents=", ".join(result["agents"])), body),
-             Paragraph(t["speed"].format(gps=result["games_per_s"], dps=result["decisions_per_s"],
-                                         dpg=result["mean_decisions_per_game"]), body),
+             Paragraph(t["speed"].format(gps=num(result["games_per_s"], "#,##0.#"),
+                                         dps=num(result["decisions_per_s"], "#,##0"),
+                                         dpg=num(result["mean_decisions_per_game"], "#,##0.#")), body),
              Paragraph(t["viol"].format(n=len(result["violations"])), body),
              Paragraph(t["wins"], sub), _win_chart(result, t)]
     rows = [[t["seat"], t["win"], "95 %", t["score"]]]
     for s, r in enumerate(result["seat_win_rate"]):
-        rows.append([f"{r['seat']} ({r['agent']})", f"{r['win_rate']:.3f}",
-                     f"{r['ci95'][0]:.3f}–{r['ci95'][1]:.3f}", f"{result['mean_score'][s]:.2f}"])
+        rows.append([f"{r['seat']} ({r['agent']})", num(r["win_rate"], "0.000"),
+                     f"{num(r['ci95'][0], '0.000')}–{num(r['ci95'][1], '0.000')}",
+                     num(result["mean_score"][s], "0.00")])
     table = Table(rows, hAlign="LEFT")
     table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, 9),
                                ("FONT", (0, 0), (-1, 0), BOLD, 9),
@@ -154,19 +167,19 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     chart_rows = [(names.get(c, c), v["play_share"], v["win_share"]) for c, v in cards]
     for k in range(0, len(chart_rows), 40):
         story.append(_card_chart(chart_rows[k:k + 40], t))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(suffix=".pdf", dir=path.parent)
-    os.close(fd)
-    try:
-        doc = SimpleDocTemplate(tmp, pagesize=A4, invariant=1, title=t["title"].format(game=title),
-                                leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm,
-                                bottomMargin=16 * mm, initialFontName=REGULAR)
-        from functools import partial
-        from reportlab.pdfgen.canvas import Canvas
-        doc.build(story, canvasmaker=partial(Canvas, initialFontName=REGULAR, invariant=1))
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(buffer, pagesize=A4, invariant=1, title=t["title"].format(game=title),
+                            leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm,
+                            bottomMargin=16 * mm, initialFontName=REGULAR)
+    doc.build(story, canvasmaker=partial(Canvas, initialFontName=REGULAR, invariant=1))
+    write_atomic(Path(path), buffer.getvalue())
+    return Path(path)
+
+
+def _number(value: float, pattern: str, lang: str) -> str:
+    """A number as the language writes it (uk: decimal comma, no-break group separator)."""
+    return format_decimal(value, format=pattern, locale=lang)
+
+
+def _counted(n: int, forms: tuple[str, ...], lang: str) -> str:
+    return f"{_number(n, '#,##0', lang)}{NBSP}{plural(n, forms, lang)}"
