@@ -8,10 +8,10 @@ from typing import Any
 from reportlab.lib import colors
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS, Canvas
 
 from . import fonts
-from .icons import ICONS, draw_icon
+from .icons import ICONS, draw_icon, icon_code
 from .layout import FACES, PT, Face, LayoutError
 
 #: How far `bleed: true` elements reach beyond the trim (mm); frames clip to the bleed in use.
@@ -56,68 +56,128 @@ def _grow(el: dict, face: Face) -> tuple[float, float, float, float]:
     return x, y, w, h
 
 
+def _n(v: float) -> str:
+    """A coordinate for the content stream (ReportLab's own formatter costs more than drawing)."""
+    return f"{v:.2f}"
+
+
+@lru_cache(maxsize=512)
+def _paint(value: Any, op: str) -> str:
+    """`r g b rg` (fill) or `RG` (stroke) for a layout colour."""
+    col = color(value) if not isinstance(value, colors.Color) else value
+    return f"{col.red:.4g} {col.green:.4g} {col.blue:.4g} {op}"
+
+
+def _round_rect(x: float, y: float, w: float, h: float, r: float) -> str:
+    """A rounded rectangle path (points), the same curves as ReportLab's roundRect."""
+    r = min(r, w / 2, h / 2)
+    t = 0.4472 * r
+    x1, y1 = x + w, y + h
+    n = _n
+    return (f"{n(x + r)} {n(y)} m {n(x1 - r)} {n(y)} l "
+            f"{n(x1 - t)} {n(y)} {n(x1)} {n(y + t)} {n(x1)} {n(y + r)} c {n(x1)} {n(y1 - r)} l "
+            f"{n(x1)} {n(y1 - t)} {n(x1 - t)} {n(y1)} {n(x1 - r)} {n(y1)} c {n(x + r)} {n(y1)} l "
+            f"{n(x + t)} {n(y1)} {n(x)} {n(y1 - t)} {n(x)} {n(y1 - r)} c {n(x)} {n(y + r)} l "
+            f"{n(x)} {n(y + t)} {n(x + t)} {n(y)} {n(x + r)} {n(y)} c h")
+
+
+_K = 0.5522847498  # circle as four Béziers
+
+
+def _circle(cx: float, cy: float, r: float) -> str:
+    k, n = _K * r, _n
+    return (f"{n(cx + r)} {n(cy)} m {n(cx + r)} {n(cy + k)} {n(cx + k)} {n(cy + r)} {n(cx)} {n(cy + r)} c "
+            f"{n(cx - k)} {n(cy + r)} {n(cx - r)} {n(cy + k)} {n(cx - r)} {n(cy)} c "
+            f"{n(cx - r)} {n(cy - k)} {n(cx - k)} {n(cy - r)} {n(cx)} {n(cy - r)} c "
+            f"{n(cx + k)} {n(cy - r)} {n(cx + r)} {n(cy - k)} {n(cx + r)} {n(cy)} c h")
+
+
+def _op(stroke: bool, fill: bool) -> str:
+    return PATH_OPS[int(stroke), int(fill), FILL_EVEN_ODD]
+
+
 def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
     """Draw `face` in points with (0, 0) at the trim's lower-left corner (the caller
-    translates and clips to the bleed it wants)."""
+    translates and clips to the bleed it wants). Vector elements are written as content-stream
+    operators directly; text goes through ReportLab's text objects (font subsets)."""
     H = face.height
+    out = c._code  # the canvas's content stream (what addLiteral appends to)
     for el in face.elements:
         kind = el["kind"]
-        c.saveState()
-        fill, stroke = color(el.get("fill")), color(el.get("stroke"))
+        fill, stroke = el.get("fill"), el.get("stroke")
+        fill = None if fill in (None, "none") else fill
+        stroke = None if stroke in (None, "none") else stroke
         lw = float(el.get("width", 0.5))
+        head = "q"
         if fill is not None:
-            c.setFillColor(fill)
+            head += " " + _paint(fill, "rg")
         if stroke is not None:
-            c.setStrokeColor(stroke)
-            c.setLineWidth(lw)
+            head += f" {_paint(stroke, 'RG')} {lw:.3g} w"
         if kind == "rect":
             x, y, w, h = _grow(el, face)
             r = float(el.get("radius", 0)) * PT
-            if r:
-                c.roundRect(x * PT, (H - y - h) * PT, w * PT, h * PT, r,
-                            stroke=int(stroke is not None), fill=int(fill is not None))
-            else:
-                c.rect(x * PT, (H - y - h) * PT, w * PT, h * PT,
-                       stroke=int(stroke is not None), fill=int(fill is not None))
+            X, Y, Wp, Hp = x * PT, (H - y - h) * PT, w * PT, h * PT
+            path = _round_rect(X, Y, Wp, Hp, r) if r else f"{_n(X)} {_n(Y)} {_n(Wp)} {_n(Hp)} re"
+            out.append(f"{head} {path} {_op(stroke is not None, fill is not None)} Q")
         elif kind == "circle":
-            c.circle(float(el["cx"]) * PT, (H - float(el["cy"])) * PT, float(el["r"]) * PT,
-                     stroke=int(stroke is not None), fill=int(fill is not None))
+            path = _circle(float(el["cx"]) * PT, (H - float(el["cy"])) * PT, float(el["r"]) * PT)
+            out.append(f"{head} {path} {_op(stroke is not None, fill is not None)} Q")
         elif kind == "line":
-            c.setStrokeColor(stroke or colors.black)
-            c.setLineWidth(lw)
+            dash = ""
             if el.get("dash"):
-                c.setDash(*[float(d) for d in el["dash"]])
-            c.line(float(el["x1"]) * PT, (H - float(el["y1"])) * PT,
-                   float(el["x2"]) * PT, (H - float(el["y2"])) * PT)
+                dash = "[" + " ".join(f"{float(d):.3g}" for d in el["dash"]) + "] 0 d "
+            out.append(f"q {_paint(stroke or '#000000', 'RG')} {lw:.3g} w {dash}"
+                       f"{_n(float(el['x1']) * PT)} {_n((H - float(el['y1'])) * PT)} m "
+                       f"{_n(float(el['x2']) * PT)} {_n((H - float(el['y2'])) * PT)} l S Q")
         elif kind == "poly":
             pts = [(float(px) * PT, (H - float(py)) * PT) for px, py in el["points"]]
-            p = c.beginPath()
-            p.moveTo(*pts[0])
-            for pt in pts[1:]:
-                p.lineTo(*pt)
-            p.close()
-            c.drawPath(p, stroke=int(stroke is not None), fill=int(fill is not None))
+            path = f"{_n(pts[0][0])} {_n(pts[0][1])} m " + " ".join(
+                f"{_n(px)} {_n(py)} l" for px, py in pts[1:]) + " h"
+            out.append(f"{head} {path} {_op(stroke is not None, fill is not None)} Q")
         elif kind == "stripes":
+            out.append("q")
             _stripes(c, face, el)
+            out.append("Q")
         elif kind == "icon":
             name = el["name"]
             if name not in ICONS:
                 raise LayoutError(f"unknown icon {name!r} (known: {', '.join(ICONS)})")
             s = float(el["size"])
-            draw_icon(c, name, float(el["x"]) * PT, (H - float(el["y"]) - s) * PT, s * PT,
-                      fill=fill if fill is not None else (None if stroke is not None else colors.black),
-                      stroke=stroke, line_width=lw if stroke is not None else 0)
-        elif kind == "label":
-            _label(c, face, el)
-        elif kind == "text":
-            _text(c, face, el)
-        elif kind == "art":
-            _art(c, face, el, art)
-        elif kind == "table":
-            _table(c, face, el)
+            ink = fill if fill is not None else (None if stroke is not None else "#000000")
+            _icon(out, name, float(el["x"]) * PT, (H - float(el["y"]) - s) * PT, s * PT, ink,
+                  stroke, lw if stroke is not None else 0)
+        elif kind in ("label", "text", "art", "table"):
+            c.saveState()
+            if fill is not None:
+                c.setFillColor(color(fill))
+            if stroke is not None:
+                c.setStrokeColor(color(stroke))
+                c.setLineWidth(lw)
+            if kind == "label":
+                _label(c, face, el)
+            elif kind == "text":
+                _text(c, face, el)
+            elif kind == "art":
+                _art(c, face, el, art)
+            else:
+                _table(c, face, el)
+            c.restoreState()
         else:
             raise LayoutError(f"unknown layout element kind {kind!r}")
-        c.restoreState()
+
+
+def _icon(out: list, name: str, x: float, y: float, size: float, fill: Any, stroke: Any,
+          line_width: float) -> None:
+    """Icon `name` in the square (x, y, size) points: its unit-square path, scaled by `cm`."""
+    parts = ["q"]
+    if fill is not None:
+        parts.append(_paint(fill, "rg"))
+    do_stroke = stroke is not None and line_width > 0
+    if stroke is not None:
+        parts.append(f"{_paint(stroke, 'RG')} {line_width / size if size else 0:.4g} w")
+    parts.append(f"{size:.3f} 0 0 {size:.3f} {_n(x)} {_n(y)} cm {icon_code(name)} "
+                 f"{_op(do_stroke, fill is not None)} Q")
+    out.append(" ".join(parts))
 
 
 def _label(c: Canvas, face: Face, el: dict) -> None:
@@ -146,9 +206,10 @@ def _label(c: Canvas, face: Face, el: dict) -> None:
 
 
 def _text(c: Canvas, face: Face, el: dict) -> None:
+    """The lines fitted by `layout.fit_text`, one text object per element."""
     paras = el["_paras"]
     gap = float(el.get("gap", 0.4)) * el["_size"]
-    total = sum(ph for _, _, ph in paras) + gap * max(len(paras) - 1, 0)
+    total = sum(p.height for p in paras) + gap * max(len(paras) - 1, 0)
     top = (face.height - float(el["y"])) * PT
     h = float(el["h"]) * PT
     valign = el.get("valign", "top")
@@ -156,23 +217,38 @@ def _text(c: Canvas, face: Face, el: dict) -> None:
         top -= max(h - total, 0) / 2
     elif valign == "bottom":
         top -= max(h - total, 0)
-    x = float(el["x"]) * PT
-    for n, (para, _, ph) in enumerate(paras):
+    x, w = float(el["x"]) * PT, float(el["w"]) * PT
+    t = c.beginText()
+    current = None
+    for n, para in enumerate(paras):
         if n:
             top -= gap
-        para.drawOn(c, x, top - ph)
-        top -= ph
+        t.setFillColor(color(para.color))
+        base = top - para.size
+        for lw, frags in para.lines:
+            if para.align == "center":
+                lx = x + (w - lw) / 2
+            elif para.align == "right":
+                lx = x + w - lw
+            else:
+                lx = x
+            t.setTextOrigin(lx, base)
+            for fname, text in frags:
+                if (fname, para.size) != current:
+                    t.setFont(fname, para.size)
+                    current = (fname, para.size)
+                t.textOut(text)
+            base -= para.leading
+        top -= para.height
+    c.drawText(t)
 
 
 def _stripes(c: Canvas, face: Face, el: dict) -> None:
     x, y, w, h = _grow(el, face)
     X, Y, Wp, Hp = x * PT, (face.height - y - h) * PT, w * PT, h * PT
-    p = c.beginPath()
-    p.rect(X, Y, Wp, Hp)
-    c.clipPath(p, stroke=0, fill=0)
     step = float(el.get("step", 3)) * PT
-    c.setStrokeColor(color(el.get("stroke", "#000000")))
-    c.setLineWidth(float(el.get("width", 0.5)))
+    c.addLiteral(f"{_n(X)} {_n(Y)} {_n(Wp)} {_n(Hp)} re W n {_paint(el.get('stroke', '#000000'), 'RG')} "
+                 f"{float(el.get('width', 0.5)):.3g} w")
     _hatch(c, X, Y, Wp, Hp, step)
 
 
@@ -188,35 +264,25 @@ def _art(c: Canvas, face: Face, el: dict, art: Path | None) -> None:
     x, y, w, h = (float(el[k]) for k in ("x", "y", "w", "h"))
     X, Y, Wp, Hp = x * PT, (face.height - y - h) * PT, w * PT, h * PT
     r = float(el.get("radius", 0)) * PT
-    p = c.beginPath()
-    if r:
-        p.roundRect(X, Y, Wp, Hp, r)
-    else:
-        p.rect(X, Y, Wp, Hp)
-    c.clipPath(p, stroke=0, fill=0)
+    clip = _round_rect(X, Y, Wp, Hp, r) if r else f"{_n(X)} {_n(Y)} {_n(Wp)} {_n(Hp)} re"
     if art is not None and art.is_file():
+        c.addLiteral(f"{clip} W n")
         img = ImageReader(str(art))
         iw, ih = img.getSize()
         scale = max(Wp / iw, Hp / ih)  # cover the box, centred
         c.drawImage(img, X + (Wp - iw * scale) / 2, Y + (Hp - ih * scale) / 2, iw * scale, ih * scale)
         return
     # The designed placeholder: a tinted field, fine diagonal hatching, a ring and the icon.
-    bg, ink = color(el.get("fill", "#eeeeee")), color(el.get("ink", "#999999"))
-    c.setFillColor(bg)
-    c.rect(X, Y, Wp, Hp, stroke=0, fill=1)
-    c.setStrokeColor(mix(el.get("ink", "#999999"), el.get("fill", "#eeeeee"), 0.75))
-    c.setLineWidth(0.4)
-    step = 2.2 * PT
-    _hatch(c, X, Y, Wp, Hp, step)
+    fill, ink = el.get("fill", "#eeeeee"), el.get("ink", "#999999")
+    c.addLiteral(f"{clip} W n {_paint(fill, 'rg')} {_n(X)} {_n(Y)} {_n(Wp)} {_n(Hp)} re f "
+                 f"{_paint(mix(ink, fill, 0.75), 'RG')} 0.4 w")
+    _hatch(c, X, Y, Wp, Hp, 2.2 * PT)
     s = min(Wp, Hp) * 0.62
     cx, cy = X + Wp / 2, Y + Hp / 2
-    c.setFillColor(bg)
-    c.setStrokeColor(ink)
-    c.setLineWidth(0.8)
-    c.circle(cx, cy, s / 2, stroke=1, fill=1)
+    c.addLiteral(f"{_paint(fill, 'rg')} {_paint(ink, 'RG')} 0.8 w {_circle(cx, cy, s / 2)} B*")
     icon = el.get("icon")
     if icon in ICONS:
-        draw_icon(c, icon, cx - s * 0.3, cy - s * 0.3, s * 0.6, fill=ink)
+        _icon(c._code, icon, cx - s * 0.3, cy - s * 0.3, s * 0.6, ink, None, 0)
 
 
 def _table(c: Canvas, face: Face, el: dict) -> None:

@@ -301,6 +301,26 @@ ICONS: dict[str, IconFn] = {
 }
 
 
+class _PathMaker:
+    """Stands in for a canvas when an icon's path is built once, outside any document."""
+
+    @staticmethod
+    def beginPath():
+        from reportlab.pdfgen.pathobject import PDFPathObject
+        return PDFPathObject()
+
+
+_CODES: dict[str, str] = {}
+
+
+def icon_code(name: str) -> str:
+    """The PDF path operators of icon `name` in the unit square (built once per process)."""
+    code = _CODES.get(name)
+    if code is None:
+        code = _CODES[name] = ICONS[name](_PathMaker()).getCode()  # type: ignore[arg-type]
+    return code
+
+
 def draw_icon(c: Canvas, name: str, x: float, y: float, size: float, fill=None, stroke=None,
               line_width: float = 0.0) -> None:
     """Draw icon `name` into the square (x, y, size) in points; y is the bottom edge."""

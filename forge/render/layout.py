@@ -33,10 +33,7 @@ from xml.sax.saxutils import escape
 import jinja2
 import pyphen
 import yaml
-from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Paragraph
 
 from ..errors import ForgeError
 from ..text.effects import operations_text, effect_text
@@ -48,7 +45,6 @@ PT = 72 / 25.4  # points per millimetre
 FACES = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC,
          "bolditalic": fonts.BOLD_ITALIC, "medium": "Roboto-Medium", "light": "Roboto-Light",
          "black": "Roboto-Black"}
-_ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 _HYPHEN_LANG = {"uk": "uk_UA", "en": "en_US"}
 _TAG = re.compile(r"(<[^>]+>)")
 _WORD = re.compile(r"[^\W\d_][\w\u02bc'\u2019-]*", re.UNICODE)
@@ -281,35 +277,228 @@ def _markup(item: dict, lang: str, hyph: bool) -> tuple[str, str]:
     return escape(body).replace("\n", "<br/>"), plain
 
 
-_STYLE_CACHE: dict[tuple, ParagraphStyle] = {}
+# Text is measured with the fonts' advance widths (`stringWidth` at 1 pt, which scales
+# linearly) and broken greedily at spaces, soft hyphens and hard hyphens: one measuring pass per
+# paragraph, then every candidate size is pure arithmetic. No Paragraph objects are built; the
+# drawn lines are exactly the lines measured here (`forge check` and `forge build` share them).
+
+_BOLD_OF = {fonts.REGULAR: fonts.BOLD, fonts.ITALIC: fonts.BOLD_ITALIC, "Roboto-Light": fonts.REGULAR,
+            "Roboto-Medium": fonts.BOLD}
+_ITALIC_OF = {fonts.REGULAR: fonts.ITALIC, fonts.BOLD: fonts.BOLD_ITALIC}
+_SPACES = re.compile(r"[ \t\r]+")
+_BREAKS = re.compile("(\u00ad|(?<=[^\\W\\d_]-)(?=[^\\W\\d_]))")  # a soft hyphen, or after a hard one
 
 
-def _style(face: str, size: float, leading: float, align: str, color: str) -> ParagraphStyle:
-    key = (face, size, leading, align, color)
-    style = _STYLE_CACHE.get(key)
-    if style is None:
-        style = ParagraphStyle(
-            f"s{len(_STYLE_CACHE)}", fontName=face, fontSize=size, leading=size * leading,
-            alignment=_ALIGN.get(align, TA_LEFT), textColor=color, splitLongWords=1,
-            allowWidows=1, allowOrphans=1, hyphenationLang="", embeddedHyphenation=0,
-            uriWasteReduce=0, spaceBefore=0, spaceAfter=0, firstLineIndent=0, leftIndent=0,
-            rightIndent=0, bulletFontName=face, wordWrap=None)
-        _STYLE_CACHE[key] = style
-    return style
+@lru_cache(maxsize=65536)
+def _unit_width(text: str, face: str) -> float:
+    return stringWidth(text, face, 1.0)
 
 
-def _widest_piece(plain_hyph: str, face: str, size: float) -> float:
-    """The width of the longest unbreakable piece (between spaces and soft hyphens)."""
+def _runs(item: dict, face: str) -> list[tuple[str, str]]:
+    """(face, text) runs of a paragraph item: plain text, or markup with <b>/<i>/<br/>."""
+    if "markup" not in item:
+        return [(face, str(item.get("text", "")))]
+    runs, bold, italic = [], 0, 0
+    for part in _TAG.split(str(item["markup"])):
+        if not part:
+            continue
+        if part.startswith("<"):
+            tag = part.strip("<>/ ").lower()
+            closing = part.startswith("</")
+            if tag in ("b", "strong"):
+                bold += -1 if closing else 1
+            elif tag in ("i", "em"):
+                italic += -1 if closing else 1
+            elif tag.startswith("br"):
+                runs.append((face, "\n"))
+            continue
+        f = face
+        if bold > 0:
+            f = _BOLD_OF.get(f, fonts.BOLD)
+        if italic > 0:
+            f = _ITALIC_OF.get(f, f)
+        runs.append((f, part.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
+                     .replace("&amp;", "&")))
+    return runs
+
+
+@dataclass
+class _Piece:
+    """An unbreakable piece of a word; a line may break after it (with `hyphen` drawn)."""
+
+    frags: list  # [(face, text)]
+    width: float  # at 1 pt
+    hyphen: float  # width of the '-' drawn when breaking after it (0: no hyphen / no break)
+    face: str  # the face of its last fragment
+
+
+@dataclass
+class _Prepared:
+    lines: list  # hard lines: [[word, ...], ...]; a word is [_Piece, ...]
+    align: str
+    color: str
+    scale: float
+    space: float  # width of a space at 1 pt in the base face
+    widest: float  # the widest piece (+ a hyphen) at 1 pt
+
+
+def _prepare(item: dict, base_face: str, el: dict, lang: str, hyph: bool) -> _Prepared:
+    face = FACES.get(item.get("font", el.get("font", "regular")), base_face)
+    hyph = hyph and bool(item.get("hyphenate", True))
+    hard: list[list] = [[]]
+    pending: list[tuple[str, str]] = []  # fragments of the word being collected
     widest = 0.0
-    for word in re.split(r"[ \n\t/]+", plain_hyph):
-        for piece in word.split(SHY):
-            if piece:
-                widest = max(widest, stringWidth(piece + "-", face, size))
-    return widest
+
+    def flush_word() -> None:
+        nonlocal widest
+        if not pending:
+            return
+        pieces, frags = [], []
+        for f, text in pending:
+            for part in (_BREAKS.split(text) if hyph else (text,)):
+                if part == SHY or part == "":
+                    if part == SHY and frags:
+                        pieces.append(frags)
+                        frags = []
+                    continue
+                frags.append((f, part))
+                if hyph and part.endswith("-") and len(part) > 1 and part[-2].isalpha():
+                    pieces.append(frags)
+                    frags = []
+        if frags:
+            pieces.append(frags)
+        word = []
+        for n, frags in enumerate(pieces):
+            width = sum(_unit_width(t, f) for f, t in frags)
+            last_face, last_text = frags[-1]
+            soft = n < len(pieces) - 1 and not last_text.endswith("-")
+            hw = _unit_width("-", last_face)
+            widest = max(widest, width + hw)
+            word.append(_Piece(frags, width, hw if soft else (0.0 if n < len(pieces) - 1 else -1.0),
+                               last_face))
+        hard[-1].append(word)
+        pending.clear()
+
+    for f, text in _runs(item, face):
+        if hyph:
+            text = hyphenate(text, lang)
+        for n, line in enumerate(text.split("\n")):
+            if n:
+                flush_word()
+                hard.append([])
+            for k, chunk in enumerate(_SPACES.split(line)):
+                if k:
+                    flush_word()
+                if chunk:
+                    pending.append((f, chunk))
+    flush_word()
+    return _Prepared(hard, item.get("align", el.get("align", "left")),
+                     item.get("color", el.get("color", "#000000")), float(item.get("scale", 1.0)),
+                     _unit_width(" ", face), widest)
 
 
-def fit_text(el: dict, lang: str) -> tuple[list[tuple[Paragraph, float, float]], float, bool]:
-    """Paragraphs of a `text` element at the largest size that fits: ([(para, w, h)], size, fits)."""
+def _merge(frags: list) -> list:
+    out: list = []
+    for f, t in frags:
+        if out and out[-1][0] == f:
+            out[-1] = (f, out[-1][1] + t)
+        else:
+            out.append((f, t))
+    return out
+
+
+def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
+    """Greedy lines of a prepared paragraph for a line `limit` in 1-pt units: [(width, frags)]."""
+    out: list[tuple[float, list]] = []
+    for words in p.lines:
+        frags: list = []
+        width = 0.0
+        for word in words:
+            pieces = list(word)
+            lead = p.space if frags else 0.0
+            total = sum(pc.width for pc in pieces)
+            while pieces:
+                if width + lead + total <= limit + 1e-9:
+                    if lead:
+                        frags.append((frags[-1][0], " "))
+                    for pc in pieces:
+                        frags.extend(pc.frags)
+                    width += lead + total
+                    break
+                # the longest prefix that fits with its hyphen
+                acc, best = 0.0, -1
+                for i, pc in enumerate(pieces[:-1]):
+                    acc += pc.width
+                    if pc.hyphen >= 0 and width + lead + acc + pc.hyphen <= limit + 1e-9:
+                        best = i
+                if best >= 0:
+                    if lead:
+                        frags.append((frags[-1][0], " "))
+                    taken = pieces[:best + 1]
+                    for pc in taken:
+                        frags.extend(pc.frags)
+                    used = sum(pc.width for pc in taken)
+                    if taken[-1].hyphen > 0:
+                        frags.append((taken[-1].face, "-"))
+                    out.append((width + lead + used + taken[-1].hyphen, _merge(frags)))
+                    pieces = pieces[best + 1:]
+                elif frags:
+                    out.append((width, _merge(frags)))
+                else:  # a piece wider than the line: cut it (reported by `widest`)
+                    head = pieces[0]
+                    chars = [(f, ch) for f, t in head.frags for ch in t]
+                    acc, n = 0.0, 0
+                    while n < len(chars) and (n == 0 or acc + _unit_width(chars[n][1], chars[n][0]) <= limit):
+                        acc += _unit_width(chars[n][1], chars[n][0])
+                        n += 1
+                    out.append((acc, _merge(chars[:n])))
+                    rest = chars[n:]
+                    if rest:
+                        pieces[0] = _Piece(_merge(rest), sum(_unit_width(t, f) for f, t in rest),
+                                           head.hyphen, head.face)
+                    else:
+                        pieces = pieces[1:]
+                frags, width, lead = [], 0.0, 0.0
+                total = sum(pc.width for pc in pieces)
+        if frags or not words:
+            out.append((width, _merge(frags)))
+    return out
+
+
+@dataclass
+class TextPara:
+    """A fitted paragraph: lines of (face, text) runs at `size`, `leading` points apart."""
+
+    lines: list  # [(width pt, [(face, text), ...]), ...]
+    size: float
+    leading: float
+    align: str
+    color: str
+
+    @property
+    def height(self) -> float:
+        return len(self.lines) * self.leading
+
+
+def _layout(prepared: list[_Prepared], current: float, w: float, h: float, leading: float,
+            gap: float) -> tuple[list[TextPara], bool]:
+    paras, total, fits = [], 0.0, True
+    for n, p in enumerate(prepared):
+        s = current * p.scale
+        lines = [(lw * s, frags) for lw, frags in _break(p, w / s)]
+        para = TextPara(lines, s, s * leading, p.align, p.color)
+        if p.widest * s > w + 0.01:
+            fits = False
+        total += para.height + (gap * s if n else 0)
+        paras.append(para)
+    return paras, fits and total <= h + 0.01
+
+
+def fit_text(el: dict, lang: str) -> tuple[list[TextPara], float, bool]:
+    """Paragraphs of a `text` element at the largest size that fits: ([TextPara], size, fits).
+
+    Sizes step down by 0.5 pt from `size` to `min`; the maximum is tried first (most texts fit
+    it), then a binary search over the steps finds the largest that fits."""
     fonts.register()
     w, h = float(el["w"]) * PT, float(el["h"]) * PT
     size = float(el.get("size", 8))
@@ -323,32 +512,28 @@ def fit_text(el: dict, lang: str) -> tuple[list[tuple[Paragraph, float, float]],
     items = [i if isinstance(i, dict) else {"text": i} for i in items]
     items = [i for i in items if str(i.get("text", i.get("markup", ""))).strip()]
     base_face = FACES.get(el.get("font", "regular"), fonts.REGULAR)
-    prepared = []
-    for item in items:
-        markup, plain = _markup(item, lang, hyph and bool(item.get("hyphenate", True)))
-        face = FACES.get(item.get("font", el.get("font", "regular")), base_face)
-        prepared.append((item, markup, plain, face, hyphenate(plain, lang) if hyph else plain))
+    prepared = [_prepare(item, base_face, el, lang, hyph) for item in items]
+    paras, ok = _layout(prepared, size, w, h, leading, gap)
+    if ok:
+        return paras, size, True
     sizes = []
-    s = size
+    s = size - 0.5
     while s > smallest + 1e-9:
         sizes.append(s)
         s -= 0.5
     sizes.append(smallest)
-    for current in sizes:
-        paras, total, fits = [], 0.0, True
-        for n, (item, markup, plain, face, plain_h) in enumerate(prepared):
-            s = current * float(item.get("scale", 1.0))
-            style = _style(face, s, leading, item.get("align", el.get("align", "left")),
-                           item.get("color", el.get("color", "#000000")))
-            para = Paragraph(markup, style)
-            pw, ph = para.wrap(w, 10_000)
-            if _widest_piece(plain_h, face, s) > w + 0.01:
-                fits = False
-            total += ph + (gap * s if n else 0)
-            paras.append((para, pw, ph))
-        if total <= h + 0.01 and fits:
-            return paras, current, True
-    return paras, current, False
+    lo, hi, best = 0, len(sizes) - 1, None  # sizes descend; find the first that fits
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        got = _layout(prepared, sizes[mid], w, h, leading, gap)
+        if got[1]:
+            best, hi = (mid, got[0]), mid - 1
+        else:
+            lo = mid + 1
+    if best is not None:
+        return best[1], sizes[best[0]], True
+    paras, _ = _layout(prepared, smallest, w, h, leading, gap)
+    return paras, smallest, False
 
 
 # --------------------------------------------------------------------------------------------
