@@ -11,13 +11,13 @@ import io
 
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
-from reportlab.platypus import Frame, PageTemplate
+from reportlab.platypus import PageTemplate
 
 from ..errors import Finding
 from ..model import Game
 from ..render.fonts import BOLD, REGULAR, register
 from .context import render_template
-from .document import Built, OutlinedDoc, card_factory, overfull_findings
+from .document import Built, OutlinedDoc, column_frames, converted, overfull_findings
 from .markdown import Converter
 from .styles import ACCENT, INK, RULE, make_styles
 
@@ -25,6 +25,7 @@ MAX_SIZE, MIN_SIZE, STEP = 9.0, 6.0, 0.25
 COLUMNS = 3
 PAGE = landscape(A4)
 MARGIN, GAP, BAND = 9 * mm, 6 * mm, 13 * mm
+COLUMN = (PAGE[0] - 2 * MARGIN - GAP * (COLUMNS - 1)) / COLUMNS
 _NAME = {"uk": "пам\u02bcятка", "en": "quick reference"}
 
 
@@ -42,36 +43,22 @@ def _band(title: str, lang: str):
         canvas.setLineWidth(0.6)
         canvas.line(MARGIN, h - MARGIN - BAND + 4 * mm, w - MARGIN, h - MARGIN - BAND + 4 * mm)
         for i in range(1, COLUMNS):
-            x = MARGIN + i * (_column() + GAP) - GAP / 2
+            x = MARGIN + i * (COLUMN + GAP) - GAP / 2
             canvas.setLineWidth(0.3)
             canvas.line(x, MARGIN, x, h - MARGIN - BAND)
         canvas.restoreState()
     return draw
 
 
-def _column() -> float:
-    return (PAGE[0] - 2 * MARGIN - GAP * (COLUMNS - 1)) / COLUMNS
-
-
 def _layout(game: Game, rendered, lang: str, size: float, pictures: bool = True) -> tuple[bytes, int, Converter]:
     styles = make_styles(size, justify=False, compact=True)
-    column = _column()
-    ratio = game.manifest.card_size.height / game.manifest.card_size.width
-    conv = Converter(rendered, styles, column, card_factory(game, lang) if pictures else None,
-                     22 * mm, ratio)
-    story = conv.convert()
-    for number, heading in enumerate(conv.headings, 1):
-        heading.key = f"s{number}"
+    conv, story = converted(game, rendered, lang, styles, COLUMN, 22 * mm, pictures)
     buf = io.BytesIO()
     title = game.manifest.title[lang]
-    doc = OutlinedDoc(buf, pagesize=PAGE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                      bottomMargin=MARGIN, invariant=1, initialFontName=REGULAR, title=title,
-                      author="Card Forge", creator="Card Forge",
-                      subject=_NAME.get(lang, _NAME["en"]), lang=lang)
-    height = PAGE[1] - 2 * MARGIN - BAND
-    frames = [Frame(MARGIN + i * (column + GAP), MARGIN, column, height, id=f"c{i}",
-                    leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-              for i in range(COLUMNS)]
+    doc = OutlinedDoc(buf, title=title, subject=_NAME.get(lang, _NAME["en"]), lang=lang,
+                      pagesize=PAGE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                      bottomMargin=MARGIN)
+    frames = column_frames(MARGIN, MARGIN, PAGE[0] - 2 * MARGIN, PAGE[1] - 2 * MARGIN - BAND, COLUMNS, GAP)
     doc.addPageTemplates([PageTemplate("sheet", frames, onPage=_band(title, lang))])
     doc.build(story)
     return buf.getvalue(), doc.page, conv

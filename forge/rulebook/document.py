@@ -7,8 +7,8 @@ needs a second pass) and `invariant=1`, so the same input gives the same bytes.
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 from xml.sax.saxutils import escape
 
 from reportlab.lib.pagesizes import A4, A5
@@ -19,6 +19,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from ..errors import Finding, UsageError, display_path
 from ..model import Game
+from ..render import card_flowable, front
 from ..render.fonts import REGULAR, register
 from ..text import plural
 from .context import Rendered, render_template
@@ -54,6 +55,10 @@ class OutlinedDoc(BaseDocTemplate):
 
     toc_levels = 2
 
+    def __init__(self, buf, *, title: str, subject: str, lang: str, **layout):
+        super().__init__(buf, invariant=1, initialFontName=REGULAR, title=title, author="Card Forge",
+                         creator="Card Forge", subject=subject, lang=lang, **layout)
+
     def beforeDocument(self):
         self._outline_level = -1
         self._keys: set[str] = set()
@@ -82,20 +87,35 @@ class Built:
 
 
 def card_factory(game: Game, lang: str):
-    """The card renderer's `card_flowable`, when the render package provides it.
+    """Card pictures drawn by the card renderer (`forge.render.card_flowable`).
 
     The card's face is laid out first, so a layout that fails raises here (the converter then
     draws a placeholder and reports it) rather than in the middle of drawing the page.
     """
-    try:
-        from ..render import card_flowable, front  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-
     def make(card, width_mm: float):
         front(game, card, lang)
         return card_flowable(game, card, lang, width_mm)
     return make
+
+
+def converted(game: Game, rendered: Rendered, lang: str, styles: Styles, column: float,
+              picture_height: float, pictures: bool) -> tuple[Converter, list]:
+    """The rendered Markdown as flowables for a column, headings keyed for the outline."""
+    ratio = game.manifest.card_size.height / game.manifest.card_size.width
+    conv = Converter(rendered, styles, column, card_factory(game, lang) if pictures else None,
+                     picture_height, ratio)
+    story = conv.convert()
+    for number, heading in enumerate(conv.headings, 1):
+        heading.key = f"s{number}"
+    return conv, story
+
+
+def column_frames(left: float, bottom: float, width: float, height: float, columns: int,
+                  gap: float) -> list[Frame]:
+    """`columns` frames side by side across `width`, without padding."""
+    column = (width - gap * (columns - 1)) / columns
+    return [Frame(left + i * (column + gap), bottom, column, height, id=f"c{i}", leftPadding=0,
+                  rightPadding=0, topPadding=0, bottomPadding=0) for i in range(columns)]
 
 
 def overfull_findings(rendered: Rendered, sink: Sink) -> list[Finding]:
@@ -192,26 +212,16 @@ def build_rulebook(game: Game, lang: str, paper: str = "a5", pictures: bool = Tr
     top, bottom = 14 * mm, 17 * mm
     column = (size[0] - 2 * margin - gap * (columns - 1)) / columns
     styles = make_styles(9.0 if paper == "a5" else 9.5)
-    ratio = game.manifest.card_size.height / game.manifest.card_size.width
-    conv = Converter(rendered, styles, column, card_factory(game, lang) if pictures else None,
-                     38 * mm, ratio)
-    body = conv.convert()
-    for number, heading in enumerate(conv.headings, 1):
-        heading.key = f"s{number}"
+    conv, body = converted(game, rendered, lang, styles, column, 38 * mm, pictures)
 
-    title = m_title = game.manifest.title[lang]
+    title = game.manifest.title[lang]
     buf = io.BytesIO()
-    doc = OutlinedDoc(buf, pagesize=size, leftMargin=margin, rightMargin=margin, topMargin=top,
-                      bottomMargin=bottom, invariant=1, initialFontName=REGULAR, title=m_title,
-                      author="Card Forge", creator="Card Forge", subject=words(lang)["rules"],
-                      lang=lang)
-    full = Frame(margin, bottom, size[0] - 2 * margin, size[1] - top - bottom, id="full",
-                 leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-    frames = [Frame(margin + i * (column + gap), bottom, column, size[1] - top - bottom, id=f"c{i}",
-                    leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-              for i in range(columns)]
-    doc.addPageTemplates([PageTemplate("title", [full]),
-                          PageTemplate("body", frames, onPage=_footer(title, 8))])
+    doc = OutlinedDoc(buf, title=title, subject=words(lang)["rules"], lang=lang, pagesize=size,
+                      leftMargin=margin, rightMargin=margin, topMargin=top, bottomMargin=bottom)
+    width, height = size[0] - 2 * margin, size[1] - top - bottom
+    doc.addPageTemplates([PageTemplate("title", column_frames(margin, bottom, width, height, 1, 0)),
+                          PageTemplate("body", column_frames(margin, bottom, width, height, columns, gap),
+                                       onPage=_footer(title, 8))])
 
     toc = TableOfContents(levelStyles=list(styles.toc), dotsMinLevel=0,
                           tableStyle=TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, styles.size),

@@ -163,6 +163,11 @@ def _placeholder_style(size: float):
                           alignment=TA_CENTER, hyphenationLang="")
 
 
+#: Inline Markdown tokens that map straight to ReportLab paragraph markup.
+_INLINE_MARKUP = {"strong_open": "<b>", "strong_close": "</b>", "em_open": "<i>", "em_close": "</i>",
+                  "softbreak": " ", "hardbreak": "<br/>"}
+
+
 @dataclass
 class Converter:
     """Turns one rendered template into flowables with a given style sheet and column width."""
@@ -190,25 +195,11 @@ class Converter:
         out = []
         for child in children:
             kind = child.type
-            if kind == "text":
-                out.append(self.text(child.content))
-            elif kind == "strong_open":
-                out.append("<b>")
-            elif kind == "strong_close":
-                out.append("</b>")
-            elif kind == "em_open":
-                out.append("<i>")
-            elif kind == "em_close":
-                out.append("</i>")
-            elif kind == "softbreak":
-                out.append(" ")
-            elif kind == "hardbreak":
-                out.append("<br/>")
+            if kind in _INLINE_MARKUP:
+                out.append(_INLINE_MARKUP[kind])
             elif kind == "code_inline":
                 out.append(f"<font face='{BOLD}'>{self.text(child.content)}</font>")
-            elif kind in ("link_open", "link_close", "image"):
-                continue
-            else:
+            elif kind not in ("link_open", "link_close", "image"):  # links print as their text
                 out.append(self.text(child.content))
         return "".join(out)
 
