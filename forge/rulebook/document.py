@@ -70,7 +70,7 @@ class OutlinedDoc(BaseDocTemplate):
         # Outline levels may not skip (ReportLab refuses a jump of two): clamp to one deeper.
         level = min(flowable.level - 1, self._outline_level + 1)
         self._outline_level = level
-        text = flowable.plain.replace(SHY, "")
+        text = flowable.plain.replace(SHY, "").replace("\u00a0", " ")  # bookmarks are plain text
         self.canv.bookmarkPage(flowable.key)
         self.canv.addOutlineEntry(text, flowable.key, level=level, closed=level > 0)
         if flowable.level <= self.toc_levels:
