@@ -56,9 +56,14 @@ class LayoutError(ForgeError):
 
 def templates_root(game: Any) -> Path:
     """Where layouts live: $FORGE_TEMPLATES, `templates/` beside the cards folder, or the checkout."""
-    if os.environ.get("FORGE_TEMPLATES"):
-        return Path(os.environ["FORGE_TEMPLATES"])
-    beside = Path(game.root).resolve().parent.parent / "templates"
+    return _templates_root(os.environ.get("FORGE_TEMPLATES") or "", str(game.root))
+
+
+@lru_cache(maxsize=256)
+def _templates_root(override: str, game_root: str) -> Path:
+    if override:
+        return Path(override)
+    beside = Path(game_root).resolve().parent.parent / "templates"
     if (beside / "_common").is_dir():
         return beside
     return Path(__file__).resolve().parents[2] / "templates"
@@ -90,17 +95,51 @@ class Face:
 
 class _MemoryBytecode(jinja2.BytecodeCache):
     """Compiled templates shared by every game's environment in this process (the common
-    parts are compiled once, not once per game)."""
+    parts are compiled once, not once per game), and kept on disk between runs like Python's
+    `__pycache__`: compiling the layouts costs more than rendering every card of a game.
+
+    The disk copy lives in $FORGE_CACHE (or $XDG_CACHE_HOME/card-forge, ~/.cache/card-forge);
+    Jinja keys it by template name and file, checks it against the source's hash and its own and
+    Python's versions, so an edited template is simply compiled again. `FORGE_CACHE=off` (or an
+    unwritable directory) keeps it in memory only."""
 
     def __init__(self) -> None:
         self.store: dict[str, bytes] = {}
+        self._disk: jinja2.FileSystemBytecodeCache | None | bool = False
+
+    def disk(self) -> jinja2.FileSystemBytecodeCache | None:
+        if self._disk is False:
+            self._disk = None
+            where = os.environ.get("FORGE_CACHE")
+            if where != "off":
+                base = Path(where) if where else Path(
+                    os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "card-forge"
+                try:
+                    (base / "jinja").mkdir(parents=True, exist_ok=True)
+                    self._disk = jinja2.FileSystemBytecodeCache(str(base / "jinja"))
+                except OSError:
+                    self._disk = None
+        return self._disk  # type: ignore[return-value]
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         if bucket.key in self.store:
             bucket.bytecode_from_string(self.store[bucket.key])
+            return
+        disk = self.disk()
+        if disk is not None:
+            try:
+                disk.load_bytecode(bucket)
+            except (OSError, ValueError, EOFError):
+                bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         self.store[bucket.key] = bucket.bytecode_to_string()
+        disk = self.disk()
+        if disk is not None:
+            try:
+                disk.dump_bytecode(bucket)
+            except OSError:
+                pass
 
 
 _BYTECODE = _MemoryBytecode()
@@ -112,7 +151,7 @@ def _env(root: str, game_id: str) -> jinja2.Environment:
     env = jinja2.Environment(
         bytecode_cache=_BYTECODE, loader=jinja2.FileSystemLoader([str(base / game_id / "cards"), str(base / "_common" / "cards")]),
         undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=True)
+        keep_trailing_newline=True, auto_reload=False)
     env.filters["plural"] = _plural
     env.filters["typeset"] = _typeset
     env.filters["mix"] = mix_hex
@@ -129,9 +168,16 @@ def mix_hex(a: str, b: str, t: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(pa, pb))
 
 
+#: Elements made by `el()` during the current template render; the output holds `- @n` markers.
+_MADE: list[list[dict]] = [[]]
+
+
 def element(kind: str, **params: Any) -> str:
-    """One layout element as a YAML list item (a JSON flow mapping on one line)."""
-    return "- " + json.dumps({"kind": kind, **params}, ensure_ascii=False) + "\n"
+    """One layout element as a YAML list item. The mapping itself is kept aside and the output
+    carries a marker line (`- @n`) that `_parse` swaps back: no JSON round trip per element."""
+    made = _MADE[-1]
+    made.append({"kind": kind, **params})
+    return f"- @{len(made) - 1}\n"
 
 
 @jinja2.pass_context
@@ -144,15 +190,25 @@ def _typeset(context: Any, text: str) -> str:
     return typeset(text, context["lang"])
 
 
+_SELECTED: dict[tuple, jinja2.Template] = {}
+
+
 def template_for(game: Any, card: Any | None) -> jinja2.Template:
-    env = _env(str(templates_root(game)), game.id)
+    """The layout template of a card (or of a back), chosen once per game and card type."""
+    root = str(templates_root(game))
+    key = (root, game.id, None if card is None else card.type, None if card is None else card.subtype)
+    found = _SELECTED.get(key)
+    if found is not None:
+        return found
+    env = _env(root, game.id)
     if card is None:
         names = ["back.yaml.j2"]
     else:
         names = ([f"{card.type}.{card.subtype}.yaml.j2"] if card.subtype else []) + [
             f"{card.type}.yaml.j2", "default.yaml.j2"]
     try:
-        return env.select_template(names)
+        found = _SELECTED[key] = env.select_template(names)
+        return found
     except jinja2.TemplatesNotFound as exc:
         raise LayoutError(f"no card layout for {game.id}: looked for {', '.join(names)} under "
                           f"{templates_root(game)}") from exc
@@ -207,12 +263,15 @@ def _context(game: Any, card: Any | None, lang: str, back: str | None = None) ->
 def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = None) -> list[dict]:
     """Run the card's layout template and parse its YAML into element mappings."""
     template = template_for(game, card)
+    _MADE.append([])
     try:
         source = template.render(**_context(game, card, lang, back))
     except jinja2.TemplateError as exc:
         raise LayoutError(f"layout {template.name} for {card.id if card else 'back'} ({lang}): {exc}") from exc
+    finally:
+        made = _MADE.pop()
     try:
-        data = _parse(source)
+        data = _parse(source, made)
     except (yaml.YAMLError, ValueError) as exc:
         raise LayoutError(f"layout {template.name} for {card.id if card else 'back'} ({lang}) is not "
                           f"valid YAML: {exc}") from exc
@@ -226,13 +285,21 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _parse(source: str) -> Any:
-    """The layout's YAML. Lines written by `el()` (`- {json}`) take a fast path: JSON is YAML,
-    and the pure-Python YAML parser would cost more than the rest of the layout."""
-    lines = [ln for ln in source.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    if all(ln.startswith("- {") for ln in lines):
-        return [json.loads(ln[2:]) for ln in lines]
-    return yaml.load(source, Loader=_LOADER)  # noqa: S506 (a safe loader)
+def _parse(source: str, made: list[dict] | None = None) -> Any:
+    """The layout's YAML. Lines written by `el()` (`- @n`) are the mappings it made; anything
+    else is YAML (libyaml when available), with the markers written back as JSON first."""
+    made = made or []
+    out = []
+    for ln in source.splitlines():
+        if ln.startswith("- @"):
+            out.append(dict(made[int(ln[3:])]))
+        elif ln.strip() and not ln.lstrip().startswith("#"):
+            break
+    else:
+        return out
+    def swap(m: re.Match) -> str:
+        return m.group(1) + json.dumps(made[int(m.group(2))], ensure_ascii=False)
+    return yaml.load(re.sub(r"(?m)^(\s*- )@(\d+)\s*$", swap, source), Loader=_LOADER)  # noqa: S506
 
 
 # --------------------------------------------------------------------------------------------
@@ -330,58 +397,83 @@ class _Piece:
     width: float  # at 1 pt
     hyphen: float  # width of the '-' drawn when breaking after it (0: no hyphen / no break)
     face: str  # the face of its last fragment
+    hyphen_w: float = 0.0  # the width of a hyphen in that face
 
 
 @dataclass
 class _Prepared:
-    lines: list  # hard lines: [[word, ...], ...]; a word is [_Piece, ...]
+    lines: list  # hard lines: [[word, ...], ...]; a word is a list of _Piece
     align: str
     color: str
     scale: float
     space: float  # width of a space at 1 pt in the base face
-    widest: float  # the widest piece (+ a hyphen) at 1 pt
+    lang: str
+    hyph: bool  # may words be hyphenated (done lazily, only for words that must break)
+    done: set  # ids of words already hyphenated
+
+    @property
+    def widest(self) -> float:
+        """The widest unbreakable piece (with its hyphen) at 1 pt."""
+        return max((pc.width + pc.hyphen_w for words in self.lines for word in words for pc in word),
+                   default=0.0)
+
+    def hyphenate(self, word: list) -> list:
+        """Soft hyphens into a word's pieces, in place, once; pyphen runs only for words that
+        do not fit where they fall."""
+        if not self.hyph or id(word) in self.done:
+            return word
+        self.done.add(id(word))
+        frags = [(f, hyphenate(t, self.lang)) for pc in word for f, t in pc.frags]
+        word[:] = _pieces(frags, True)
+        return word
+
+    def hyphenate_wider(self, limit: float) -> None:
+        for words in self.lines:
+            for word in words:
+                if any(pc.width + pc.hyphen_w > limit for pc in word):
+                    self.hyphenate(word)
+
+
+def _pieces(fragments: list, hyph: bool) -> list:
+    """A word's fragments [(face, text)] cut at soft hyphens (and, when hyphenating, after hard
+    hyphens) into _Pieces."""
+    pieces, frags = [], []
+    for f, text in fragments:
+        for part in (_BREAKS.split(text) if hyph or SHY in text else (text,)):
+            if part == SHY or part == "":
+                if part == SHY and frags:
+                    pieces.append(frags)
+                    frags = []
+                continue
+            frags.append((f, part))
+            if hyph and part.endswith("-") and len(part) > 1 and part[-2].isalpha():
+                pieces.append(frags)
+                frags = []
+    if frags:
+        pieces.append(frags)
+    word = []
+    for n, frags in enumerate(pieces):
+        width = sum(_unit_width(t, f) for f, t in frags)
+        last_face, last_text = frags[-1]
+        soft = n < len(pieces) - 1 and not last_text.endswith("-")
+        hw = _unit_width("-", last_face)
+        word.append(_Piece(frags, width, hw if soft else (0.0 if n < len(pieces) - 1 else -1.0),
+                           last_face, hw))
+    return word
 
 
 def _prepare(item: dict, base_face: str, el: dict, lang: str, hyph: bool) -> _Prepared:
     face = FACES.get(item.get("font", el.get("font", "regular")), base_face)
-    hyph = hyph and bool(item.get("hyphenate", True))
+    hyph = hyph and bool(item.get("hyphenate", True)) and _hyphenator(lang) is not None
     hard: list[list] = [[]]
     pending: list[tuple[str, str]] = []  # fragments of the word being collected
-    widest = 0.0
 
     def flush_word() -> None:
-        nonlocal widest
-        if not pending:
-            return
-        pieces, frags = [], []
-        for f, text in pending:
-            for part in (_BREAKS.split(text) if hyph else (text,)):
-                if part == SHY or part == "":
-                    if part == SHY and frags:
-                        pieces.append(frags)
-                        frags = []
-                    continue
-                frags.append((f, part))
-                if hyph and part.endswith("-") and len(part) > 1 and part[-2].isalpha():
-                    pieces.append(frags)
-                    frags = []
-        if frags:
-            pieces.append(frags)
-        word = []
-        for n, frags in enumerate(pieces):
-            width = sum(_unit_width(t, f) for f, t in frags)
-            last_face, last_text = frags[-1]
-            soft = n < len(pieces) - 1 and not last_text.endswith("-")
-            hw = _unit_width("-", last_face)
-            widest = max(widest, width + hw)
-            word.append(_Piece(frags, width, hw if soft else (0.0 if n < len(pieces) - 1 else -1.0),
-                               last_face))
-        hard[-1].append(word)
-        pending.clear()
+        if pending:
+            hard[-1].append(_pieces(pending, False))
+            pending.clear()
 
     for f, text in _runs(item, face):
-        if hyph:
-            text = hyphenate(text, lang)
         for n, line in enumerate(text.split("\n")):
             if n:
                 flush_word()
@@ -394,7 +486,7 @@ def _prepare(item: dict, base_face: str, el: dict, lang: str, hyph: bool) -> _Pr
     flush_word()
     return _Prepared(hard, item.get("align", el.get("align", "left")),
                      item.get("color", el.get("color", "#000000")), float(item.get("scale", 1.0)),
-                     _unit_width(" ", face), widest)
+                     _unit_width(" ", face), lang, hyph, set())
 
 
 def _merge(frags: list) -> list:
@@ -415,6 +507,9 @@ def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
         width = 0.0
         for word in words:
             pieces = list(word)
+            if p.hyph and id(word) not in p.done and width + (p.space if frags else 0.0) + sum(
+                    pc.width for pc in pieces) > limit + 1e-9:
+                pieces = list(p.hyphenate(word))
             lead = p.space if frags else 0.0
             total = sum(pc.width for pc in pieces)
             while pieces:
@@ -455,7 +550,7 @@ def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
                     rest = chars[n:]
                     if rest:
                         pieces[0] = _Piece(_merge(rest), sum(_unit_width(t, f) for f, t in rest),
-                                           head.hyphen, head.face)
+                                           head.hyphen, head.face, head.hyphen_w)
                     else:
                         pieces = pieces[1:]
                 frags, width, lead = [], 0.0, 0.0
@@ -485,6 +580,8 @@ def _layout(prepared: list[_Prepared], current: float, w: float, h: float, leadi
     paras, total, fits = [], 0.0, True
     for n, p in enumerate(prepared):
         s = current * p.scale
+        if p.hyph:
+            p.hyphenate_wider(w / s)
         lines = [(lw * s, frags) for lw, frags in _break(p, w / s)]
         para = TextPara(lines, s, s * leading, p.align, p.color)
         if p.widest * s > w + 0.01:
