@@ -162,6 +162,23 @@ def test_missing_card_in_a_block_helper_and_a_macro_points_at_the_game_template(
     assert hits[0].line == len(text.splitlines()) + 3
 
 
+def test_a_quoted_example_that_fails_in_the_engine_stops_the_rulebook(tmp_path):
+    """An example in print is an example that passes: a broken one is a finding at its quote."""
+    root = copy_game(tmp_path, "love_formula")
+    scenarios = tmp_path / "tests" / "scenarios" / "love_formula"
+    shutil.copytree(ROOT / "tests" / "scenarios" / "love_formula", scenarios)
+    scenario = scenarios / "scoring_11vp.yaml"
+    scenario.write_text(scenario.read_text(encoding="utf-8").replace("A: 11", "A: 12"), encoding="utf-8")
+    game, _ = load_game(root)
+    built = build_rulebook(game, "uk", pictures=False)
+    hits = [f for f in built.findings if f.code == "rulebook-scenario"]
+    assert len(hits) == 1 and "scoring_11vp" in hits[0].message
+    template = tmp_path / "templates" / "love_formula" / "rulebook.uk.md.j2"
+    quoted = [n for n, line in enumerate(template.read_text(encoding="utf-8").splitlines(), 1)
+              if "scenario('scoring_11vp')" in line]
+    assert hits[0].file.endswith("rulebook.uk.md.j2") and hits[0].line in quoted
+
+
 def test_booklet_order():
     assert booklet_order(8) == [(7, 0), (1, 6), (5, 2), (3, 4)]
     assert booklet_order(6) == [(None, 0), (1, None), (5, 2), (3, 4)]

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -10,7 +9,7 @@ from pathlib import Path
 import typer
 
 from ..errors import Finding, UsageError
-from ..model.game import MANIFEST
+from ..model.game import MANIFEST, all_games, cards_root
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="Card Forge: check card data, play it, print it.")
@@ -22,19 +21,6 @@ CLEAN, FINDINGS, USAGE = 0, 1, 2
 class Format(str, Enum):
     text = "text"
     json = "json"
-
-
-def cards_root() -> Path:
-    """Where built-in games live: $FORGE_CARDS, ./cards, or the checkout this package sits in."""
-    if os.environ.get("FORGE_CARDS"):
-        return Path(os.environ["FORGE_CARDS"])
-    here = Path.cwd() / "cards"
-    return here if here.is_dir() else Path(__file__).resolve().parents[2] / "cards"
-
-
-def all_games() -> list[Path]:
-    root = cards_root()
-    return sorted(p for p in root.iterdir() if (p / MANIFEST).is_file()) if root.is_dir() else []
 
 
 def resolve_games(names: list[str] | None) -> list[Path]:

@@ -18,7 +18,7 @@ def scenario(
     format: Format = typer.Option(Format.text, "--format", help="Output format."),
 ) -> None:
     """Run scenarios; exit 1 if any fails."""
-    from ..rules.scenario import ScenarioError, run_scenario
+    from ..rules.scenario import ScenarioError, ScenarioResult, run_scenario
 
     results = []
     for f in files:
@@ -26,8 +26,8 @@ def scenario(
             raise UsageError(f"{f}: no such file")
         try:
             results.append(run_scenario(f))
-        except ScenarioError as exc:
-            raise UsageError(str(exc)) from None
+        except ScenarioError as exc:  # a file that cannot be read or set up fails like any other
+            results.append(ScenarioResult(f, {}, {}, False, [str(exc)]))
     failed = [r for r in results if not r.passed]
     if format is Format.json:
         json.dump([{"file": str(r.path), "title": r.title, "passed": r.passed,

@@ -1,6 +1,7 @@
 """A game: its manifest and every card, loaded from `cards/<game>/` with findings for bad input."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -54,6 +55,19 @@ class Game:
 
     def manifest_finding(self, loc: tuple, code: str, message: str, fix: str = "") -> Finding:
         return self.manifest_doc.finding(loc, code, message, fix)
+
+
+def cards_root() -> Path:
+    """Where built-in games live: $FORGE_CARDS, ./cards, or the checkout this package sits in."""
+    if os.environ.get("FORGE_CARDS"):
+        return Path(os.environ["FORGE_CARDS"])
+    here = Path.cwd() / "cards"
+    return here if here.is_dir() else Path(__file__).resolve().parents[2] / "cards"
+
+
+def all_games() -> list[Path]:
+    root = cards_root()
+    return sorted(p for p in root.iterdir() if (p / MANIFEST).is_file()) if root.is_dir() else []
 
 
 def card_files(root: Path) -> list[Path]:

@@ -19,6 +19,7 @@ from ..render.fonts import BOLD, REGULAR, register
 from .context import render_template
 from .document import Built, OutlinedDoc, column_frames, converted, overfull_findings
 from .markdown import Converter
+from .scenarios import failing_examples
 from .styles import ACCENT, INK, RULE, make_styles
 
 MAX_SIZE, MIN_SIZE, STEP = 9.0, 6.0, 0.25
@@ -95,7 +96,7 @@ def build_cheatsheet(game: Game, lang: str, pictures: bool = True) -> Built:
                                 "shorten the template: a cheat sheet is one page"))
     else:
         pdf, pages, conv = best[1]
-    findings += overfull_findings(rendered, conv.sink)
+    findings += overfull_findings(rendered, conv.sink) + failing_examples(game, rendered)
     return Built(pdf, findings, pages)
 
 

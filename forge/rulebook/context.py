@@ -17,10 +17,10 @@ from types import TracebackType
 from typing import Any
 
 import jinja2
-import yaml
 
 from ..errors import Finding, display_path
 from ..model import Game
+from ..scenario import ScenarioError, load_scenario
 from ..text import effect_text, operations_text, plural
 from .odds import d6_battle, d6_faces, d6_odds
 
@@ -221,12 +221,9 @@ class _Recorder:
                                    "write the scenario or fix the name")
             return None
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
-            self.finding_at_caller("rulebook-scenario", f"{display_path(path)} is not valid YAML: {exc}")
-            return None
-        if not isinstance(data, dict):
-            self.finding_at_caller("rulebook-scenario", f"{display_path(path)} holds no mapping")
+            data = load_scenario(path).data
+        except ScenarioError as exc:
+            self.finding_at_caller("rulebook-scenario", str(exc))
             return None
         return {**data, "_path": str(path)}
 

@@ -25,6 +25,7 @@ from ..text import plural
 from .context import Rendered, render_template
 from .hyphen import SHY
 from .markdown import Converter, Para, Sink
+from .scenarios import failing_examples
 from .styles import ACCENT, INK, RULE, Styles, make_styles
 
 PAPERS = {"a5": A5, "a4": A4}
@@ -233,7 +234,8 @@ def build_rulebook(game: Game, lang: str, paper: str = "a5", pictures: bool = Tr
               Paragraph(conv.text(words(lang)["contents"]), styles.h[0]), toc, PageBreak()]
     story += body
     doc.multiBuild(story)
-    findings = list(rendered.findings) + overfull_findings(rendered, conv.sink)
+    findings = [*rendered.findings, *overfull_findings(rendered, conv.sink),
+                *failing_examples(game, rendered)]
     return Built(buf.getvalue(), findings, doc.page)
 
 

@@ -6,11 +6,30 @@ example that passes. The outcome is printed from the file's assertions, not from
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from markdown_it.tree import SyntaxTreeNode
 
+from ..errors import Finding
+from ..scenario import run_scenario
 from .markdown import parser
+
+def failing_examples(game: Any, rendered: Any) -> list[Finding]:
+    """Run every scenario a rendered template quotes; each one that fails is a finding at the
+    template line that quotes it. A rulebook whose example the engine rejects is not printed."""
+    findings = []
+    for block in rendered.blocks.values():
+        if block.kind != "scenario" or not block.scenario:
+            continue
+        result = run_scenario(block.scenario["_path"], game)
+        if not result.passed:
+            findings.append(Finding(block.file, block.line, 1 if block.line else 0, "rulebook-scenario",
+                                    f"the quoted example {Path(result.path).stem!r} fails in the "
+                                    f"rules engine: {'; '.join(result.failures)}",
+                                    "fix the scenario, the data or the rules"))
+    return findings
+
 
 _LABEL = {"uk": "Перевірено рушієм гри", "en": "Checked by the game engine"}
 _OUTCOME_KEYS = ("expect", "expected", "assert", "asserts", "outcome", "then")

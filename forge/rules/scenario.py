@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..errors import ForgeError
+from ..load import load_yaml
+from ..model import load_game
+from ..model.game import cards_root
 from .core import ENGINES, IllegalAction, SEAT_NAMES
 
 KEYS = {"title", "story", "game", "players", "sets", "seed", "options", "start", "seats", "deck",
@@ -51,10 +52,10 @@ class ScenarioResult:
 
 def load_scenario(path: str | Path) -> Scenario:
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc}") from None
+    doc, findings = load_yaml(path)
+    if doc is None:
+        raise ScenarioError("; ".join(map(str, findings)))
+    data = doc.data
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario is a YAML mapping")
     unknown = set(data) - KEYS
@@ -73,18 +74,12 @@ def _seat(name: Any, n: int, path: Path) -> int:
     raise ScenarioError(f"{path}: {name!r} is not a seat (A..{SEAT_NAMES[n - 1]})")
 
 
-def _games_root() -> Path:
-    from ..cli.app import cards_root
-    return cards_root()
-
-
 def build(sc: Scenario, game: Any = None):
     """Set up the scenario's position; returns the match, ready to play."""
-    from ..model import load_game
     d, path = sc.data, sc.path
     game_id = d.get("game", "love_formula")
     if game is None:
-        game, findings = load_game(_games_root() / game_id)
+        game, findings = load_game(cards_root() / game_id)
         if game is None:
             raise ScenarioError(f"{path}: cannot load game {game_id!r}")
     module = ENGINES.get(game.manifest.engine or "")
