@@ -43,17 +43,56 @@ def _physical(game) -> int:
     return sum(card.copies for card in game.cards)
 
 
-@pytest.mark.parametrize("paper, size", [("a4", A4), ("letter", LETTER)])
-def test_pnp_pages_have_the_paper_size_and_enough_interleaved_sheets(built, paper, size):
+@pytest.mark.parametrize("paper, size, per_page", [("a4", A4, 9), ("letter", LETTER[::-1], 8)])
+def test_pnp_pages_have_the_paper_size_and_enough_interleaved_sheets(built, paper, size, per_page):
     game, folder = built
     reader = PdfReader(folder / f"pnp-{paper}.pdf")
-    assert {_size(p) for p in reader.pages} == {size}
+    assert {_size(p) for p in reader.pages} == {size}  # Letter: landscape holds 4x2 with bleed
     n = len(reader.pages)
     assert n % 2 == 0
-    assert n >= 2 * math.ceil(_physical(game) / 9)
+    assert n >= 2 * math.ceil(_physical(game) / per_page)
     # Back pages carry the word "зворот", front pages the crop-mark footer with "лицьовий".
     assert "лицьовий" in reader.pages[0].extract_text()
     assert "зворот" in reader.pages[1].extract_text()
+
+
+_PLACED = re.compile(rb"1 0 0 1 (-?[\d.]+) (-?[\d.]+) cm\s*/(\S+) Do")
+_SEGMENT = re.compile(rb"(-?[\d.]+) (-?[\d.]+) m (-?[\d.]+) (-?[\d.]+) l")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_pnp_cards_carry_full_3mm_bleed_and_no_crop_mark_touches_a_trim(built, paper):
+    """Read the sheet back: every placed face is a form whose box is trim + 3 mm on every side
+    (69 x 94 mm for poker cards), faces do not overlap, and no line drawn on the page itself
+    (crop marks, scale bar) crosses any card's trim rectangle."""
+    game, folder = built
+    size = game.manifest.card_size
+    reader = PdfReader(folder / f"pnp-{paper}.pdf")
+    for page in reader.pages[:4]:
+        content = page.get_contents().get_data()
+        xobjects = page["/Resources"]["/XObject"]
+        placed = [(float(x), float(y), name.decode()) for x, y, name in _PLACED.findall(content)]
+        assert placed
+        trims, bleeds = [], []
+        for x, y, name in placed:
+            x0, y0, x1, y1 = (float(v) for v in xobjects["/" + name].get_object()["/BBox"])
+            assert (x1 - x0) / MM == pytest.approx(size.width + 6, abs=0.01)
+            assert (y1 - y0) / MM == pytest.approx(size.height + 6, abs=0.01)
+            assert (x0 / MM, y0 / MM) == pytest.approx((-3, -3), abs=0.01)
+            trims.append((x, y, x + size.width * MM, y + size.height * MM))
+            bleeds.append((x + x0, y + y0, x + x1, y + y1))
+        w, h = _size(page)
+        for n, (a0, b0, a1, b1) in enumerate(bleeds):
+            assert a0 >= 0 and b0 >= 0 and a1 <= w and b1 <= h
+            for c0, d0, c1, d1 in bleeds[n + 1:]:  # abutting is fine, overlapping is not
+                assert min(a1, c1) - max(a0, c0) <= 0.01 or min(b1, d1) - max(b0, d0) <= 0.01
+        segments = [tuple(float(v) for v in m) for m in _SEGMENT.findall(content)]
+        if page is reader.pages[0] or page is reader.pages[2]:  # front pages carry the marks
+            assert len(segments) >= 8
+        for ax, ay, bx, by in segments:
+            for tx0, ty0, tx1, ty1 in trims:
+                assert not (max(ax, bx) >= tx0 and min(ax, bx) <= tx1
+                            and max(ay, by) >= ty0 and min(ay, by) <= ty1), ((ax, ay, bx, by), (tx0, ty0))
 
 
 def _norm(text: str) -> str:
@@ -144,7 +183,7 @@ def test_backs_first_and_home_and_alignment_options(tmp_path):
     assert _norm(game.cards[0].name["uk"]) not in _norm(shop.pages[0].extract_text())
     pnp = PdfReader(folder / "pnp-a4.pdf")
     assert "суміщення" in pnp.pages[0].extract_text()
-    assert len(pnp.pages) == 2 + 2 * math.ceil(_physical(game) / 9)
+    assert len(pnp.pages) == 2 + 2 * math.ceil(_physical(game) / 9)  # home: 3x3, no bleed
 
 
 def test_png_product_gives_the_game_crafter_poker_size(tmp_path):

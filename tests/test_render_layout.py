@@ -10,19 +10,41 @@ from reportlab.platypus import SimpleDocTemplate
 from forge.model import load_game
 from forge.render import card_flowable, front
 from forge.render.layout import SHY, fit_text, hyphenate
-from forge.render.sheets import grid, png_size
+from forge.render.sheets import grid, mark_segments, png_size
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_poker_cards_fit_three_by_three_with_bleed_and_room_for_marks(paper):
+@pytest.mark.parametrize("paper, layout", [("a4", (3, 3, False)), ("letter", (4, 2, True))])
+def test_poker_cards_keep_their_full_bleed_and_the_orientation_holding_most_wins(paper, layout):
     g = grid(paper, 63, 88, home=False)
-    assert (g.cols, g.rows) == (3, 3)
-    assert 0 < g.bx <= 3 and 0 < g.by <= 3
-    left = g.x0 - g.bx
-    right = g.x0 + 3 * g.w + 5 * g.bx
-    assert left >= 4 - 1e-6 and g.paper[0] - right >= 4 - 1e-6
+    assert (g.cols, g.rows, g.landscape) == layout
+    assert g.bx == g.by == 3
+    x0, y0, x1, y1 = g.outer
+    assert x1 - x0 == pytest.approx(g.cols * 69) and y1 - y0 == pytest.approx(g.rows * 94)
+    assert min(x0, y0, g.paper[0] - x1, g.paper[1] - y1) >= 1 - 1e-6
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("home", [False, True])
+def test_crop_marks_mark_every_cut_line_and_never_touch_a_trim(paper, home):
+    g = grid(paper, 63, 88, home=home)
+    segs = mark_segments(g)
+    for ax0, ay0, ax1, ay1 in segs:
+        for tx0, ty0, tx1, ty1 in g.trims():
+            assert not (max(ax0, ax1) >= tx0 and min(ax0, ax1) <= tx1
+                        and max(ay0, ay1) >= ty0 and min(ay0, ay1) <= ty1)
+        assert 0 <= min(ax0, ax1) and max(ax0, ax1) <= g.paper[0]
+        assert 0 <= min(ay0, ay1) and max(ay0, ay1) <= g.paper[1]
+    assert all(any(a == c == x for a, _, c, _ in segs) for x in g.xs())
+    assert all(any(b == d == y for _, b, _, d in segs) for y in g.ys())
+
+
+def test_letter_backs_of_a_landscape_sheet_flip_top_to_bottom_on_the_long_edge():
+    g = grid("letter", 63, 88, home=False)
+    x, y = g.slot(0)
+    assert g.mirrored(0, "long", (0, 0)) == pytest.approx((x, g.paper[1] - y - g.h))
+    assert g.mirrored(0, "short", (0, 0)) == pytest.approx((g.paper[0] - x - g.w, y))
 
 
 def test_home_mode_has_no_bleed_and_backs_mirror_for_long_and_short_edges():

@@ -17,6 +17,7 @@ from typing import Any, Iterator
 
 from reportlab import rl_config
 from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..build import BuildOptions, product
@@ -95,10 +96,9 @@ class Faces:
     def place(self, name: str, x_mm: float, y_mm: float) -> None:
         """Place a form with its trim's lower-left corner at (x, y) mm on the page."""
         c = self.c
-        c.saveState()
-        c.translate(x_mm * PT, y_mm * PT)
+        c.addLiteral(f"q 1 0 0 1 {x_mm * PT:.3f} {y_mm * PT:.3f} cm")
         c.doForm(name)
-        c.restoreState()
+        c.addLiteral("Q")
 
 
 def copies(game: Any) -> list[Any]:
@@ -112,7 +112,7 @@ def copies(game: Any) -> list[Any]:
 
 @dataclass(frozen=True)
 class Grid:
-    paper: tuple[float, float]  # mm
+    paper: tuple[float, float]  # mm, as laid out (landscape when wider than tall)
     cols: int
     rows: int
     bx: float  # bleed printed around each card (mm), per axis
@@ -126,6 +126,14 @@ class Grid:
     def per_page(self) -> int:
         return self.cols * self.rows
 
+    @property
+    def pagesize(self) -> tuple[float, float]:
+        return self.paper[0] * PT, self.paper[1] * PT
+
+    @property
+    def landscape(self) -> bool:
+        return self.paper[0] > self.paper[1]
+
     def slot(self, i: int) -> tuple[float, float]:
         """Lower-left trim corner of slot i (row-major from the top-left)."""
         r, col = divmod(i, self.cols)
@@ -134,14 +142,20 @@ class Grid:
         return x, y
 
     def mirrored(self, i: int, duplex: str, offset: tuple[float, float]) -> tuple[float, float]:
-        """Where the back of slot i goes so it meets its front when printed duplex."""
+        """Where the back of slot i goes so it meets its front when printed duplex: turned over
+        the sheet's long edge (`long`) or its short edge (`short`). On a portrait page the long
+        edge is vertical, so the back is mirrored left-right; on a landscape page, top-bottom."""
         x, y = self.slot(i)
         pw, ph = self.paper
-        if duplex == "short":
+        if (duplex == "short") != self.landscape:
             y = ph - y - self.h
         else:
             x = pw - x - self.w
         return x + offset[0], y + offset[1]
+
+    def trims(self) -> list[tuple[float, float, float, float]]:
+        """Every slot's trim rectangle (x0, y0, x1, y1) mm."""
+        return [(x, y, x + self.w, y + self.h) for x, y in map(self.slot, range(self.per_page))]
 
     def xs(self) -> list[float]:
         return sorted({x for i in range(self.cols) for x in (self.slot(i)[0], self.slot(i)[0] + self.w)})
@@ -150,56 +164,121 @@ class Grid:
         return sorted({y for i in range(0, self.per_page, self.cols)
                        for y in (self.slot(i)[1], self.slot(i)[1] + self.h)})
 
+    @property
+    def outer(self) -> tuple[float, float, float, float]:
+        """The printed area: every card with its bleed (x0, y0, x1, y1) mm."""
+        return (self.x0 - self.bx, self.y0 - self.by,
+                self.x0 - self.bx + self.cols * (self.w + 2 * self.bx),
+                self.y0 - self.by + self.rows * (self.h + 2 * self.by))
+
+
+#: Least room between the printed area and the paper's edge (mm) with full bleed.
+EDGE = 1.0
+#: Room a crop mark needs outside the printed area (gap + mark).
+MARK_ROOM = 0.8 + MARK
+
 
 def grid(paper: str, w: float, h: float, home: bool) -> Grid:
-    """As many cards as fit with room for marks and footer; then as much bleed as fits (<= 3 mm)."""
+    """The sheet layout. Home mode: no bleed, cards abut, as many as fit with room for marks and
+    the footer. Otherwise every card keeps its full 3 mm bleed on every side, cards (with bleed)
+    abut, and the orientation holding the most cards wins (portrait on a tie): A4 takes 3x3 poker
+    cards (207 x 282 mm), Letter 4x2 in landscape."""
     pw, ph = (v / PT for v in PAPERS[paper])
-    cols = int((pw - 2 * MARGIN) // w)
-    rows = int((ph - MARGIN - FOOTER) // h)
-    if cols < 1 or rows < 1:
-        raise ForgeError(f"a {w}x{h} mm card does not fit on {paper} paper")
     if home:
-        bx = by = 0.0
-    else:
-        bx = max(0.0, min(BLEED, (pw - 2 * MARGIN - cols * w) / (2 * cols)))
-        by = max(0.0, min(BLEED, (ph - MARGIN - FOOTER - rows * h) / (2 * rows)))
-    gw = cols * w + 2 * bx * cols
-    gh = rows * h + 2 * by * rows
-    x0 = (pw - gw) / 2 + bx
-    slack = ph - MARGIN - FOOTER - gh
-    y0 = FOOTER + slack / 2 + by
-    return Grid((pw, ph), cols, rows, bx, by, x0, y0, w, h)
+        cols = int((pw - 2 * MARGIN) // w)
+        rows = int((ph - MARGIN - FOOTER) // h)
+        if cols < 1 or rows < 1:
+            raise ForgeError(f"a {w}x{h} mm card does not fit on {paper} paper")
+        slack = ph - MARGIN - FOOTER - rows * h
+        return Grid((pw, ph), cols, rows, 0.0, 0.0, (pw - cols * w) / 2, FOOTER + slack / 2, w, h)
+    cw, ch = w + 2 * BLEED, h + 2 * BLEED
+    best = None
+    for PW, PH in ((pw, ph), (ph, pw)):
+        cols = int((PW - 2 * EDGE) // cw)
+        rows = int((PH - 2 * EDGE - FOOTER) // ch)
+        if cols >= 1 and rows >= 1 and (best is None or cols * rows > best[2] * best[3]):
+            best = (PW, PH, cols, rows)
+    if best is None:
+        raise ForgeError(f"a {w}x{h} mm card with {BLEED} mm bleed does not fit on {paper} paper")
+    PW, PH, cols, rows = best
+    spare = PH - rows * ch
+    bottom = max(spare * 0.6, min(spare - EDGE, FOOTER + MARK_ROOM / 2))  # the footer's side
+    x0 = (PW - cols * cw) / 2 + BLEED
+    return Grid((PW, PH), cols, rows, BLEED, BLEED, x0, bottom + BLEED, w, h)
+
+
+def mark_segments(g: Grid) -> list[tuple[float, float, float, float]]:
+    """Crop marks (x1, y1, x2, y2 mm), none touching any card's trim: every cut line gets a mark
+    at both ends in the page margin where the margin has room for one, else short marks in the
+    gutters between neighbouring cards, where only bleed lies (cut away)."""
+    x0, y0, x1, y1 = g.outer
+    pw, ph = g.paper
+    gap = 0.8
+    room = {"left": x0 - EDGE, "right": pw - x1 - EDGE, "bottom": y0 - EDGE, "top": ph - y1 - EDGE}
+    segs: list[tuple[float, float, float, float]] = []
+
+    def length(side: str) -> float:
+        return min(MARK, room[side] - gap)
+
+    # Vertical cut lines (x = a trim edge): marks above and below the printed area ...
+    vertical_outside = room["top"] >= gap + 2 and room["bottom"] >= gap + 2
+    for x in g.xs():
+        if vertical_outside:
+            segs.append((x, y1 + gap, x, y1 + gap + length("top")))
+            segs.append((x, y0 - gap, x, y0 - gap - length("bottom")))
+    # ... horizontal cut lines (y = a trim edge): marks left and right of it.
+    horizontal_outside = room["left"] >= gap + 2 and room["right"] >= gap + 2
+    for y in g.ys():
+        if horizontal_outside:
+            segs.append((x0 - gap, y, x0 - gap - length("left"), y))
+            segs.append((x1 + gap, y, x1 + gap + length("right"), y))
+    # Gutter marks: between neighbouring cards, 1 mm clear of either trim.
+    inset = 1.0
+    if not horizontal_outside or g.bx == 0:
+        for col in range(g.cols - 1):
+            left = g.slot(col)[0] + g.w
+            right = g.slot(col + 1)[0]
+            if right - left >= 2 * inset + 1:
+                for y in g.ys():
+                    segs.append((left + inset, y, right - inset, y))
+    if not vertical_outside or g.by == 0:
+        for row in range(g.rows - 1):
+            top = g.slot(row * g.cols)[1]
+            below = g.slot((row + 1) * g.cols)[1] + g.h
+            if top - below >= 2 * inset + 1:
+                for x in g.xs():
+                    segs.append((x, below + inset, x, top - inset))
+    return segs
 
 
 def _crop_marks(c: Canvas, g: Grid) -> None:
-    """Short hairlines outside the printed area, in line with every trim edge."""
-    c.saveState()
-    c.setStrokeColor(color("#000000"))
-    c.setLineWidth(0.25)
-    left, right = g.x0 - g.bx, g.x0 - g.bx + g.cols * (g.w + 2 * g.bx)
-    bottom, top = g.y0 - g.by, g.y0 - g.by + g.rows * (g.h + 2 * g.by)
-    for x in g.xs():
-        c.line(x * PT, (top + 0.8) * PT, x * PT, (top + 0.8 + MARK) * PT)
-        c.line(x * PT, (bottom - 0.8) * PT, x * PT, (bottom - 0.8 - MARK) * PT)
-    for y in g.ys():
-        c.line((left - 0.8) * PT, y * PT, (left - 0.8 - MARK) * PT, y * PT)
-        c.line((right + 0.8) * PT, y * PT, (right + 0.8 + MARK) * PT, y * PT)
-    c.restoreState()
+    """The marks of `mark_segments`: a white line under a black hairline, so marks that fall on
+    a card's dark bleed stay visible."""
+    segs = mark_segments(g)
+    path = " ".join(f"{a * PT:.2f} {b * PT:.2f} m {x * PT:.2f} {y * PT:.2f} l" for a, b, x, y in segs)
+    c.addLiteral(f"q 0 J 1 1 1 RG 0.9 w {path} S 0 0 0 RG 0.25 w {path} S Q")
+
+
+def _fit_font(text: str, size: float, width: float) -> float:
+    tw = stringWidth(text, fonts.REGULAR, size)
+    return size if tw <= width else size * width / tw
 
 
 def _footer(c: Canvas, g: Grid, lang: str, page_label: str, title: str) -> None:
-    """The 100 % reminder, a measured scale bar and the page label, between the crop marks."""
+    """The 100 % reminder, a measured scale bar and the page label in the bottom margin, each
+    within one column's span (between the crop marks), clear of the marks' ends."""
     w = words(lang)
-    bottom = g.y0 - g.by
-    base = max(1.2, bottom - 0.8 - MARK - 0.2 - 2.2)  # baseline below the marks when there is room
-    base = min(base, bottom - 2.6)
+    x0, y0, _, _ = g.outer
+    base = max(EDGE + 1.2, y0 - 0.8 - MARK + 0.4)  # baseline level with the marks' lower half
     cols = [g.slot(i)[0] for i in range(g.cols)]
+    span = g.w - 3  # usable width under a column
     c.saveState()
     c.setFillColor(color("#222222"))
-    c.setFont(fonts.REGULAR, 6)
     mid = lambda i: (cols[min(i, len(cols) - 1)] + g.w / 2) * PT  # noqa: E731
+    c.setFont(fonts.REGULAR, _fit_font(w["print"], 6, span * PT))
     c.drawCentredString(mid(0), base * PT, w["print"])
     # Scale bar: SCALE_BAR mm with a tick every 10 mm, measured on the printout.
+    c.setFont(fonts.REGULAR, 6)
     bar = min(SCALE_BAR, g.w - 14)
     sx = cols[min(1, len(cols) - 1)] + (g.w - bar - 9) / 2
     c.setStrokeColor(color("#222222"))
@@ -209,7 +288,9 @@ def _footer(c: Canvas, g: Grid, lang: str, page_label: str, title: str) -> None:
         x = sx + k * 10
         c.line(x * PT, (base - 0.2) * PT, x * PT, (base + (1.6 if k % 5 == 0 else 1.1)) * PT)
     c.drawString((sx + bar + 1.2) * PT, base * PT, w["bar"].format(n=int(bar)))
-    c.drawCentredString(mid(2), base * PT, f"{title} · {page_label}")
+    label = f"{title} · {page_label}"
+    c.setFont(fonts.REGULAR, _fit_font(label, 6, span * PT))
+    c.drawCentredString(mid(2), base * PT, label)
     c.restoreState()
 
 
@@ -258,7 +339,7 @@ def pnp_pdf(game: Any, opts: BuildOptions, paper: str) -> bytes:
     size = game.manifest.card_size
     g = grid(paper, size.width, size.height, opts.home)
     buf = io.BytesIO()
-    c = new_canvas(buf, PAPERS[paper], game, f"print and play ({paper.upper()})", opts.lang)
+    c = new_canvas(buf, g.pagesize, game, f"print and play ({paper.upper()})", opts.lang)
     faces = Faces(c, game, opts.lang, g.bx, g.by)
     w = words(opts.lang)
     title = game.manifest.title[opts.lang]
