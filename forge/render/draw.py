@@ -7,12 +7,12 @@ from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.utils import ImageReader
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS, Canvas
 
 from . import fonts
 from .icons import ICONS, draw_icon, icon_code
-from .layout import FACES, PT, Face, LayoutError
+from .layout import FACES, PT, Face, LayoutError, _unit_width
 
 #: How far `bleed: true` elements reach beyond the trim (mm); frames clip to the bleed in use.
 MAX_BLEED = 6.0
@@ -146,7 +146,11 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
             ink = fill if fill is not None else (None if stroke is not None else "#000000")
             _icon(out, name, float(el["x"]) * PT, (H - float(el["y"]) - s) * PT, s * PT, ink,
                   stroke, lw if stroke is not None else 0)
-        elif kind in ("label", "text", "art", "table"):
+        elif kind == "label":
+            _label(c, face, el)
+        elif kind == "text":
+            _text(c, face, el)
+        elif kind in ("art", "table"):
             c.saveState()
             if fill is not None:
                 c.setFillColor(color(fill))
@@ -180,33 +184,35 @@ def _icon(out: list, name: str, x: float, y: float, size: float, fill: Any, stro
     out.append(" ".join(parts))
 
 
+def _show(c: Canvas, face_name: str, size: float, text: str) -> str:
+    """Text-showing operators for `text` in a TrueType face: ReportLab's subsets and escaping,
+    without a text object per string."""
+    font = getFont(face_name)
+    doc = c._doc
+    return " ".join(f"{font.getSubsetInternalName(subset, doc)} {size:.2f} Tf ({c._escape(chunk)}) Tj"
+                    for subset, chunk in font.splitString(text, doc))
+
+
 def _label(c: Canvas, face: Face, el: dict) -> None:
     size = el["_size"]
-    c.setFont(el["_face"], size)
-    c.setFillColor(color(el.get("color", "#000000")))
     x, y = float(el["x"]) * PT, (face.height - float(el["y"])) * PT
     # y is the baseline; `box: true` makes y the top of a box of the nominal size instead.
     text = str(el.get("text", ""))
     align = el.get("align", "left")
     w = float(el.get("w", 0)) * PT
     track = float(el.get("tracking", 0))
-    width = stringWidth(text, el["_face"], size) + track * max(len(text) - 1, 0)
+    width = _unit_width(text, el["_face"]) * size + track * max(len(text) - 1, 0)
     if align == "center":
         x = (x + w / 2 if w else x) - width / 2
     elif align == "right":
         x = (x + w if w else x) - width
-    if track:
-        t = c.beginText(x, y)
-        t.setFont(el["_face"], size)
-        t.setCharSpace(track)
-        t.textOut(text)
-        c.drawText(t)
-    else:
-        c.drawString(x, y, text)
+    tc = f"{track:.3g} Tc " if track else ""
+    c.addLiteral(f"q {_paint(el.get('color', '#000000'), 'rg')} BT {tc}1 0 0 1 {_n(x)} {_n(y)} Tm "
+                 f"{_show(c, el['_face'], size, text)} ET Q")
 
 
 def _text(c: Canvas, face: Face, el: dict) -> None:
-    """The lines fitted by `layout.fit_text`, one text object per element."""
+    """The lines fitted by `layout.fit_text`, in one text block per element."""
     paras = el["_paras"]
     gap = float(el.get("gap", 0.4)) * el["_size"]
     total = sum(p.height for p in paras) + gap * max(len(paras) - 1, 0)
@@ -218,12 +224,11 @@ def _text(c: Canvas, face: Face, el: dict) -> None:
     elif valign == "bottom":
         top -= max(h - total, 0)
     x, w = float(el["x"]) * PT, float(el["w"]) * PT
-    t = c.beginText()
-    current = None
+    out = ["q BT"]
     for n, para in enumerate(paras):
         if n:
             top -= gap
-        t.setFillColor(color(para.color))
+        out.append(_paint(para.color, "rg"))
         base = top - para.size
         for lw, frags in para.lines:
             if para.align == "center":
@@ -232,15 +237,12 @@ def _text(c: Canvas, face: Face, el: dict) -> None:
                 lx = x + w - lw
             else:
                 lx = x
-            t.setTextOrigin(lx, base)
-            for fname, text in frags:
-                if (fname, para.size) != current:
-                    t.setFont(fname, para.size)
-                    current = (fname, para.size)
-                t.textOut(text)
+            out.append(f"1 0 0 1 {_n(lx)} {_n(base)} Tm")
+            out.extend(_show(c, fname, para.size, text) for fname, text in frags)
             base -= para.leading
         top -= para.height
-    c.drawText(t)
+    out.append("ET Q")
+    c.addLiteral(" ".join(out))
 
 
 def _stripes(c: Canvas, face: Face, el: dict) -> None:

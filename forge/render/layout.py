@@ -671,10 +671,10 @@ def resolve(game: Any, card: Any | None, lang: str, back: str | None = None) -> 
             s = float(el.get("size", 8))
             smallest = float(el.get("min", s))
             limit = float(el["w"]) * PT if el.get("w") else None
-            width = stringWidth(text, face_name, s)
+            width = _unit_width(text, face_name) * s
             if limit and width > limit:
                 s = max(smallest, s * limit / width)
-                width = stringWidth(text, face_name, s)
+                width = _unit_width(text, face_name) * s
                 if width > limit + 0.01:
                     face.problems.append(Problem(_loc(el, lang), "text-overflow",
                                                  f"{el.get('what', 'label')} ({lang}) «{text[:40]}» is "
