@@ -315,6 +315,12 @@ def _hyphenator(lang: str) -> pyphen.Pyphen | None:
         return None
 
 
+@lru_cache(maxsize=None)
+def _can_hyphenate(lang: str) -> bool:
+    """Whether pyphen has patterns for `lang`, without loading them (that costs ~25 ms)."""
+    return pyphen.language_fallback(_HYPHEN_LANG.get(lang, lang)) is not None
+
+
 @lru_cache(maxsize=65536)
 def _hyphenate_word(word: str, lang: str) -> str:
     h = _hyphenator(lang)
@@ -464,7 +470,7 @@ def _pieces(fragments: list, hyph: bool) -> list:
 
 def _prepare(item: dict, base_face: str, el: dict, lang: str, hyph: bool) -> _Prepared:
     face = FACES.get(item.get("font", el.get("font", "regular")), base_face)
-    hyph = hyph and bool(item.get("hyphenate", True)) and _hyphenator(lang) is not None
+    hyph = hyph and bool(item.get("hyphenate", True)) and _can_hyphenate(lang)
     hard: list[list] = [[]]
     pending: list[tuple[str, str]] = []  # fragments of the word being collected
 
