@@ -313,7 +313,7 @@ def _alignment(c: Canvas, g: Grid, lang: str, duplex: str, offset: tuple[float, 
             c.setFont(fonts.REGULAR, 7)
             text = c.beginText((g.x0 + 2) * PT, (g.slot(0)[1] + g.h - 4) * PT)
             text.setFont(fonts.REGULAR, 6.5)
-            for line in _wrap(w["align"], 70):
+            for line in _wrap(w["align"], (g.w - 4) * PT, 6.5):
                 text.textLine(line)
             c.drawText(text)
         else:
@@ -323,14 +323,16 @@ def _alignment(c: Canvas, g: Grid, lang: str, duplex: str, offset: tuple[float, 
         c.showPage()
 
 
-def _wrap(text: str, n: int) -> list[str]:
+def _wrap(text: str, width: float, size: float) -> list[str]:
+    """Greedy lines of `text` no wider than `width` points at `size` in the regular face."""
     lines, line = [], ""
     for word in text.split():
-        if line and len(line) + 1 + len(word) > n:
+        candidate = f"{line} {word}".strip()
+        if line and stringWidth(candidate, fonts.REGULAR, size) > width:
             lines.append(line)
             line = word
         else:
-            line = f"{line} {word}".strip()
+            line = candidate
     return lines + [line] if line else lines
 
 
