@@ -36,6 +36,7 @@ import yaml
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from ..errors import ForgeError
+from ..templating import BYTECODE
 from ..text.effects import operations_text, effect_text
 from ..text.plural import plural
 from ..text.typography import SHY, typeset
@@ -93,63 +94,13 @@ class Face:
 # Templates
 
 
-class _MemoryBytecode(jinja2.BytecodeCache):
-    """Compiled templates shared by every game's environment in this process (the common
-    parts are compiled once, not once per game), and kept on disk between runs like Python's
-    `__pycache__`: compiling the layouts costs more than rendering every card of a game.
-
-    The disk copy lives in $FORGE_CACHE (or $XDG_CACHE_HOME/card-forge, ~/.cache/card-forge);
-    Jinja keys it by template name and file, checks it against the source's hash and its own and
-    Python's versions, so an edited template is simply compiled again. `FORGE_CACHE=off` (or an
-    unwritable directory) keeps it in memory only."""
-
-    def __init__(self) -> None:
-        self.store: dict[str, bytes] = {}
-        self._disk: jinja2.FileSystemBytecodeCache | None | bool = False
-
-    def disk(self) -> jinja2.FileSystemBytecodeCache | None:
-        if self._disk is False:
-            self._disk = None
-            where = os.environ.get("FORGE_CACHE")
-            if where != "off":
-                base = Path(where) if where else Path(
-                    os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "card-forge"
-                try:
-                    (base / "jinja").mkdir(parents=True, exist_ok=True)
-                    self._disk = jinja2.FileSystemBytecodeCache(str(base / "jinja"))
-                except OSError:
-                    self._disk = None
-        return self._disk  # type: ignore[return-value]
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.key in self.store:
-            bucket.bytecode_from_string(self.store[bucket.key])
-            return
-        disk = self.disk()
-        if disk is not None:
-            try:
-                disk.load_bytecode(bucket)
-            except (OSError, ValueError, EOFError):
-                bucket.reset()
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.store[bucket.key] = bucket.bytecode_to_string()
-        disk = self.disk()
-        if disk is not None:
-            try:
-                disk.dump_bytecode(bucket)
-            except OSError:
-                pass
-
-
-_BYTECODE = _MemoryBytecode()
 
 
 @lru_cache(maxsize=None)
 def _env(root: str, game_id: str) -> jinja2.Environment:
     base = Path(root)
     env = jinja2.Environment(
-        bytecode_cache=_BYTECODE, loader=jinja2.FileSystemLoader([str(base / game_id / "cards"), str(base / "_common" / "cards")]),
+        bytecode_cache=BYTECODE, loader=jinja2.FileSystemLoader([str(base / game_id / "cards"), str(base / "_common" / "cards")]),
         undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False)
     env.filters["plural"] = _plural

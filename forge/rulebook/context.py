@@ -20,6 +20,7 @@ import jinja2
 
 from ..errors import Finding, display_path
 from ..model import Game
+from ..templating import BYTECODE
 from ..scenario import ScenarioError, load_scenario
 from ..text import effect_text, operations_text, plural
 from .odds import d6_battle, d6_faces, d6_odds
@@ -95,7 +96,7 @@ def _filter(method: str):
 def environment(root: str) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(root), undefined=jinja2.StrictUndefined, autoescape=False,
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=BYTECODE)
     env.filters.update(plural=_filter("plural"), items=_filter("items"),
                        card=_filter("card_quoted"), card_name=_filter("card_name"))
     return env

@@ -11,10 +11,13 @@ from typing import Any, Iterable
 import jinja2
 from jinja2 import meta, nodes
 
+from ..templating import BYTECODE, source_loader, source_name
 from .plural import plural
 from .typography import typeset
 
-_ENV = jinja2.Environment(autoescape=False, undefined=jinja2.StrictUndefined, keep_trailing_newline=False)
+_SOURCES: dict[str, str] = {}
+_ENV = jinja2.Environment(autoescape=False, undefined=jinja2.StrictUndefined, keep_trailing_newline=False,
+                          loader=source_loader(_SOURCES), bytecode_cache=BYTECODE, auto_reload=False)
 
 
 @jinja2.pass_context
@@ -27,7 +30,10 @@ _ENV.filters["plural"] = _plural_filter
 
 @lru_cache(maxsize=4096)
 def _compiled(source: str) -> jinja2.Template:
-    return _ENV.from_string(source)
+    """Compiled once per process, and from the shared disk cache after the first run."""
+    name = source_name(source)
+    _SOURCES[name] = source
+    return _ENV.get_template(name)
 
 
 def render_operation(spec: Any, op: Any, lang: str) -> str:

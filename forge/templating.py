@@ -1,0 +1,75 @@
+"""Compiled Jinja templates, shared by every environment of the process and kept on disk.
+
+Card layouts, effect texts and rulebooks are Jinja; compiling them costs more than rendering
+every card of a game, so all their environments use `BYTECODE`, and `source_loader` lets
+templates that live in data (the manifest's operation texts) be cached like files.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import jinja2
+
+
+class _SharedBytecode(jinja2.BytecodeCache):
+    """Compiled templates shared by every game's environment in this process (the common
+    parts are compiled once, not once per game), and kept on disk between runs like Python's
+    `__pycache__`: compiling the layouts costs more than rendering every card of a game.
+
+    The disk copy lives in $FORGE_CACHE (or $XDG_CACHE_HOME/card-forge, ~/.cache/card-forge);
+    Jinja keys it by template name and file, checks it against the source's hash and its own and
+    Python's versions, so an edited template is simply compiled again. `FORGE_CACHE=off` (or an
+    unwritable directory) keeps it in memory only."""
+
+    def __init__(self) -> None:
+        self.store: dict[str, bytes] = {}
+        self._disk: jinja2.FileSystemBytecodeCache | None | bool = False
+
+    def disk(self) -> jinja2.FileSystemBytecodeCache | None:
+        if self._disk is False:
+            self._disk = None
+            where = os.environ.get("FORGE_CACHE")
+            if where != "off":
+                base = Path(where) if where else Path(
+                    os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "card-forge"
+                try:
+                    (base / "jinja").mkdir(parents=True, exist_ok=True)
+                    self._disk = jinja2.FileSystemBytecodeCache(str(base / "jinja"))
+                except OSError:
+                    self._disk = None
+        return self._disk  # type: ignore[return-value]
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.store:
+            bucket.bytecode_from_string(self.store[bucket.key])
+            return
+        disk = self.disk()
+        if disk is not None:
+            try:
+                disk.load_bytecode(bucket)
+            except (OSError, ValueError, EOFError):
+                bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
+        disk = self.disk()
+        if disk is not None:
+            try:
+                disk.dump_bytecode(bucket)
+            except OSError:
+                pass
+
+
+BYTECODE = _SharedBytecode()
+
+
+def source_loader(sources: dict[str, str]) -> jinja2.FunctionLoader:
+    """A loader for templates held in data: the name is the source's hash, so equal sources
+    share one compiled template and an edited one is a new name."""
+    return jinja2.FunctionLoader(lambda name: (sources[name], None, lambda: True) if name in sources else None)
+
+
+def source_name(source: str) -> str:
+    return hashlib.sha1(source.encode("utf-8")).hexdigest()
