@@ -43,7 +43,8 @@ def build(
     alignment_page: bool = typer.Option(False, "--alignment-page", help="Add a duplex alignment test sheet."),
     backs_first: bool = typer.Option(False, "--backs-first", help="Print-shop file: each back before its front."),
 ) -> None:
-    """Build PnP sheets (pnp-a4.pdf, pnp-letter.pdf) and printshop.pdf into OUT/<game>/<lang>/."""
+    """Check each game, then write its PnP sheets, print-shop file, rulebook, booklet and cheat
+    sheet into OUT/<game>/<lang>/ (a game with findings is refused, exit 1)."""
     papers = tuple(p.strip().lower() for p in paper.split(",") if p.strip())
     for p in papers:
         if p not in ("a4", "letter"):
