@@ -82,10 +82,9 @@ def test_text_output_names_file_and_line(game_copy):
 
 def test_same_priority_and_tiebreak_on_two_designs_is_a_finding(game_copy):
     folder = game_copy("love_formula")
-    text = (folder / "base_pairs.yaml").read_text(encoding="utf-8")
     # Give «Кадзуо та Томіко» the priority and tiebreak of «Дайсуке та Чі» (25/5).
-    text = text.replace("priority: 48\n  tiebreak: 3", "priority: 25\n  tiebreak: 5", 1)
-    (folder / "base_pairs.yaml").write_text(text, encoding="utf-8")
+    corrupt(folder, {"file": "base_pairs.yaml",
+                     "replace": ["priority: 48\n  tiebreak: 3", "priority: 25\n  tiebreak: 5"]})
     _, findings = check_game(folder)
     assert [(f.code, f.card) for f in findings] == [("not-unique", "kazuo_tomiko")]
 
@@ -102,9 +101,7 @@ def test_copies_and_replacements_may_share_priority():
 
 def test_undeclared_operation_is_a_finding(game_copy):
     folder = game_copy("love_formula")
-    path = folder / "base_actions.yaml"
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("- draw:", "- teleport:", 1), encoding="utf-8")
+    corrupt(folder, {"file": "base_actions.yaml", "replace": ["- draw:", "- teleport:"]})
     _, findings = check_game(folder)
     assert findings and {f.code for f in findings} == {"unknown-operation"}
     assert "'teleport'" in findings[0].message
@@ -112,13 +109,10 @@ def test_undeclared_operation_is_a_finding(game_copy):
 
 def test_bad_operation_parameter_points_at_it(game_copy):
     folder = game_copy("love_formula")
-    path = folder / "base_actions.yaml"
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("count: 3", "count: 300", 1), encoding="utf-8")
+    path = corrupt(folder, {"file": "base_actions.yaml", "replace": ["count: 3", "count: 300"]})
     _, findings = check_game(folder)
     assert [f.code for f in findings] == ["out-of-range"]
-    line = next(n for n, l in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "count: 300" in l)
-    assert findings[0].line == line
+    assert findings[0].line == expected_line(path, {"line_of": "count: 300"})
 
 
 def test_hand_written_text_must_keep_the_numbers(game_copy):
@@ -136,9 +130,7 @@ def test_hand_written_text_must_keep_the_numbers(game_copy):
 
 def test_broken_template_is_reported_at_the_manifest(game_copy):
     folder = game_copy("rules_does_not_exist")
-    path = folder / "game.yaml"
-    text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("{{ count }}", "{{ nope }}", 1), encoding="utf-8")
+    corrupt(folder, {"file": "game.yaml", "replace": ["{{ count }}", "{{ nope }}"]})
     _, findings = check_game(folder)
     assert [f.code for f in findings] == ["template"] and "nope" in findings[0].message
 
