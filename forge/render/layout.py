@@ -132,8 +132,10 @@ def element(kind: str, **params: Any) -> str:
 
 
 @jinja2.pass_context
-def _plural(context: Any, n: int, *forms: str) -> str:
-    return plural(n, forms, context["lang"])
+def _plural(context: Any, n: int, *forms: str, lang: str | None = None) -> str:
+    """`n|plural('карта', 'карти', 'карт')`: the template's `lang`; macros of a module imported
+    without context have none, and pass `lang=lang`."""
+    return plural(n, forms, lang or context["lang"])
 
 
 @jinja2.pass_context
