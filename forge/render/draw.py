@@ -249,17 +249,25 @@ def _stripes(c: Canvas, face: Face, el: dict) -> None:
     x, y, w, h = _grow(el, face)
     X, Y, Wp, Hp = x * PT, (face.height - y - h) * PT, w * PT, h * PT
     step = float(el.get("step", 3)) * PT
-    c.addLiteral(f"{_n(X)} {_n(Y)} {_n(Wp)} {_n(Hp)} re W n {_paint(el.get('stroke', '#000000'), 'RG')} "
-                 f"{float(el.get('width', 0.5)):.3g} w")
+    c._code.append(f"{_paint(el.get('stroke', '#000000'), 'RG')} {float(el.get('width', 0.5)):.3g} w")
     _hatch(c, X, Y, Wp, Hp, step)
 
 
 def _hatch(c: Canvas, X: float, Y: float, Wp: float, Hp: float, step: float) -> None:
-    """Diagonal lines over a clipped box, written as one path: hatching has hundreds of
-    segments per card, and ReportLab's per-number formatting would dominate the build."""
-    ops = [f"{X + i * step - Hp:.2f} {Y:.2f} m {X + i * step:.2f} {Y + Hp:.2f} l"
-           for i in range(int((Wp + Hp) / step) + 2)]
-    c.addLiteral(" ".join(ops) + " S")
+    """Diagonal lines over the box (X, Y, Wp, Hp) points, in the current stroke colour and
+    width. The lines (hundreds of segments) are a form drawn once per document for each box
+    size and step, whose BBox clips them to the box; a face only places it. Every card of a
+    type repeats the same frame and art box, so the hatching costs one `Do` per face instead of
+    a path that ReportLab would encode and compress again for every face."""
+    name = f"hatch{step:.2f}x{Wp:.2f}x{Hp:.2f}"
+    if not c._doc.hasForm(name):
+        c.beginForm(name, 0, 0, Wp, Hp)
+        c._code.append(" ".join(f"{i * step - Hp:.2f} 0 m {i * step:.2f} {Hp:.2f} l"
+                                for i in range(int((Wp + Hp) / step) + 2)) + " S")
+        c.endForm()
+    c._code.append(f"q 1 0 0 1 {_n(X)} {_n(Y)} cm")
+    c.doForm(name)
+    c._code.append("Q")
 
 
 def _art(c: Canvas, face: Face, el: dict, art: Path | None) -> None:
