@@ -11,6 +11,7 @@ from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS, Canvas
 
 from . import fonts
+from .forms import end_form
 from .icons import ICONS, draw_icon, icon_code
 from .layout import FACES, PT, Face, LayoutError, _unit_width
 
@@ -264,7 +265,7 @@ def _hatch(c: Canvas, X: float, Y: float, Wp: float, Hp: float, step: float) -> 
         c.beginForm(name, 0, 0, Wp, Hp)
         c._code.append(" ".join(f"{i * step - Hp:.2f} 0 m {i * step:.2f} {Hp:.2f} l"
                                 for i in range(int((Wp + Hp) / step) + 2)) + " S")
-        c.endForm()
+        end_form(c)
     c._code.append(f"q 1 0 0 1 {_n(X)} {_n(Y)} cm")
     c.doForm(name)
     c._code.append("Q")

@@ -24,6 +24,7 @@ from ..build import BuildOptions, product
 from ..errors import ForgeError
 from . import fonts, layout
 from .draw import art_path, color, draw_face
+from .forms import end_form
 from .layout import PT
 
 PAPERS = {"a4": A4, "letter": LETTER}
@@ -81,7 +82,7 @@ class Faces:
             c.beginForm(name, lowerx=-self.bx * PT, lowery=-self.by * PT,
                         upperx=(face.width + self.bx) * PT, uppery=(face.height + self.by) * PT)
             draw_face(c, face, art)
-            c.endForm()
+            end_form(c)
             self.names[key] = name
         return name
 
