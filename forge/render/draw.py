@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.lib import colors
+from reportlab.lib.rl_accel import escapePDF
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS, Canvas
@@ -74,23 +75,22 @@ def _round_rect(x: float, y: float, w: float, h: float, r: float) -> str:
     r = min(r, w / 2, h / 2)
     t = 0.4472 * r
     x1, y1 = x + w, y + h
-    n = _n
-    return (f"{n(x + r)} {n(y)} m {n(x1 - r)} {n(y)} l "
-            f"{n(x1 - t)} {n(y)} {n(x1)} {n(y + t)} {n(x1)} {n(y + r)} c {n(x1)} {n(y1 - r)} l "
-            f"{n(x1)} {n(y1 - t)} {n(x1 - t)} {n(y1)} {n(x1 - r)} {n(y1)} c {n(x + r)} {n(y1)} l "
-            f"{n(x + t)} {n(y1)} {n(x)} {n(y1 - t)} {n(x)} {n(y1 - r)} c {n(x)} {n(y + r)} l "
-            f"{n(x)} {n(y + t)} {n(x + t)} {n(y)} {n(x + r)} {n(y)} c h")
+    return (f"{x + r:.2f} {y:.2f} m {x1 - r:.2f} {y:.2f} l "
+            f"{x1 - t:.2f} {y:.2f} {x1:.2f} {y + t:.2f} {x1:.2f} {y + r:.2f} c {x1:.2f} {y1 - r:.2f} l "
+            f"{x1:.2f} {y1 - t:.2f} {x1 - t:.2f} {y1:.2f} {x1 - r:.2f} {y1:.2f} c {x + r:.2f} {y1:.2f} l "
+            f"{x + t:.2f} {y1:.2f} {x:.2f} {y1 - t:.2f} {x:.2f} {y1 - r:.2f} c {x:.2f} {y + r:.2f} l "
+            f"{x:.2f} {y + t:.2f} {x + t:.2f} {y:.2f} {x + r:.2f} {y:.2f} c h")
 
 
 _K = 0.5522847498  # circle as four Béziers
 
 
 def _circle(cx: float, cy: float, r: float) -> str:
-    k, n = _K * r, _n
-    return (f"{n(cx + r)} {n(cy)} m {n(cx + r)} {n(cy + k)} {n(cx + k)} {n(cy + r)} {n(cx)} {n(cy + r)} c "
-            f"{n(cx - k)} {n(cy + r)} {n(cx - r)} {n(cy + k)} {n(cx - r)} {n(cy)} c "
-            f"{n(cx - r)} {n(cy - k)} {n(cx - k)} {n(cy - r)} {n(cx)} {n(cy - r)} c "
-            f"{n(cx + k)} {n(cy - r)} {n(cx + r)} {n(cy - k)} {n(cx + r)} {n(cy)} c h")
+    k = _K * r
+    return (f"{cx + r:.2f} {cy:.2f} m {cx + r:.2f} {cy + k:.2f} {cx + k:.2f} {cy + r:.2f} {cx:.2f} {cy + r:.2f} c "
+            f"{cx - k:.2f} {cy + r:.2f} {cx - r:.2f} {cy + k:.2f} {cx - r:.2f} {cy:.2f} c "
+            f"{cx - r:.2f} {cy - k:.2f} {cx - k:.2f} {cy - r:.2f} {cx:.2f} {cy - r:.2f} c "
+            f"{cx + k:.2f} {cy - r:.2f} {cx + r:.2f} {cy - k:.2f} {cx + r:.2f} {cy:.2f} c h")
 
 
 def _op(stroke: bool, fill: bool) -> str:
@@ -185,13 +185,27 @@ def _icon(out: list, name: str, x: float, y: float, size: float, fill: Any, stro
     out.append(" ".join(parts))
 
 
+#: PDF string escapes of each byte, as ReportLab's escapePDF writes them (str.translate is C).
+_ESCAPE = {i: escapePDF(bytes([i])) for i in range(256)}
+
+
 def _show(c: Canvas, face_name: str, size: float, text: str) -> str:
     """Text-showing operators for `text` in a TrueType face: ReportLab's subsets and escaping,
-    without a text object per string."""
-    font = getFont(face_name)
+    without a text object per string. A string's subset codes never change once assigned in a
+    document, so each (face, string) is split and escaped once per document."""
     doc = c._doc
-    return " ".join(f"{font.getSubsetInternalName(subset, doc)} {size:.2f} Tf ({c._escape(chunk)}) Tj"
-                    for subset, chunk in font.splitString(text, doc))
+    cache = doc.__dict__.get("_forge_show")
+    if cache is None:
+        cache = doc._forge_show = {}
+    pairs = cache.get((face_name, text))
+    if pairs is None:
+        font = getFont(face_name)
+        pairs = cache[(face_name, text)] = [
+            (font.getSubsetInternalName(subset, doc), chunk.decode("latin-1").translate(_ESCAPE))
+            for subset, chunk in font.splitString(text, doc)]
+    if len(pairs) == 1:
+        return f"{pairs[0][0]} {size:.2f} Tf ({pairs[0][1]}) Tj"
+    return " ".join(f"{name} {size:.2f} Tf ({chunk}) Tj" for name, chunk in pairs)
 
 
 def _label(c: Canvas, face: Face, el: dict) -> None:

@@ -13,6 +13,7 @@ non-ASCII content).
 from __future__ import annotations
 
 import zlib
+from functools import lru_cache
 
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import PDFObject, PDFObjectReference, PDFResourceDictionary
@@ -32,11 +33,15 @@ class _Form(PDFObject):
         return list(self.bbox)
 
     def format(self, document: pdfdoc.PDFDocument) -> bytes:
-        box = " ".join(pdfdoc.fp_str(v) for v in self.bbox)
-        res = self.resources.format(document)
         return (b"<<\n/BBox [ %s ] /Filter [ /FlateDecode ] /FormType 1 /Length %d /Matrix [ 1 0 0 1 0 0 ] "
                 b"/Resources %s\n  /Subtype /Form /Type /XObject\n>>\nstream\n"
-                % (box.encode("ascii"), len(self.data), res)) + self.data + b"endstream\n"
+                % (_box(self.bbox), len(self.data), self.resources.format(document))) + self.data + b"endstream\n"
+
+
+@lru_cache(maxsize=256)
+def _box(bbox: tuple[float, float, float, float]) -> bytes:
+    """A BBox as ReportLab formats numbers (every face of a PDF has the same one)."""
+    return " ".join(pdfdoc.fp_str(v) for v in bbox).encode("ascii")
 
 
 def _resources(doc: pdfdoc.PDFDocument, xobjects: tuple[str, ...]) -> PDFObjectReference:

@@ -112,6 +112,7 @@ def _env(root: str, game_id: str) -> jinja2.Environment:
     return env
 
 
+@lru_cache(maxsize=4096)
 def mix_hex(a: str, b: str, t: float) -> str:
     """`'#ff0000' | mix('#ffffff', 0.8)`: colour a moved a fraction t towards b, as #rrggbb."""
     pa = [int(a[i:i + 2], 16) for i in (1, 3, 5)]
