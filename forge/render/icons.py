@@ -193,8 +193,8 @@ def _mask(c: Canvas):
     p.curveTo(0.98, 0.3, 0.7, 0.2, 0.5, 0.4)
     p.curveTo(0.3, 0.2, 0.02, 0.3, 0.02, 0.7)
     p.close()
-    p.ellipse(0.18, 0.46, 0.4, 0.62)
-    p.ellipse(0.6, 0.46, 0.82, 0.62)
+    p.ellipse(0.18, 0.46, 0.22, 0.16)  # x, y, width, height: the eye holes
+    p.ellipse(0.6, 0.46, 0.22, 0.16)
     return p
 
 
