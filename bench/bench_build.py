@@ -5,8 +5,9 @@ cards per A4 page, with an embedded TrueType font, on an invariant canvas. The i
 at most 3x the baseline.
 
 Every figure comes from a fresh Python process, so "cold" is what one `forge build` pays: in
-that process the games are loaded and the fonts registered before the clock starts (for both
-sides alike: that is `forge check`'s and the font package's cost, not drawing), then the same
+that process the games are loaded, the fonts registered and Babel's locale data loaded before
+the clock starts (for both sides alike: that is `forge check`'s, the font package's and the
+locale data's cost, not drawing; the baseline needs the locale for its texts too), then the same
 cards are drawn once (cold) and again (warm, caches filled). forge is measured twice cold:
 with an empty layout cache (the first build after installing or editing a template compiles the
 Jinja layouts) and with the cache that run left on disk (every later build). Each figure is the
@@ -67,8 +68,10 @@ def child(which: str) -> None:
     from forge.render import fonts
     from forge.render.sheets import pnp_pdf
     from forge.text import effect_text
+    from forge.text import plural
     games = [load_game(ROOT / "cards" / g)[0] for g in GAMES]
     fonts.register()
+    plural(1, ("",), "uk")  # locale data loaded, like the fonts: the baseline's texts need it too
     if which == "baseline":
         cards = [(card.name["uk"], effect_text(g.manifest, card, "uk") or card.name["uk"])
                  for g in games for card in g.cards for _ in range(card.copies)]
