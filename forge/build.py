@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Literal
 
-from .errors import FindingsError, UsageError
+from .errors import UsageError
 from .files import write_atomic
 from .model import Game
 
@@ -61,10 +61,3 @@ def build_game(game: Game, what: Iterable[str], options: BuildOptions, out: Path
         write_atomic(target / file_name, data)
         written.append(target / file_name)
     return written
-
-
-def require_clean(game: Game | None, findings: list) -> Game:
-    """Nothing is printed from data that does not check."""
-    if game is None or findings:
-        raise FindingsError(findings)
-    return game

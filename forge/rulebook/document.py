@@ -13,7 +13,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.lib.pagesizes import A4, A5
 from reportlab.lib.units import mm
-from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Frame, NextPageTemplate,
+from reportlab.platypus import (BaseDocTemplate, Frame, NextPageTemplate,
                                 PageBreak, PageTemplate, Paragraph, Spacer, TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 

@@ -18,7 +18,7 @@ from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import (CondPageBreak, Flowable, HRFlowable, KeepTogether, Paragraph,
+from reportlab.platypus import (Flowable, HRFlowable, KeepTogether, Paragraph,
                                 Spacer, Table, TableStyle)
 
 from ..render.fonts import BOLD, REGULAR, missing_glyphs
