@@ -68,6 +68,7 @@ def test_cli_json_and_report(tmp_path):
     reader = PdfReader(str(pdf))
     text = " ".join(reader.pages[0].extract_text().split())
     assert "Звіт про баланс" in text and "40 партій, 3 гравці" in text
+    assert "\x00" not in text, "a glyph the font lacks (it prints as an empty box)"
     assert_fonts_embedded(reader)
 
 

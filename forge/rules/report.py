@@ -8,10 +8,10 @@ from __future__ import annotations
 import io
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
-from reportlab.graphics.shapes import Drawing, Line, String
+from reportlab.graphics.shapes import Drawing, Line, Rect, String
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
@@ -50,16 +50,28 @@ SEAT_COLOURS = [colors.HexColor(c) for c in ("#d6336c", "#1c7ed6", "#37b24d", "#
                                               "#7048e8", "#0ca678", "#e8590c", "#495057")]
 
 
-def _win_chart(result: dict, t: dict) -> Drawing:
+def _styled(chart: Any, num: Callable[[float, str], str], pattern: str) -> Any:
+    """Both axes in Roboto; value labels written as the report's language writes numbers."""
+    chart.categoryAxis.labels.fontName = REGULAR
+    chart.valueAxis.labels.fontName = REGULAR
+    chart.valueAxis.labelTextFormat = lambda v: num(v, pattern)
+    chart.valueAxis.valueMin = 0
+    return chart
+
+
+def _legend(d: Drawing, x: float, y: float, label: str, colour: Any) -> None:
+    """A colour swatch and its label (a drawn square: the font has no ■)."""
+    d.add(Rect(x, y, 2.4 * mm, 2.4 * mm, fillColor=colour, strokeColor=None))
+    d.add(String(x + 3.4 * mm, y + 0.3 * mm, label, fontName=REGULAR, fontSize=8, fillColor=colour))
+
+
+def _win_chart(result: dict, num: Callable) -> Drawing:
     d = Drawing(170 * mm, 70 * mm, initialFontName=REGULAR)
     rates = result["seat_win_rate"]
-    chart = VerticalBarChart()
+    chart = _styled(VerticalBarChart(), num, "0.0#")
     chart.x, chart.y, chart.width, chart.height = 15 * mm, 10 * mm, 145 * mm, 52 * mm
     chart.data = [[r["win_rate"] for r in rates]]
     chart.categoryAxis.categoryNames = [f"{r['seat']} ({r['agent']})" for r in rates]
-    chart.categoryAxis.labels.fontName = REGULAR
-    chart.valueAxis.labels.fontName = REGULAR
-    chart.valueAxis.valueMin = 0
     chart.valueAxis.valueMax = min(1.0, max([r["ci95"][1] for r in rates] + [0.1]) + 0.05)
     chart.bars[0].fillColor = SEAT_COLOURS[0]
     d.add(chart)
@@ -75,7 +87,7 @@ def _win_chart(result: dict, t: dict) -> Drawing:
     return d
 
 
-def _score_chart(result: dict, t: dict) -> Drawing:
+def _score_chart(result: dict, t: dict, num: Callable) -> Drawing:
     d = Drawing(170 * mm, 75 * mm, initialFontName=REGULAR)
     dist = result["score_distribution"]
     values = sorted({int(k) for h in dist for k in h})
@@ -83,14 +95,11 @@ def _score_chart(result: dict, t: dict) -> Drawing:
         return d
     lo, hi = values[0], values[-1]
     xs = list(range(lo, hi + 1))
-    chart = VerticalBarChart()
+    chart = _styled(VerticalBarChart(), num, "#,##0")
     chart.x, chart.y, chart.width, chart.height = 15 * mm, 12 * mm, 145 * mm, 52 * mm
     chart.data = [[h.get(str(x), 0) for x in xs] for h in dist]
     chart.categoryAxis.categoryNames = [str(x) if (x - lo) % max(1, len(xs) // 15) == 0 else ""
                                         for x in xs]
-    chart.categoryAxis.labels.fontName = REGULAR
-    chart.valueAxis.labels.fontName = REGULAR
-    chart.valueAxis.valueMin = 0
     chart.groupSpacing = 1
     for i in range(len(dist)):
         chart.bars[i].fillColor = SEAT_COLOURS[i % len(SEAT_COLOURS)]
@@ -98,31 +107,26 @@ def _score_chart(result: dict, t: dict) -> Drawing:
     d.add(String(chart.x + chart.width / 2, 2 * mm, t["points"], fontName=REGULAR, fontSize=8,
                  textAnchor="middle"))
     for i, r in enumerate(result["seat_win_rate"]):
-        x = chart.x + i * 25 * mm
-        d.add(String(x, chart.y + chart.height + 4 * mm, f"■ {r['seat']}", fontName=REGULAR,
-                     fontSize=8, fillColor=SEAT_COLOURS[i % len(SEAT_COLOURS)]))
+        _legend(d, chart.x + i * 25 * mm, chart.y + chart.height + 4 * mm, r["seat"],
+                SEAT_COLOURS[i % len(SEAT_COLOURS)])
     return d
 
 
-def _card_chart(rows: list[tuple[str, float, float]], t: dict) -> Drawing:
+def _card_chart(rows: list[tuple[str, float, float]], t: dict, num: Callable) -> Drawing:
     height = max(40, 6 * len(rows) + 20) * mm / 1.6
     d = Drawing(170 * mm, height, initialFontName=REGULAR)
-    chart = HorizontalBarChart()
+    chart = _styled(HorizontalBarChart(), num, "0.0#")
     chart.x, chart.y = 55 * mm, 8 * mm
     chart.width, chart.height = 105 * mm, height - 14 * mm
     chart.data = [[r[1] for r in reversed(rows)], [r[2] for r in reversed(rows)]]
     chart.categoryAxis.categoryNames = [r[0][:28] for r in reversed(rows)]
-    chart.categoryAxis.labels.fontName = REGULAR
     chart.categoryAxis.labels.fontSize = 6
-    chart.valueAxis.labels.fontName = REGULAR
-    chart.valueAxis.valueMin, chart.valueAxis.valueMax = 0, 1
+    chart.valueAxis.valueMax = 1
     chart.bars[0].fillColor = SEAT_COLOURS[1]
     chart.bars[1].fillColor = SEAT_COLOURS[0]
     d.add(chart)
-    d.add(String(chart.x, height - 4 * mm, f"■ {t['play']}", fontName=REGULAR, fontSize=8,
-                 fillColor=SEAT_COLOURS[1]))
-    d.add(String(chart.x + 30 * mm, height - 4 * mm, f"■ {t['winshare']}", fontName=REGULAR,
-                 fontSize=8, fillColor=SEAT_COLOURS[0]))
+    _legend(d, chart.x, height - 4 * mm, t["play"], SEAT_COLOURS[1])
+    _legend(d, chart.x + 30 * mm, height - 4 * mm, t["winshare"], SEAT_COLOURS[0])
     return d
 
 
@@ -149,7 +153,7 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
                                          dps=num(result["decisions_per_s"], "#,##0"),
                                          dpg=num(result["mean_decisions_per_game"], "#,##0.#")), body),
              Paragraph(t["viol"].format(n=len(result["violations"])), body),
-             Paragraph(t["wins"], sub), _win_chart(result, t)]
+             Paragraph(t["wins"], sub), _win_chart(result, num)]
     rows = [[t["seat"], t["win"], "95 %", t["score"]]]
     for s, r in enumerate(result["seat_win_rate"]):
         rows.append([f"{r['seat']} ({r['agent']})", num(r["win_rate"], "0.000"),
@@ -159,14 +163,14 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, 9),
                                ("FONT", (0, 0), (-1, 0), BOLD, 9),
                                ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black)]))
-    story += [table, Paragraph(t["dist"], sub), _score_chart(result, t)]
+    story += [table, Paragraph(t["dist"], sub), _score_chart(result, t, num)]
     cards = sorted(result["cards"].items(), key=lambda kv: (-kv[1]["play_share"], kv[0]))
     dead = ", ".join(names.get(c, c) for c in result["dead_cards"]) or t["none"]
     story += [PageBreak(), Paragraph(t["cards"], sub), Paragraph(t["dead"].format(cards=dead), body),
               Spacer(1, 4 * mm)]
     chart_rows = [(names.get(c, c), v["play_share"], v["win_share"]) for c, v in cards]
     for k in range(0, len(chart_rows), 40):
-        story.append(_card_chart(chart_rows[k:k + 40], t))
+        story.append(_card_chart(chart_rows[k:k + 40], t, num))
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(buffer, pagesize=A4, invariant=1, title=t["title"].format(game=title),
                             leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm,
