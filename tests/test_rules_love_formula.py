@@ -103,3 +103,28 @@ def test_planned_goals_mix(game):
 def test_same_vp_variant_gives_every_goal_one_value(game):
     m = prepared(game, ("base", "goals"), goals_variant="same", goals_same_value=5).new(4, 2)
     assert m.goal_value == [5] * 5
+
+
+def test_same_vp_variant_lays_no_vp_cards(game):
+    m = prepared(game, ("base", "goals"), goals_variant="same").new(4, 2)
+    assert m.goal_vp == [] and len(m.vp_deck) == 22
+    assert len(set(m.goal_value)) == 1 and m.goal_value[0] in {m.p.value[v] for v in m.vp_deck}
+
+
+def test_vp_cards_face_up_by_variant(game):
+    assert prepared(game, ("base", "goals"), goals_variant="open").new(3, 1).goal_open == [True] * 4
+    for variant in ("standard", "hidden", "planned"):
+        m = prepared(game, ("base", "goals"), goals_variant=variant).new(3, 1)
+        assert m.goal_open == [False] * 4
+        play_game(m, [AGENTS["random"]] * 3, m.streams.agents)
+        # at the end every won VP card is face up, whatever the variant
+        assert all(up == bool(c) for up, c in zip(m.goal_open, m.goal_claimed))
+
+
+def test_hidden_variant_keeps_a_won_card_face_down_until_the_end(game):
+    m = prepared(game, ("base", "goals"), goals_variant="hidden").new(2, 5)
+    m._claim(0, 1)
+    assert m.goal_claimed[0] == [1] and m.goal_open[0] is False
+    s = prepared(game, ("base", "goals")).new(2, 5)
+    s._claim(0, 1)
+    assert s.goal_open[0] is True

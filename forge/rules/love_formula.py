@@ -265,6 +265,11 @@ class Match:
         self.goal_vp: list[int] = []
         self.goal_value: list[int] = []
         self.goal_claimed: list[list[int]] = []
+        #: Whether the VP card under each goal lies face up (open variant: from the start;
+        #: standard: once won; hidden: only at the end of the game; same: there is none).
+        self.goal_open: list[bool] = []
+        #: Same-VP variant: the value of every goal (0 until set).
+        self.same_value = 0
         self.tokens: dict[int, int] = {}
         self.marks: list[list[int]] = []   # [pair, tokens, seat] protection marks
         self.banked = [0] * n
@@ -276,6 +281,7 @@ class Match:
         self.revealer = -1
         self.orders: list[list[int]] = []  # resolution order of every round played
         self.rounds_done = 0
+        self.drafts_done = 0
         #: Take forced choices (one option) without asking; scenarios switch it off.
         self.auto = True
         self.played: list[tuple[int, int]] = []   # (def index, seat) of every card played
@@ -341,15 +347,32 @@ class Match:
         else:
             chosen = self.goal_deck[:count]
         self.goal_deck = [g for g in self.goal_deck if g not in chosen]
-        same = 0
-        if cfg.goals_variant == "same":
-            same = cfg.goals_same_value or p.value[self.vp_deck[-1]]
         for g in chosen:
+            self.lay_goal(g)
+
+    def lay_goal(self, g: int, vp: int = -1) -> None:
+        """Put goal ``g`` in play with VP card ``vp`` under it (-1: the top of the VP deck).
+
+        Same-VP variant: no VP card is laid ("instead of laying one VP card per goal"); every
+        goal is worth the agreed value, or the value of a random VP card, which stays in the
+        VP deck (DECISION). Open variant: the VP card lies face up from the start.
+        """
+        p, cfg = self.p, self.p.config
+        self.goals.append(g)
+        self.goal_claimed.append([])
+        if cfg.goals_variant == "same":
+            if vp >= 0:
+                self.vp_deck.append(vp)
+            if not self.same_value:
+                self.same_value = cfg.goals_same_value or p.value[self.vp_deck[-1]]
+            self.goal_value.append(self.same_value)
+            self.goal_open.append(False)
+            return
+        if vp < 0:
             vp = self.vp_deck.pop()
-            self.goals.append(g)
-            self.goal_vp.append(vp)
-            self.goal_value.append(same or p.value[vp])
-            self.goal_claimed.append([])
+        self.goal_vp.append(vp)
+        self.goal_value.append(p.value[vp])
+        self.goal_open.append(cfg.goals_variant == "open")
 
     def start(self, phase: int, round_: int, draft: bool) -> None:
         """Start (or, for scenarios, resume) the flow at a play phase and round (0-based)."""
@@ -396,6 +419,9 @@ class Match:
                 for s in range(self.n):
                     self.hand[s].extend(self.picked[s])
                     self.picked[s] = []
+                self.drafts_done += 1
+                if not self.auto:     # a checkpoint, so a scenario can stop after a draft
+                    yield Decision("draft_end", (), [])
             for s in range(self.n):
                 if self.job_aside[s] >= 0:
                     self.hand[s].append(self.job_aside[s])
@@ -1139,6 +1165,8 @@ class Match:
 
     def _claim(self, i: int, s: int) -> None:
         self.goal_claimed[i].append(s)
+        if self.p.config.goals_variant not in ("hidden", "same"):
+            self.goal_open[i] = True     # the VP card is turned face up at once
         self.banked[s] += self.goal_value[i]
         self._log("goal", s, self.p.cid[self.goals[i]], self.goal_value[i])
 
@@ -1221,6 +1249,10 @@ class Match:
                     who = [s for s in range(self.n) if vals[s] >= (thr or 1)]
                 for s in who:
                     self._claim(i, s)
+            if self.p.config.goals_variant == "hidden":   # won VP cards are revealed at the end
+                for i in range(len(self.goals)):
+                    if self.goal_claimed[i]:
+                        self.goal_open[i] = True
         scores = self.scores()
         keys = [(scores[s], self.count(s, "preparations"), len(self.pairs[s]),
                  -self.count(s, "obstacles"), len(self.hand[s])) for s in range(self.n)]
@@ -1293,7 +1325,7 @@ class Match:
         return (tuple((name, tuple(cards)) for name, cards in self.zones()),
                 tuple(sorted(self.tokens.items())), tuple(map(tuple, self.marks)),
                 tuple(self.banked), tuple(self.skip), self.phase, self.round,
-                tuple(tuple(c) for c in self.goal_claimed), self.revealer)
+                tuple(tuple(c) for c in self.goal_claimed), tuple(self.goal_open), self.revealer)
 
 
 def prepare(game: Any, config: Config | None = None) -> Prepared:
