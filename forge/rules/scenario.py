@@ -19,7 +19,20 @@ from ..model.game import cards_root
 from .core import ENGINES, IllegalAction, SEAT_NAMES
 
 KEYS = {"title", "story", "game", "players", "sets", "seed", "options", "start", "seats", "deck",
-        "discard", "goals", "revealer", "chance_deck", "actions", "default", "stop", "expect"}
+        "discard", "goals", "revealer", "chance_deck", "chance_discard", "deal", "actions",
+        "default", "stop", "expect"}
+#: Keys that place cards by hand, so they cannot go with `deal: true`.
+PLACING = {"start", "seats", "deck", "discard", "goals", "revealer", "chance_deck", "chance_discard"}
+START_KEYS = {"phase", "round", "draft", "score"}
+STOP_KEYS = {"rounds", "drafts"}
+SEAT_KEYS = {"hand", "job", "unattached", "pairs", "vp"}
+CHECK_KEYS = {"at", "legal", "illegal", "together"}
+EXPECT_KEYS = {"order", "scores", "winners", "banked", "zones", "discard", "not_discarded", "goals",
+               "tokens", "over", "asked", "box", "sizes", "goal_table", "vp_face_up"}
+ZONE_KEYS = {"pairs", "unattached", "hand", "hand_size", "job"}
+SIZE_ZONES = ("deck", "discard", "box", "chance_deck", "chance_discard", "goal_deck", "vp_deck",
+              "goals", "goal_vp")
+GOAL_TABLE_KEYS = {"first", "end", "vp_cards", "face_up", "values"}
 
 
 class ScenarioError(ForgeError):
@@ -65,7 +78,38 @@ def load_scenario(path: str | Path) -> Scenario:
         value = data.get(key)
         if not isinstance(value, dict) or not value.get("uk") or not value.get("en"):
             raise ScenarioError(f"{path}: {key} needs non-empty 'uk' and 'en' texts")
+    if data.get("deal") and PLACING & set(data):
+        raise ScenarioError(f"{path}: `deal: true` lets the engine set the game up; it cannot go "
+                            f"with {', '.join(sorted(PLACING & set(data)))}")
+    _known(path, "start", data.get("start"), START_KEYS)
+    _known(path, "stop", data.get("stop"), STOP_KEYS)
+    _known(path, "expect", data.get("expect"), EXPECT_KEYS)
+    for name, spec in ((data.get("seats") or {})).items():
+        _known(path, f"seats.{name}", spec, SEAT_KEYS)
+    for name, z in (((data.get("expect") or {}).get("zones") or {})).items():
+        _known(path, f"expect.zones.{name}", z, ZONE_KEYS)
+    _known(path, "expect.goal_table", (data.get("expect") or {}).get("goal_table"), GOAL_TABLE_KEYS)
+    for z in (((data.get("expect") or {}).get("sizes") or {})):
+        if z not in SIZE_ZONES:
+            raise ScenarioError(f"{path}: expect.sizes: unknown zone {z!r} "
+                                f"(known: {', '.join(SIZE_ZONES)})")
+    for step in data.get("actions") or []:
+        if isinstance(step, dict) and len(step) == 1:
+            (what,) = step.values()
+            if isinstance(what, dict):
+                _known(path, "a check", what, CHECK_KEYS)
+                if "at" not in what:
+                    raise ScenarioError(f"{path}: a check needs `at:` (the decision kind)")
     return Scenario(path, dict(data["title"]), dict(data["story"]), data)
+
+
+def _known(path: Path, where: str, value: Any, keys: set[str]) -> None:
+    """Refuse unknown keys in a mapping of the scenario (a typo must not pass silently)."""
+    if value is None or not isinstance(value, dict):
+        return
+    unknown = set(value) - keys
+    if unknown:
+        raise ScenarioError(f"{path}: {where}: unknown key(s) {', '.join(sorted(unknown))}")
 
 
 def _seat(name: Any, n: int, path: Path) -> int:
@@ -98,6 +142,12 @@ def build(sc: Scenario, game: Any = None):
         m.auto = False    # every choice is asked, so scripted actions meet forced ones too
     except (TypeError, ValueError) as exc:
         raise ScenarioError(f"{path}: {exc}") from None
+    if d.get("deal"):
+        # the engine's own setup from the seed: jobs, goals and VP cards, decks, chance revealer;
+        # the first draft is about to begin
+        m._setup()
+        m.start(0, 0, draft=True)
+        return m
     pool = {cid: list(hs) for cid, hs in prep.handles_of.items()}
     for h in prep.boxed:
         pool[prep.cid[h]].remove(h)
@@ -145,14 +195,16 @@ def build(sc: Scenario, game: Any = None):
                     m.tokens[h] = tokens
         m.banked[s] = int(spec.get("vp", 0))
     for g in d.get("goals") or []:
-        gh, vh = take(g["goal"]), take(g["vp"])
-        m.goals.append(gh)
-        m.goal_vp.append(vh)
-        m.goal_value.append(P.value[vh])
-        m.goal_claimed.append([])
+        if "vp" not in g and not (m.p.config.goals_variant == "same"
+                                  and m.p.config.goals_same_value):
+            raise ScenarioError(f"{path}: goal {g.get('goal')!r} needs a `vp:` card "
+                                "(or the same-VP variant with goals_same_value)")
+        m.lay_goal(take(g["goal"]), take(g["vp"]) if "vp" in g else -1)
     m.goals_on = bool(m.goals)
     for cid in d.get("discard") or []:
         m.discard.append(take(cid))
+    for cid in d.get("chance_discard") or []:
+        m.chance_discard.append(take(cid))
     top = [take(cid) for cid in d.get("deck") or []]
     chance_top = [take(cid) for cid in d.get("chance_deck") or []]
     rest = sorted(h for hs in pool.values() for h in hs)
@@ -198,19 +250,23 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
         res.failures.append(str(exc))
         return res
     n = m.n
-    queues: list[list[str]] = [[] for _ in range(n)]
+    queues: list[list[Any]] = [[] for _ in range(n)]
     for step in d.get("actions") or []:
         if not isinstance(step, dict) or len(step) != 1:
             res.failures.append(f"action {step!r}: write one `SEAT: action` per line")
             return res
         (who, what), = step.items()
-        queues[_seat(who, n, sc.path)].append(str(what).strip())
+        queues[_seat(who, n, sc.path)].append(what if isinstance(what, dict) else str(what).strip())
     default = d.get("default", "pass")
     stop = d.get("stop", "game")
     rounds_goal = stop.get("rounds") if isinstance(stop, dict) else None
+    drafts_goal = stop.get("drafts") if isinstance(stop, dict) else None
+    asked: list[list[str]] = [[] for _ in range(n)]
     guard = 0
     while m.decision is not None:
         if rounds_goal is not None and m.rounds_done >= rounds_goal:
+            break
+        if drafts_goal is not None and m.drafts_done >= drafts_goal:
             break
         guard += 1
         if guard > 20000:
@@ -220,6 +276,9 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
         choices = []
         for s, opts in zip(dec.seats, dec.options):
             labels = [m.label(o) for o in opts]
+            asked[s].append(dec.kind)
+            while queues[s] and isinstance(queues[s][0], dict) and queues[s][0]["at"] == dec.kind:
+                _check(queues[s].pop(0), SEAT_NAMES[s], dec, labels, res, n)
             chosen = None
             if queues[s] and queues[s][0] in labels:
                 chosen = opts[labels.index(queues[s].pop(0))]
@@ -238,21 +297,40 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
             break
     for s, q in enumerate(queues):
         if q:
-            res.failures.append(f"seat {SEAT_NAMES[s]}: actions never legal: {q}")
+            res.failures.append(f"seat {SEAT_NAMES[s]}: actions never legal (or checks never "
+                                f"reached): {q}")
     res.log = list(m.log or [])
     res.orders = [[SEAT_NAMES[s] for s in o] for o in m.orders]
     scores = m.result["scores"] if m.result else m.scores()
     res.scores = scores
-    _expect(m, d.get("expect") or {}, res, scores)
+    _expect(m, d.get("expect") or {}, res, scores, asked)
     res.passed = not res.failures
     return res
+
+
+def _check(chk: dict, seat: str, dec: Any, labels: list[str], res: ScenarioResult, n: int) -> None:
+    """A check in the script: what the engine offers this seat at this decision."""
+    fail = res.failures.append
+    where = f"seat {seat} at its `{dec.kind}` decision"
+    for a in chk.get("legal") or []:
+        if str(a).strip() not in labels:
+            fail(f"{where}: `{a}` should be legal; offered: {labels}")
+    for a in chk.get("illegal") or []:
+        if str(a).strip() in labels:
+            fail(f"{where}: `{a}` should not be offered")
+    if "together" in chk:
+        got = sorted(SEAT_NAMES[s] for s in dec.seats)
+        if got != sorted(chk["together"]):
+            fail(f"{where}: expected one choice made together by {sorted(chk['together'])}, "
+                 f"got {got}")
 
 
 def _ids(m: Any, handles: list[int]) -> Counter:
     return Counter(m.p.cid[h] for h in handles)
 
 
-def _expect(m: Any, exp: dict, res: ScenarioResult, scores: list[int]) -> None:
+def _expect(m: Any, exp: dict, res: ScenarioResult, scores: list[int],
+            asked: list[list[str]] | None = None) -> None:
     n, path = m.n, res.path
     fail = res.failures.append
     if "order" in exp:
@@ -288,6 +366,13 @@ def _expect(m: Any, exp: dict, res: ScenarioResult, scores: list[int]) -> None:
                     fail(f"{name} {key}: expected {sorted(z[key] or [])}, got {sorted(got.elements())}")
         if "hand_size" in z and len(m.hand[s]) != z["hand_size"]:
             fail(f"{name} hand size: expected {z['hand_size']}, got {len(m.hand[s])}")
+        if "job" in z:
+            jobs = [h for h in m.hand[s] if m.p.is_job[h]]
+            if m.job_aside[s] >= 0:
+                jobs.append(m.job_aside[s])
+            got = [m.p.cid[h] for h in jobs]
+            if got != ([z["job"]] if z["job"] else []):
+                fail(f"{name} job: expected {z['job']}, got {got}")
     if "discard" in exp:
         have = _ids(m, m.discard)
         for cid in exp["discard"]:
@@ -312,6 +397,34 @@ def _expect(m: Any, exp: dict, res: ScenarioResult, scores: list[int]) -> None:
             fail(f"tokens on {cid}: expected {t}, got {got or 0}")
     if "over" in exp and bool(m.result) != bool(exp["over"]):
         fail(f"game over: expected {exp['over']}, got {bool(m.result)}")
+    for name, kinds in (exp.get("asked") or {}).items():
+        s = _seat(name, n, path)
+        if asked is not None and asked[s] != list(kinds or []):
+            fail(f"{name} was asked {asked[s]}, expected {list(kinds or [])}")
+    if "box" in exp:
+        got, want = _ids(m, m.box), Counter(exp["box"] or [])
+        if got != want:
+            fail(f"box: expected {sorted(want.elements())}, got {sorted(got.elements())}")
+    for zone, size in (exp.get("sizes") or {}).items():
+        if len(getattr(m, zone)) != size:
+            fail(f"size of {zone}: expected {size}, got {len(getattr(m, zone))}")
+    if "goal_table" in exp:
+        gt, P = exp["goal_table"], m.p
+        got = {"first": sum(1 for g in m.goals if P.goal[g][0] == "first"),
+               "end": sum(1 for g in m.goals if P.goal[g][0] == "end"),
+               "vp_cards": len(m.goal_vp), "face_up": sum(m.goal_open),
+               "values": sorted(m.goal_value)}
+        for key, want in gt.items():
+            want = sorted(want) if key == "values" else want
+            if got[key] != want:
+                fail(f"goal table {key}: expected {want}, got {got[key]}")
+    for gid, up in (exp.get("vp_face_up") or {}).items():
+        got = [m.goal_open[i] for i, g in enumerate(m.goals) if m.p.cid[g] == gid]
+        if not got:
+            fail(f"goal {gid} is not in play")
+        elif got[0] != bool(up):
+            fail(f"VP card under {gid}: expected face {'up' if up else 'down'}, "
+                 f"got face {'up' if got[0] else 'down'}")
 
 
 def _show(d: dict) -> str:
