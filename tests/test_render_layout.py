@@ -9,6 +9,7 @@ from reportlab.platypus import SimpleDocTemplate
 
 from forge.model import load_game
 from forge.render import card_flowable, front
+from forge.render import layout
 from forge.render.layout import SHY, fit_text, hyphenate
 from forge.render.sheets import grid, mark_segments, png_size
 
@@ -78,6 +79,32 @@ def test_every_card_face_of_every_game_fits_and_has_every_glyph():
         for card in game.cards:
             for lang in game.manifest.locales:
                 assert front(game, card, lang).problems == [], (card.id, lang)
+
+
+def test_once_blocks_list_everything_that_differs_between_cards(monkeypatch):
+    """Elements made in `{% call once(...) %}` are reused by every card passing the same
+    arguments: every card's layout must be the same with and without that reuse."""
+    games = [load_game(ROOT / "cards" / g)[0]
+             for g in ("love_formula", "rules_does_not_exist", "anima_shadow_of_omega")]
+
+    def every_layout():
+        return [layout.layout_elements(g, c, lang) for g in games for lang in ("uk", "en") for c in g.cards]
+
+    shared = every_layout()
+    assert every_layout() == shared
+    monkeypatch.setattr(layout, "ONCE", False)
+    assert every_layout() == shared
+
+
+def test_once_blocks_may_hold_only_elements(tmp_path, monkeypatch):
+    game = load_game(ROOT / "cards" / "love_formula")[0]
+    root = tmp_path / "templates"
+    (root / "_common" / "cards").mkdir(parents=True)
+    (root / "_common" / "cards" / "default.yaml.j2").write_text(
+        "{% call once() %}- {kind: rect, x: 0, y: 0, w: 1, h: 1}\n{% endcall %}\n", encoding="utf-8")
+    monkeypatch.setenv("FORGE_TEMPLATES", str(root))
+    with pytest.raises(layout.LayoutError, match="only el"):
+        layout.layout_elements(game, game.cards[0], "uk")
 
 
 def test_card_flowable_draws_in_a_document_at_the_requested_width():

@@ -11,7 +11,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS, Canvas
 
-from . import fonts
+from . import fonts, layout
 from .forms import end_form
 from .icons import ICONS, draw_icon, icon_code
 from .layout import FACES, PT, Face, LayoutError, _unit_width
@@ -103,7 +103,18 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
     operators directly; text goes through ReportLab's text objects (font subsets)."""
     H = face.height
     out = c._code  # the canvas's content stream (what addLiteral appends to)
+    static = layout.STATIC
     for el in face.elements:
+        if id(el) in static:
+            ops = _STATIC_OPS.get((id(el), H, face.width))
+            if ops is not None:
+                out.append(ops)
+                continue
+            if el["kind"] in _VECTOR:
+                n = len(out)
+                draw_face(c, Face(face.width, H, [dict(el)]))
+                _STATIC_OPS[(id(el), H, face.width)] = out[n] if len(out) == n + 1 else " ".join(out[n:])
+                continue
         kind = el["kind"]
         fill, stroke = el.get("fill"), el.get("stroke")
         fill = None if fill in (None, "none") else fill
@@ -169,6 +180,12 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
             c.restoreState()
         else:
             raise LayoutError(f"unknown layout element kind {kind!r}")
+
+
+#: Kinds drawn as plain operators that depend on nothing but the element and the card size.
+_VECTOR = {"rect", "circle", "line", "poly", "icon"}
+#: Their operators for elements shared by faces (`layout.once`), by (id, card height, width).
+_STATIC_OPS: dict[tuple, str] = {}
 
 
 def _icon(out: list, name: str, x: float, y: float, size: float, fill: Any, stroke: Any,

@@ -16,6 +16,10 @@ edge it touches. Element kinds:
 - `art` x y w h: the card's art (its `art` file) or a designed placeholder.
 - `table` x y w rows [[cell, ...], ...] cols [widths]: small grid of labels with rules.
 
+Elements that do not depend on the card (a type's frame, panels, art box, fixed badges) go in
+`{% call once(C, IC) %}...{% endcall %}`: made once per process for each set of arguments and
+shared by every face that passes them (see `once`).
+
 Fitting happens once per card face; what cannot fit at the minimum size is kept as a problem
 (`forge check` reports it through `forge.check.preflight`) and drawn at the minimum size.
 """
@@ -24,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import types
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -96,6 +101,28 @@ class Face:
 
 
 
+_DIRECT = {types.BuiltinFunctionType, types.BuiltinMethodType, types.MethodWrapperType, jinja2.runtime.Macro}
+
+
+class _Context(jinja2.runtime.Context):
+    """Jinja's context with a shorter path for calls that take no context: every `el()`, macro
+    and method call of a layout goes through `Context.call`, which looks for `pass_context`
+    and friends on each call (a third of the time spent rendering a layout)."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        tp = type(__obj)
+        if tp in _DIRECT or (tp is types.FunctionType and not hasattr(__obj, "jinja_pass_arg")):
+            if kwargs:
+                kwargs.pop("_block_vars", None)
+                kwargs.pop("_loop_vars", None)
+            try:
+                return __obj(*args, **kwargs)
+            except StopIteration:
+                return __self.environment.undefined(
+                    "value was undefined because a callable raised a StopIteration exception")
+        return jinja2.runtime.Context.call(__self, __obj, *args, **kwargs)
+
+
 @lru_cache(maxsize=None)
 def _env(root: str, game_id: str) -> jinja2.Environment:
     base = Path(root)
@@ -109,6 +136,8 @@ def _env(root: str, game_id: str) -> jinja2.Environment:
     env.filters["x"] = escape
     env.globals["el"] = element
     env.globals["round"] = round
+    env.globals["once"] = once
+    env.context_class = _Context
     return env
 
 
@@ -130,6 +159,46 @@ def element(kind: str, **params: Any) -> str:
     made = _MADE[-1]
     made.append({"kind": kind, **params})
     return f"- @{len(made) - 1}\n"
+
+
+#: Whether `once` blocks reuse their elements (tests switch it off to compare).
+ONCE = True
+_ONCE: dict[tuple, tuple[dict, ...]] = {}
+#: ids of the elements kept in `_ONCE` (alive for the process, so an id is never reused):
+#: what is derived from them alone (drawing operators) may be kept by id.
+STATIC: set[int] = set()
+
+
+@jinja2.pass_context
+def once(context: Any, *key: Any, caller: Any) -> str:
+    """`{% call once(C, IC) %}...{% endcall %}`: elements that depend only on the arguments
+    (besides the template, language and card size), made once per process and shared by every
+    card that passes the same arguments. A card type's frame, panels, art box and fixed badges
+    are then one dictionary lookup per card instead of a dozen template calls, and the shared
+    element mappings let drawing reuse their operators. The block may contain only `el()`
+    elements, and everything it uses that can differ between cards must be among the arguments
+    (tests render every card with and without `once` and compare)."""
+    made = _MADE[-1]
+    start = len(made)
+    # the block's own code tells call sites apart; the template being rendered, the language
+    # and the card size are the context every block may use without listing it
+    full = (getattr(caller, "_func", caller).__code__, context.environment, context.name,
+            context.get("lang"), context.get("W"), context.get("H")) + key
+    try:
+        hit = _ONCE.get(full) if ONCE else None
+    except TypeError as exc:
+        raise LayoutError(f"once() in {context.name}: its arguments must be hashable ({exc})") from exc
+    if hit is None:
+        out = caller()
+        hit = tuple(made[start:])
+        if out.split() != [f"@{i}" if n % 2 else "-" for i in range(start, len(made)) for n in (0, 1)]:
+            raise LayoutError(f"once() in {context.name}: the block may contain only el() elements")
+        if ONCE:
+            _ONCE[full] = hit
+            STATIC.update(id(e) for e in hit)
+        return out
+    made.extend(hit)
+    return "".join([f"- @{i}\n" for i in range(start, start + len(hit))])
 
 
 @jinja2.pass_context
@@ -246,7 +315,7 @@ def _parse(source: str, made: list[dict] | None = None) -> Any:
     out = []
     for ln in source.splitlines():
         if ln.startswith("- @"):
-            out.append(dict(made[int(ln[3:])]))
+            out.append(made[int(ln[3:])])  # shared by faces when made in `once`: never mutated
         elif ln.strip() and not ln.lstrip().startswith("#"):
             break
     else:
