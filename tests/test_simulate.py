@@ -46,6 +46,29 @@ def test_summary_fields(run300):
     assert "kiss" in r["cards"] and 0 < r["cards"]["kiss"]["play_share"] <= 1
 
 
+def test_a_broken_rule_is_reported_with_the_seed_and_actions_that_reproduce_it(game, monkeypatch):
+    """Sabotage «draw» so a drawn card vanishes: the invariant check must catch it, and the
+    reported seed and actions must replay to the same broken state."""
+    from forge.rules import love_formula
+    from forge.rules.core import InvariantViolation
+
+    def leaky_draw(self, ctx, count, who):
+        for s in (yield from self._who(ctx, who)):
+            for _ in range(count):
+                if self._draw_one() < 0:
+                    break
+    monkeypatch.setattr(love_formula.Match, "op_draw", leaky_draw)
+    r = simulate(game, games=30, players=4, seed=9)
+    assert r["violations"], "the lost card went unnoticed"
+    v = r["violations"][0]
+    assert "not conserved" in v["message"] and v["actions"]
+    replay = love_formula.prepare(game, love_formula.Config()).new(v["players"], v["seed"])
+    with pytest.raises(InvariantViolation, match="not conserved"):
+        for choices in v["actions"]:
+            replay.step(tuple(tuple(c) for c in choices))
+        replay.check_invariants()
+
+
 def test_greedy_beats_random(game):
     r = simulate(game, games=150, players=2, seed=1, agents=("greedy", "random"))
     assert r["seat_win_rate"][0]["win_rate"] > 0.7
