@@ -122,3 +122,32 @@ def test_card_flowable_draws_in_a_document_at_the_requested_width():
 def test_png_size_is_the_print_on_demand_preset_or_300_dpi_with_bleed():
     assert png_size(63, 88) == (825, 1125)
     assert png_size(70, 120) == (898, 1488)
+
+
+def test_once_groups_are_one_form_per_document_unless_they_hold_the_cards_art(tmp_path):
+    """A face places each `once` group as a form drawn once per document; a group holding
+    the art box draws the card's own art file per face."""
+    from PIL import Image
+    from reportlab.pdfgen.canvas import Canvas
+
+    from forge.render.draw import draw_face
+    game = load_game(ROOT / "cards" / "love_formula")[0]
+    first = game.cards[0]
+    same = [c for c in game.cards if (c.type, c.subtype) == (first.type, first.subtype)][:2]
+    assert len(same) == 2
+    faces = [front(game, card, "uk") for card in same]
+    assert faces[0].groups and [id(g) for g in faces[0].groups.values()] == [id(g) for g in faces[1].groups.values()]
+    c = Canvas(io.BytesIO(), pageCompression=1)
+
+    def placed(face, art=None):
+        n = len(c._code)
+        draw_face(c, face, art)
+        return sum(s.count("/FormXob.G") for s in c._code[n:])
+
+    assert placed(faces[0]) == placed(faces[1]) == len(faces[0].groups)
+    assert len(c._doc._forge_groups) == len({id(g) for g in faces[0].groups.values()})
+    art = tmp_path / "art.png"
+    Image.new("RGB", (8, 8), "red").save(art)
+    with_art = sum(any(e["kind"] == "art" for e in g) for g in faces[0].groups.values())
+    assert with_art
+    assert placed(faces[0], art) == len(faces[0].groups) - with_art

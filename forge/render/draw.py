@@ -104,7 +104,15 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
     H = face.height
     out = c._code  # the canvas's content stream (what addLiteral appends to)
     static = layout.STATIC
-    for el in face.elements:
+    groups = face.groups
+    skip = 0
+    for i, el in enumerate(face.elements):
+        if skip:
+            skip -= 1
+            continue
+        if groups and i in groups and _place_group(c, face, i, groups[i], art):
+            skip = len(groups[i]) - 1
+            continue
         if id(el) in static:
             ops = _STATIC_OPS.get((id(el), H, face.width))
             if ops is not None:
@@ -180,6 +188,29 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
             c.restoreState()
         else:
             raise LayoutError(f"unknown layout element kind {kind!r}")
+
+
+def _place_group(c: Canvas, face: Face, i: int, group: tuple, art: Path | None) -> bool:
+    """Place the `once` group starting at element i as a form drawn once per document (its
+    elements depend only on what the group's key holds, so every face passing the same key
+    draws the same thing): one `Do` per face instead of the group's operators, which are then
+    also compressed once per document. A group holding the card's own art stays per face."""
+    if art is not None and any(e["kind"] == "art" for e in group) and art.is_file():
+        return False
+    doc = c._doc
+    names = doc.__dict__.get("_forge_groups")
+    if names is None:
+        names = doc._forge_groups = {}
+    key = (id(group), face.width, face.height)
+    name = names.get(key)
+    if name is None:
+        name = names[key] = f"G{len(names)}"
+        m = (MAX_BLEED + 2) * PT
+        c.beginForm(name, lowerx=-m, lowery=-m, upperx=face.width * PT + m, uppery=face.height * PT + m)
+        draw_face(c, Face(face.width, face.height, face.elements[i:i + len(group)]), None)
+        end_form(c)
+    c.doForm(name)
+    return True
 
 
 #: Kinds drawn as plain operators that depend on nothing but the element and the card size.

@@ -93,6 +93,9 @@ class Face:
     elements: list[dict]
     problems: list[Problem] = field(default_factory=list)
     texts: list[tuple[tuple, str, str]] = field(default_factory=list)  # (loc, face, plain text)
+    #: `once` groups among the elements: index of the group's first element -> the group (the
+    #: shared element tuple of `GROUPS`); drawing places each as one form per document.
+    groups: dict[int, tuple] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------------------------
@@ -167,6 +170,8 @@ _ONCE: dict[tuple, tuple[dict, ...]] = {}
 #: ids of the elements kept in `_ONCE` (alive for the process, so an id is never reused):
 #: what is derived from them alone (drawing operators) may be kept by id.
 STATIC: set[int] = set()
+#: Each kept `once` group by the id of its first element.
+GROUPS: dict[int, tuple[dict, ...]] = {}
 
 
 @jinja2.pass_context
@@ -196,6 +201,8 @@ def once(context: Any, *key: Any, caller: Any) -> str:
         if ONCE:
             _ONCE[full] = hit
             STATIC.update(id(e) for e in hit)
+            if hit:
+                GROUPS[id(hit[0])] = hit
         return out
     made.extend(hit)
     return "".join([f"- @{i}\n" for i in range(start, start + len(hit))])
@@ -679,7 +686,13 @@ def resolve(game: Any, card: Any | None, lang: str, back: str | None = None) -> 
     fonts.register()
     size = game.manifest.card_size
     face = Face(size.width, size.height, [])
-    for el in layout_elements(game, card, lang, back):
+    raw = layout_elements(game, card, lang, back)
+    for n, el in enumerate(raw):
+        group = GROUPS.get(id(el))
+        if group is not None and len(raw) >= n + len(group) and all(
+                a is b for a, b in zip(group, raw[n:n + len(group)])):
+            face.groups[n] = group
+    for el in raw:
         kind = el["kind"]
         if kind == "text":
             paras, fitted, ok = fit_text(el, lang)
