@@ -267,28 +267,35 @@ def _fit_font(text: str, size: float, width: float) -> float:
 
 def _footer(c: Canvas, g: Grid, lang: str, page_label: str, title: str) -> None:
     """The 100 % reminder, a measured scale bar and the page label in the bottom margin, each
-    within one column's span (between the crop marks), clear of the marks' ends."""
+    within one column's span (between the crop marks), clear of the marks' ends. The reminder
+    and the bar are the same on every page: a form drawn once per document, placed per page."""
     w = words(lang)
     x0, y0, _, _ = g.outer
     base = max(EDGE + 1.2, y0 - 0.8 - MARK + 0.4)  # baseline level with the marks' lower half
     cols = [g.slot(i)[0] for i in range(g.cols)]
     span = g.w - 3  # usable width under a column
+    mid = lambda i: (cols[min(i, len(cols) - 1)] + g.w / 2) * PT  # noqa: E731
+    name = f"footer{base:.3f}"
+    if not c._doc.hasForm(name):
+        c.beginForm(name, 0, 0, g.paper[0] * PT, g.paper[1] * PT)
+        c.setFillColor(color("#222222"))
+        c.setFont(fonts.REGULAR, _fit_font(w["print"], 6, span * PT))
+        c.drawCentredString(mid(0), base * PT, w["print"])
+        # Scale bar: SCALE_BAR mm with a tick every 10 mm, measured on the printout.
+        c.setFont(fonts.REGULAR, 6)
+        bar = min(SCALE_BAR, g.w - 14)
+        sx = cols[min(1, len(cols) - 1)] + (g.w - bar - 9) / 2
+        c.setStrokeColor(color("#222222"))
+        c.setLineWidth(0.35)
+        c.line(sx * PT, (base + 0.6) * PT, (sx + bar) * PT, (base + 0.6) * PT)
+        for k in range(int(bar // 10) + 1):
+            x = sx + k * 10
+            c.line(x * PT, (base - 0.2) * PT, x * PT, (base + (1.6 if k % 5 == 0 else 1.1)) * PT)
+        c.drawString((sx + bar + 1.2) * PT, base * PT, w["bar"].format(n=int(bar)))
+        end_form(c)
+    c.doForm(name)
     c.saveState()
     c.setFillColor(color("#222222"))
-    mid = lambda i: (cols[min(i, len(cols) - 1)] + g.w / 2) * PT  # noqa: E731
-    c.setFont(fonts.REGULAR, _fit_font(w["print"], 6, span * PT))
-    c.drawCentredString(mid(0), base * PT, w["print"])
-    # Scale bar: SCALE_BAR mm with a tick every 10 mm, measured on the printout.
-    c.setFont(fonts.REGULAR, 6)
-    bar = min(SCALE_BAR, g.w - 14)
-    sx = cols[min(1, len(cols) - 1)] + (g.w - bar - 9) / 2
-    c.setStrokeColor(color("#222222"))
-    c.setLineWidth(0.35)
-    c.line(sx * PT, (base + 0.6) * PT, (sx + bar) * PT, (base + 0.6) * PT)
-    for k in range(int(bar // 10) + 1):
-        x = sx + k * 10
-        c.line(x * PT, (base - 0.2) * PT, x * PT, (base + (1.6 if k % 5 == 0 else 1.1)) * PT)
-    c.drawString((sx + bar + 1.2) * PT, base * PT, w["bar"].format(n=int(bar)))
     label = f"{title} · {page_label}"
     c.setFont(fonts.REGULAR, _fit_font(label, 6, span * PT))
     c.drawCentredString(mid(2), base * PT, label)
