@@ -13,7 +13,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS, Canvas
 
 from . import fonts, layout
 from .forms import end_form
-from .icons import ICONS, draw_icon, icon_code
+from .icons import ICONS, icon_code
 from .layout import FACES, PT, Face, LayoutError, _unit_width
 
 #: How far `bleed: true` elements reach beyond the trim (mm); frames clip to the bleed in use.
