@@ -1,8 +1,8 @@
 """A small library of vector icons, drawn into a square box; layouts name them (`icon: heart`).
 
 Icons are generic shapes, not game pieces: a game's templates decide what a heart or a bolt
-means. Each function draws into the unit square (0..1, y up) on a path-capable canvas that has
-already been translated and scaled; `draw_icon` does that and picks fill and stroke.
+means. Each function draws into the unit square (0..1, y up) on a path; `icon_code` turns one into
+PDF path operators once per process, which the renderer places, scaled, with its own paint.
 """
 from __future__ import annotations
 
@@ -319,20 +319,3 @@ def icon_code(name: str) -> str:
     if code is None:
         code = _CODES[name] = ICONS[name](_PathMaker()).getCode()  # type: ignore[arg-type]
     return code
-
-
-def draw_icon(c: Canvas, name: str, x: float, y: float, size: float, fill=None, stroke=None,
-              line_width: float = 0.0) -> None:
-    """Draw icon `name` into the square (x, y, size) in points; y is the bottom edge."""
-    fn = ICONS[name]
-    c.saveState()
-    c.translate(x, y)
-    c.scale(size, size)
-    if fill is not None:
-        c.setFillColor(fill)
-    if stroke is not None:
-        c.setStrokeColor(stroke)
-        c.setLineWidth(line_width / size if size else 0)
-    c.drawPath(fn(c), fill=int(fill is not None), stroke=int(stroke is not None and line_width > 0),
-               fillMode=0)
-    c.restoreState()
