@@ -14,6 +14,7 @@ from pypdf import PdfReader
 import forge.render  # noqa: F401  (registers the products)
 from forge.build import BuildOptions, build_game
 from forge.model import load_game
+from pdfread import assert_fonts_embedded
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ["rules_does_not_exist", "anima_shadow_of_omega", "love_formula"]
@@ -107,32 +108,10 @@ def test_every_card_name_is_in_the_text_of_the_front_pages(built):
     assert missing == []
 
 
-def _fonts(reader: PdfReader) -> dict[str, bool]:
-    """Every font name used on any page (forms included) -> embedded?"""
-    found: dict[str, bool] = {}
-
-    def walk(resources):
-        if not resources:
-            return
-        for font in (resources.get("/Font") or {}).values():
-            font = font.get_object()
-            desc = font.get("/FontDescriptor")
-            desc = desc.get_object() if desc is not None else {}
-            found[str(font.get("/BaseFont"))] = any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
-        for xobj in (resources.get("/XObject") or {}).values():
-            walk(xobj.get_object().get("/Resources"))
-
-    for page in reader.pages:
-        walk(page.get("/Resources"))
-    return found
-
-
 @pytest.mark.parametrize("name", ["pnp-a4.pdf", "pnp-letter.pdf", "printshop.pdf"])
 def test_every_font_is_embedded_and_no_base14_font_is_referenced(built, name):
     _, folder = built
-    fonts = _fonts(PdfReader(folder / name))
-    assert fonts and all(fonts.values()), fonts
-    assert not [f for f in fonts if "Helvetica" in f or "Times" in f or "Courier" in f]
+    assert_fonts_embedded(PdfReader(folder / name))
 
 
 def test_pdfs_pass_qpdf_check(built):
