@@ -97,6 +97,14 @@ def test_counts_in_print_equal_the_card_data(built, game_id):
                 assert f"{type_spec.name['uk']}: {n} {plural(n, UK_CARDS, 'uk')}" in text
 
 
+def test_words_before_bold_keep_their_space(built):
+    """ReportLab loses the space between a hyphenated word and an opening tag unless the
+    converter moves it inside the tag: «називається **Хостом**» must not print as one word."""
+    _, _, reader = built["rules_does_not_exist"]
+    text = normalised(" ".join(page.extract_text() for page in reader.pages))
+    assert "називається Хостом" in text and "називаєтьсяХостом" not in text
+
+
 def test_plural_forms_in_print(built):
     """The three uk forms, as the data gives them: 57 карт, 4 карти, 1 карта (Love Formula)."""
     _, _, reader = built["love_formula"]

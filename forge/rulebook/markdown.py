@@ -163,6 +163,10 @@ def _placeholder_style(size: float):
                           alignment=TA_CENTER, hyphenationLang="")
 
 
+#: ReportLab drops the space between a word holding soft hyphens and an opening tag
+#: ("на\u00adзи\u00adва\u00adєть\u00adся <b>Хостом</b>" prints «називаєтьсяХостом»); inside the tag
+#: the space survives.
+_SPACE_BEFORE_TAG = re.compile(r"([ \u00a0]+)(<(?:b|i|font[^>]*)>)")
 #: Inline Markdown tokens that map straight to ReportLab paragraph markup.
 _INLINE_MARKUP = {"strong_open": "<b>", "strong_close": "</b>", "em_open": "<i>", "em_close": "</i>",
                   "softbreak": " ", "hardbreak": "<br/>"}
@@ -201,7 +205,7 @@ class Converter:
                 out.append(f"<font face='{BOLD}'>{self.text(child.content)}</font>")
             elif kind not in ("link_open", "link_close", "image"):  # links print as their text
                 out.append(self.text(child.content))
-        return "".join(out)
+        return _SPACE_BEFORE_TAG.sub(r"\2\1", "".join(out))
 
     def para(self, markup: str, style) -> Para:
         p = Para(markup, style)
