@@ -44,16 +44,21 @@ def product(name: str, default: bool = True) -> Callable[[Product], Product]:
     return register
 
 
-def build_game(game: Game, what: Iterable[str], options: BuildOptions, out: Path,
-               progress: Callable[[str], None] = lambda _: None) -> list[Path]:
+def check_products(names: Iterable[str]) -> None:
+    """Refuse a product name nothing registered (before any work is done)."""
+    for name in names:
+        if name not in PRODUCTS:
+            raise UsageError(f"unknown product {name!r} (known: {', '.join(PRODUCTS)})")
+
+
+def build_game(game: Game, what: Iterable[str], options: BuildOptions, out: Path) -> list[Path]:
     """Run the named products for one game; every file is made before any is written."""
+    what = list(what)
+    check_products(what)
     if options.lang not in game.manifest.locales:
         raise UsageError(f"{game.id} has no locale {options.lang!r} (it has {', '.join(game.manifest.locales)})")
     files: dict[str, bytes] = {}
     for name in what:
-        if name not in PRODUCTS:
-            raise UsageError(f"unknown product {name!r} (known: {', '.join(PRODUCTS)})")
-        progress(f"{game.id}/{options.lang}: {name}")
         files.update(PRODUCTS[name](game, options))
     target = out / game.id / options.lang
     written = []

@@ -10,7 +10,7 @@ import typer
 
 from .. import render  # noqa: F401  (registers pnp, printshop, png)
 from .. import rulebook  # noqa: F401  (registers rulebook, rulebook-booklet, cheatsheet)
-from ..build import DEFAULT_PRODUCTS, PRODUCTS, BuildOptions, build_game
+from ..build import DEFAULT_PRODUCTS, BuildOptions, build_game, check_products
 from ..check import check_game
 from ..errors import FindingsError, UsageError
 from .app import app, resolve_games
@@ -52,9 +52,8 @@ def build(
     if duplex not in ("long", "short"):
         raise UsageError(f"--duplex is long or short (got {duplex!r})")
     products = [w.strip() for w in what.split(",")] if what else list(DEFAULT_PRODUCTS)
-    for name in products:
-        if name not in PRODUCTS:
-            raise UsageError(f"unknown product {name!r} (known: {', '.join(PRODUCTS)})")
+    check_products(products)
+    offset = _pair(back_offset)
     roots = resolve_games(games)
     loaded = []
     findings = []
@@ -79,7 +78,7 @@ def build(
         for game in loaded:
             language = lang or ("uk" if "uk" in game.manifest.locales else game.manifest.default_locale)
             options = BuildOptions(lang=language, paper=papers, duplex=duplex,  # type: ignore[arg-type]
-                                   back_offset=_pair(back_offset), home=home,
+                                   back_offset=offset, home=home,
                                    alignment_page=alignment_page, backs_first=backs_first)
             for name in products:
                 if progress is not None:
