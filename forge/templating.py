@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
@@ -63,6 +64,26 @@ class _SharedBytecode(jinja2.BytecodeCache):
 
 
 BYTECODE = _SharedBytecode()
+
+
+#: The checkout this package sits in (built-in games, their templates and scenarios).
+CHECKOUT = Path(__file__).resolve().parents[1]
+
+
+def templates_root(game: object) -> Path:
+    """Where a game's templates live: $FORGE_TEMPLATES, else `templates/` beside its cards
+    folder (a designer's own project laid out like this one), else this checkout's."""
+    if os.environ.get("FORGE_TEMPLATES"):
+        return Path(os.environ["FORGE_TEMPLATES"])
+    return _beside(str(game.root), game.id)  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=256)
+def _beside(game_root: str, game_id: str) -> Path:
+    sibling = Path(game_root).resolve().parent.parent / "templates"
+    if (sibling / game_id).is_dir() or (sibling / "_common").is_dir():
+        return sibling
+    return CHECKOUT / "templates"
 
 
 def source_loader(sources: dict[str, str]) -> jinja2.FunctionLoader:

@@ -10,7 +10,9 @@ from reportlab.platypus import SimpleDocTemplate
 from forge.model import load_game
 from forge.render import card_flowable, front
 from forge.render import layout
-from forge.render.layout import SHY, fit_text, hyphenate
+from forge.render.layout import fit_text
+from forge.text.hyphenation import hyphenate
+from forge.text.typography import SHY
 from forge.render.sheets import grid, mark_segments, png_size
 
 ROOT = Path(__file__).resolve().parents[1]

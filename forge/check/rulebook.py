@@ -15,7 +15,8 @@ from ..model import Game
 
 
 def check_rulebooks(game: Game) -> Iterator[Finding]:
-    from ..rulebook.context import KINDS, render_template, template_name, templates_root
+    from ..rulebook.context import KINDS, render_template, template_name
+    from ..templating import templates_root
 
     root = templates_root(game)
     for kind in KINDS:

@@ -19,9 +19,9 @@ from reportlab.platypus import Flowable
 
 from . import fonts, sheets  # noqa: F401  (sheets registers the products)
 from .draw import art_path, draw_face
-from .layout import PT, Face, LayoutError, back, front, templates_root
+from .layout import PT, Face, LayoutError, back, front
 
-__all__ = ["Face", "LayoutError", "back", "card_flowable", "draw_card", "front", "templates_root"]
+__all__ = ["Face", "LayoutError", "back", "card_flowable", "draw_card", "front"]
 
 
 def draw_card(canvas: Canvas, game: Any, card: Any, lang: str, x: float, y: float,

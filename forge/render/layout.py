@@ -26,7 +26,6 @@ Fitting happens once per card face; what cannot fit at the minimum size is kept 
 from __future__ import annotations
 
 import json
-import os
 import re
 import types
 from dataclasses import dataclass, field
@@ -36,14 +35,14 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 import jinja2
-import pyphen
 import yaml
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from ..errors import ForgeError
-from ..templating import BYTECODE
+from ..templating import BYTECODE, templates_root
 from ..text.effects import operations_text, effect_text
 from ..text.plural import plural
+from ..text.hyphenation import can_hyphenate, hyphenate
 from ..text.typography import SHY, typeset
 from . import fonts
 
@@ -51,28 +50,11 @@ PT = 72 / 25.4  # points per millimetre
 FACES = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC,
          "bolditalic": fonts.BOLD_ITALIC, "medium": "Roboto-Medium", "light": "Roboto-Light",
          "black": "Roboto-Black"}
-_HYPHEN_LANG = {"uk": "uk_UA", "en": "en_US"}
 _TAG = re.compile(r"(<[^>]+>)")
-_WORD = re.compile(r"[^\W\d_][\w\u02bc'\u2019-]*", re.UNICODE)
 
 
 class LayoutError(ForgeError):
     """A layout template is broken (syntax, unknown element): a bug in templates, not data."""
-
-
-def templates_root(game: Any) -> Path:
-    """Where layouts live: $FORGE_TEMPLATES, `templates/` beside the cards folder, or the checkout."""
-    return _templates_root(os.environ.get("FORGE_TEMPLATES") or "", str(game.root))
-
-
-@lru_cache(maxsize=256)
-def _templates_root(override: str, game_root: str) -> Path:
-    if override:
-        return Path(override)
-    beside = Path(game_root).resolve().parent.parent / "templates"
-    if (beside / "_common").is_dir():
-        return beside
-    return Path(__file__).resolve().parents[2] / "templates"
 
 
 @dataclass
@@ -336,36 +318,6 @@ def _parse(source: str, made: list[dict] | None = None) -> Any:
 # Text
 
 
-@lru_cache(maxsize=None)
-def _hyphenator(lang: str) -> pyphen.Pyphen | None:
-    code = _HYPHEN_LANG.get(lang, lang)
-    try:
-        return pyphen.Pyphen(lang=code, left=2, right=2)
-    except KeyError:
-        return None
-
-
-@lru_cache(maxsize=None)
-def _can_hyphenate(lang: str) -> bool:
-    """Whether pyphen has patterns for `lang`, without loading them (that costs ~25 ms)."""
-    return pyphen.language_fallback(_HYPHEN_LANG.get(lang, lang)) is not None
-
-
-@lru_cache(maxsize=65536)
-def _hyphenate_word(word: str, lang: str) -> str:
-    h = _hyphenator(lang)
-    if h is None or len(word) < 6:
-        return word
-    # pyphen does not know U+02BC; hyphenate the parts around apostrophes and hyphens.
-    parts = re.split(r"([\u02bc'\u2019-])", word)
-    return "".join(h.inserted(p, hyphen=SHY) if len(p) >= 5 else p for p in parts)
-
-
-def hyphenate(text: str, lang: str) -> str:
-    """Insert soft hyphens (U+00AD) into long words; ReportLab breaks lines there."""
-    return _WORD.sub(lambda m: _hyphenate_word(m.group(0), lang), text)
-
-
 def _markup(item: dict, lang: str, hyph: bool) -> tuple[str, str]:
     """(ReportLab markup, plain text) of a paragraph item."""
     if "markup" in item:
@@ -500,7 +452,7 @@ def _pieces(fragments: list, hyph: bool) -> list:
 
 def _prepare(item: dict, base_face: str, el: dict, lang: str, hyph: bool) -> _Prepared:
     face = FACES.get(item.get("font", el.get("font", "regular")), base_face)
-    hyph = hyph and bool(item.get("hyphenate", True)) and _can_hyphenate(lang)
+    hyph = hyph and bool(item.get("hyphenate", True)) and can_hyphenate(lang)
     hard: list[list] = [[]]
     pending: list[tuple[str, str]] = []  # fragments of the word being collected
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from . import products  # noqa: F401  (registers the products)
 from .booklet import booklet_order, impose_booklet
 from .cheatsheet import build_cheatsheet
-from .context import Rendered, render_template, templates_root
+from .context import Rendered, render_template
 from .document import Built, build_rulebook
 from .odds import d6_battle, d6_odds
 
 __all__ = ["Built", "Rendered", "booklet_order", "build_cheatsheet", "build_rulebook",
-           "d6_battle", "d6_odds", "impose_booklet", "render_template", "templates_root"]
+           "d6_battle", "d6_odds", "impose_booklet", "render_template"]

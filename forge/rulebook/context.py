@@ -20,31 +20,22 @@ import jinja2
 
 from ..errors import Finding, display_path
 from ..model import Game
-from ..templating import BYTECODE
+from ..templating import BYTECODE, CHECKOUT, templates_root
 from ..scenario import ScenarioError, load_scenario
 from ..text import effect_text, operations_text, plural
 from .odds import d6_battle, d6_faces, d6_odds
 
 NBSP = "\u00a0"
 KINDS = ("rulebook", "cheatsheet")
-_CHECKOUT = Path(__file__).resolve().parents[2]
 _QUOTES = {"uk": ("«", "»"), "en": ("“", "”")}
 #: Placeholder for a block; the Markdown stage finds it as a paragraph of its own.
 BLOCK_MARK = "@@forge-block-{}@@"
 
 
-def templates_root(game: Game) -> Path:
-    """$FORGE_TEMPLATES, else `templates/` beside the game's cards folder, else the checkout's."""
-    if os.environ.get("FORGE_TEMPLATES"):
-        return Path(os.environ["FORGE_TEMPLATES"])
-    sibling = game.root.resolve().parent.parent / "templates"
-    return sibling if (sibling / game.id).is_dir() else _CHECKOUT / "templates"
-
-
 def scenarios_dir(game: Game) -> Path:
     """`tests/scenarios/<game>/` beside the cards folder, else in the checkout."""
     sibling = game.root.resolve().parent.parent / "tests" / "scenarios" / game.id
-    return sibling if sibling.is_dir() else _CHECKOUT / "tests" / "scenarios" / game.id
+    return sibling if sibling.is_dir() else CHECKOUT / "tests" / "scenarios" / game.id
 
 
 def template_name(game: Game, kind: str, lang: str) -> str:

@@ -23,7 +23,7 @@ from ..render import card_flowable, front
 from ..render.fonts import REGULAR, register
 from ..text import plural
 from .context import Rendered, render_template
-from .hyphen import SHY
+from ..text.typography import SHY
 from .markdown import Converter, Para, Sink
 from .scenarios import failing_examples
 from .styles import ACCENT, INK, RULE, Styles, make_styles

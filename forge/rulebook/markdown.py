@@ -24,7 +24,8 @@ from reportlab.platypus import (Flowable, HRFlowable, KeepTogether, Paragraph,
 from ..render.fonts import BOLD, REGULAR, missing_glyphs
 from ..text.typography import typeset
 from .context import Block, Rendered
-from .hyphen import SHY, hyphenate
+from ..text.hyphenation import hyphenate
+from ..text.typography import SHY
 from .styles import HEAD_FILL, RULE, TINT, Styles
 
 _BLOCK = re.compile(r"^@@forge-block-\d+@@$")

@@ -1,0 +1,57 @@
+"""Soft hyphens (U+00AD) from pyphen's patterns, for card faces and rulebooks alike.
+
+ReportLab hyphenates only words made wholly of its hard-coded letter range, which leaves out
+і ї є ґ and the apostrophe (PITFALLS.md), so pyphen marks the break points and the line breaker
+breaks only there. pyphen knows no U+02BC either: words are split at apostrophes and hyphens
+first. A break that would leave a piece without a vowel (на-йо-м-ни) is dropped, and
+all-capital words (ПО, VP) stay whole.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import pyphen
+
+from .typography import SHY
+
+PATTERNS = {"uk": "uk_UA", "en": "en_US"}
+MIN_WORD = 6
+_WORD = re.compile(r"[^\W\d_][\w\u02bc'\u2019-]*")
+_JOINS = re.compile(r"([\u02bc'\u2019-])")
+_VOWELS = set("аеєиіїоуюяaeiouyАЕЄИІЇОУЮЯAEIOUY")
+
+
+@lru_cache(maxsize=None)
+def can_hyphenate(lang: str) -> bool:
+    """Whether pyphen has patterns for `lang`, without loading them (that costs ~25 ms)."""
+    return pyphen.language_fallback(PATTERNS.get(lang, lang)) is not None
+
+
+@lru_cache(maxsize=None)
+def _dictionary(lang: str) -> pyphen.Pyphen:
+    return pyphen.Pyphen(lang=PATTERNS.get(lang, lang), left=2, right=3)
+
+
+def _part(part: str, lang: str) -> str:
+    pieces: list[str] = []
+    for piece in _dictionary(lang).inserted(part, hyphen=SHY).split(SHY):
+        if pieces and not (_VOWELS.intersection(piece) and _VOWELS.intersection(pieces[-1])):
+            pieces[-1] += piece
+        else:
+            pieces.append(piece)
+    return SHY.join(pieces)
+
+
+@lru_cache(maxsize=65536)
+def hyphenate_word(word: str, lang: str) -> str:
+    if len(word) < MIN_WORD or word.isupper() or not can_hyphenate(lang):
+        return word
+    return "".join(_part(p, lang) if len(p) >= 5 else p for p in _JOINS.split(word))
+
+
+def hyphenate(text: str, lang: str) -> str:
+    """`text` with soft hyphens at the break points of every word of MIN_WORD letters or more."""
+    if not can_hyphenate(lang):
+        return text
+    return _WORD.sub(lambda m: hyphenate_word(m.group(0), lang), text)
