@@ -23,11 +23,11 @@ from ..model import Game
 from ..templating import BYTECODE, CHECKOUT, templates_root
 from ..scenario import ScenarioError, load_scenario
 from ..text import effect_text, operations_text, plural
+from ..text.typography import quoted
 from .odds import d6_battle, d6_faces, d6_odds
 
 NBSP = "\u00a0"
 KINDS = ("rulebook", "cheatsheet")
-_QUOTES = {"uk": ("«", "»"), "en": ("“", "”")}
 #: Placeholder for a block; the Markdown stage finds it as a paragraph of its own.
 BLOCK_MARK = "@@forge-block-{}@@"
 
@@ -181,8 +181,7 @@ class _Recorder:
         return card.name[self.lang] if card is not None else f"[{card_id}]"
 
     def card_quoted(self, card_id: str) -> str:
-        opening, closing = _QUOTES.get(self.lang, _QUOTES["en"])
-        return f"{opening}{self.card_name(card_id)}{closing}"
+        return quoted(self.card_name(card_id), self.lang)
 
     def plural(self, n: int, *forms: str) -> str:
         return plural(n, forms, self.lang)

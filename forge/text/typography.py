@@ -38,6 +38,12 @@ def _one_letter(letters: str) -> re.Pattern:
     return re.compile(rf"(?<![\w{SHY}])([{letters}]) (?=\S)")
 
 
+def quoted(text: str, lang: str) -> str:
+    """`text` in the language's outer quotation marks: «…» for uk, “…” for en."""
+    opening, closing = _QUOTES.get(lang, _QUOTES["en"])[:2]
+    return f"{opening}{text}{closing}"
+
+
 def _quotes(text: str, lang: str) -> str:
     """Straight double quotes become the locale's outer/inner pairs by nesting depth."""
     if '"' not in text:
