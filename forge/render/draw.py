@@ -14,7 +14,8 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS, Canvas
 from . import fonts, layout
 from .forms import end_form
 from .icons import ICONS, icon_code
-from .layout import FACES, PT, Face, LayoutError, _unit_width
+from .fonts import unit_width
+from .layout import FACES, PT, Face, LayoutError
 
 #: How far `bleed: true` elements reach beyond the trim (mm); frames clip to the bleed in use.
 MAX_BLEED = 6.0
@@ -264,7 +265,7 @@ def _label(c: Canvas, face: Face, el: dict) -> None:
     align = el.get("align", "left")
     w = float(el.get("w", 0)) * PT
     track = float(el.get("tracking", 0))
-    width = _unit_width(text, el["_face"]) * size + track * max(len(text) - 1, 0)
+    width = unit_width(text, el["_face"]) * size + track * max(len(text) - 1, 0)
     if align == "center":
         x = (x + w / 2 if w else x) - width / 2
     elif align == "right":

@@ -36,15 +36,15 @@ from xml.sax.saxutils import escape
 
 import jinja2
 import yaml
-from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from ..errors import ForgeError
-from ..templating import BYTECODE, templates_root
+from ..templating import BYTECODE, Environment, templates_root
 from ..text.effects import operations_text, effect_text
 from ..text.plural import plural
 from ..text.hyphenation import can_hyphenate, hyphenate
 from ..text.typography import SHY, typeset
 from . import fonts
+from .fonts import unit_width
 
 PT = 72 / 25.4  # points per millimetre
 FACES = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC,
@@ -111,7 +111,7 @@ class _Context(jinja2.runtime.Context):
 @lru_cache(maxsize=None)
 def _env(root: str, game_id: str) -> jinja2.Environment:
     base = Path(root)
-    env = jinja2.Environment(
+    env = Environment(
         bytecode_cache=BYTECODE, loader=jinja2.FileSystemLoader([str(base / game_id / "cards"), str(base / "_common" / "cards")]),
         undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False)
@@ -344,11 +344,6 @@ _SPACES = re.compile(r"[ \t\r]+")
 _BREAKS = re.compile("(\u00ad|(?<=[^\\W\\d_]-)(?=[^\\W\\d_]))")  # a soft hyphen, or after a hard one
 
 
-@lru_cache(maxsize=65536)
-def _unit_width(text: str, face: str) -> float:
-    return stringWidth(text, face, 1.0)
-
-
 def _runs(item: dict, face: str) -> list[tuple[str, str]]:
     """(face, text) runs of a paragraph item: plain text, or markup with <b>/<i>/<br/>."""
     if "markup" not in item:
@@ -441,10 +436,10 @@ def _pieces(fragments: list, hyph: bool) -> list:
         pieces.append(frags)
     word = []
     for n, frags in enumerate(pieces):
-        width = sum(_unit_width(t, f) for f, t in frags)
+        width = sum(unit_width(t, f) for f, t in frags)
         last_face, last_text = frags[-1]
         soft = n < len(pieces) - 1 and not last_text.endswith("-")
-        hw = _unit_width("-", last_face)
+        hw = unit_width("-", last_face)
         word.append(_Piece(frags, width, hw if soft else (0.0 if n < len(pieces) - 1 else -1.0),
                            last_face, hw))
     return word
@@ -474,7 +469,7 @@ def _prepare(item: dict, base_face: str, el: dict, lang: str, hyph: bool) -> _Pr
     flush_word()
     return _Prepared(hard, item.get("align", el.get("align", "left")),
                      item.get("color", el.get("color", "#000000")), float(item.get("scale", 1.0)),
-                     _unit_width(" ", face), lang, hyph, set())
+                     unit_width(" ", face), lang, hyph, set())
 
 
 def _merge(frags: list) -> list:
@@ -531,13 +526,13 @@ def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
                     head = pieces[0]
                     chars = [(f, ch) for f, t in head.frags for ch in t]
                     acc, n = 0.0, 0
-                    while n < len(chars) and (n == 0 or acc + _unit_width(chars[n][1], chars[n][0]) <= limit):
-                        acc += _unit_width(chars[n][1], chars[n][0])
+                    while n < len(chars) and (n == 0 or acc + unit_width(chars[n][1], chars[n][0]) <= limit):
+                        acc += unit_width(chars[n][1], chars[n][0])
                         n += 1
                     out.append((acc, _merge(chars[:n])))
                     rest = chars[n:]
                     if rest:
-                        pieces[0] = _Piece(_merge(rest), sum(_unit_width(t, f) for f, t in rest),
+                        pieces[0] = _Piece(_merge(rest), sum(unit_width(t, f) for f, t in rest),
                                            head.hyphen, head.face, head.hyphen_w)
                     else:
                         pieces = pieces[1:]
@@ -665,10 +660,10 @@ def resolve(game: Any, card: Any | None, lang: str, back: str | None = None) -> 
             s = float(el.get("size", 8))
             smallest = float(el.get("min", s))
             limit = float(el["w"]) * PT if el.get("w") else None
-            width = _unit_width(text, face_name) * s
+            width = unit_width(text, face_name) * s
             if limit and width > limit:
                 s = max(smallest, s * limit / width)
-                width = _unit_width(text, face_name) * s
+                width = unit_width(text, face_name) * s
                 if width > limit + 0.01:
                     face.problems.append(Problem(_loc(el, lang), "text-overflow",
                                                  f"{el.get('what', 'label')} ({lang}) «{text[:40]}» is "

@@ -20,7 +20,7 @@ import jinja2
 
 from ..errors import Finding, display_path
 from ..model import Game
-from ..templating import BYTECODE, CHECKOUT, templates_root
+from ..templating import BYTECODE, CHECKOUT, Environment, templates_root
 from ..scenario import ScenarioError, load_scenario
 from ..text import effect_text, operations_text, plural
 from ..text.typography import quoted
@@ -85,7 +85,7 @@ def _filter(method: str):
 
 @lru_cache(maxsize=8)
 def environment(root: str) -> jinja2.Environment:
-    env = jinja2.Environment(
+    env = Environment(
         loader=jinja2.FileSystemLoader(root), undefined=jinja2.StrictUndefined, autoescape=False,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=BYTECODE)
     env.filters.update(plural=_filter("plural"), items=_filter("items"),

@@ -11,12 +11,12 @@ from typing import Any, Iterable
 import jinja2
 from jinja2 import meta, nodes
 
-from ..templating import BYTECODE, source_loader, source_name
+from ..templating import BYTECODE, Environment, source_loader, source_name
 from .plural import plural
 from .typography import typeset
 
 _SOURCES: dict[str, str] = {}
-_ENV = jinja2.Environment(autoescape=False, undefined=jinja2.StrictUndefined, keep_trailing_newline=False,
+_ENV = Environment(autoescape=False, undefined=jinja2.StrictUndefined, keep_trailing_newline=False,
                           loader=source_loader(_SOURCES), bytecode_cache=BYTECODE, auto_reload=False)
 
 
