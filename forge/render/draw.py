@@ -240,21 +240,33 @@ _ESCAPE = {i: escapePDF(bytes([i])) for i in range(256)}
 
 def _show(c: Canvas, face_name: str, size: float, text: str) -> str:
     """Text-showing operators for `text` in a TrueType face: ReportLab's subsets and escaping,
-    without a text object per string. A string's subset codes never change once assigned in a
-    document, so each (face, string) is split and escaped once per document."""
+    without a text object per string. A character's subset code never changes once ReportLab
+    has assigned it in a document, so each face keeps a table from assigned characters of the
+    first subset to their escaped byte: a string made only of those is one `str.translate`;
+    any other goes through ReportLab's `splitString`, which assigns the new codes."""
+    if not text:
+        return ""
     doc = c._doc
-    cache = doc.__dict__.get("_forge_show")
-    if cache is None:
-        cache = doc._forge_show = {}
-    pairs = cache.get((face_name, text))
-    if pairs is None:
-        font = getFont(face_name)
-        pairs = cache[(face_name, text)] = [
-            (font.getSubsetInternalName(subset, doc), chunk.decode("latin-1").translate(_ESCAPE))
-            for subset, chunk in font.splitString(text, doc)]
-    if len(pairs) == 1:
-        return f"{pairs[0][0]} {size:.2f} Tf ({pairs[0][1]}) Tj"
-    return " ".join(f"{name} {size:.2f} Tf ({chunk}) Tj" for name, chunk in pairs)
+    codes = doc.__dict__.get("_forge_codes")
+    if codes is None:
+        codes = doc._forge_codes = {}
+    known = codes.get(face_name)  # (characters, their escaped bytes by ordinal, subset 0's name)
+    if known is not None and known[0].issuperset(text):
+        return f"{known[2]} {size:.2f} Tf ({text.translate(known[1])}) Tj"
+    font = getFont(face_name)
+    pairs = font.splitString(text, doc)
+    out = " ".join(f"{font.getSubsetInternalName(subset, doc)} {size:.2f} Tf "
+                   f"({chunk.decode('latin-1').translate(_ESCAPE)}) Tj" for subset, chunk in pairs)
+    if known is None and any(subset == 0 for subset, _ in pairs):
+        known = codes[face_name] = (set(), {}, font.getSubsetInternalName(0, doc))
+    if known is not None:
+        assigned = font.state[doc].assignments
+        for ch in set(text):
+            n = assigned.get(32 if ch == "\xa0" else ord(ch))
+            if n is not None and n < 256:
+                known[0].add(ch)
+                known[1][ord(ch)] = _ESCAPE[n]
+    return out
 
 
 def _label(c: Canvas, face: Face, el: dict) -> None:
