@@ -372,7 +372,7 @@ def _runs(item: dict, face: str) -> list[tuple[str, str]]:
     return runs
 
 
-@dataclass
+@dataclass(slots=True)
 class _Piece:
     """An unbreakable piece of a word; a line may break after it (with `hyphen` drawn)."""
 
@@ -420,6 +420,9 @@ class _Prepared:
 def _pieces(fragments: list, hyph: bool) -> list:
     """A word's fragments [(face, text)] cut at soft hyphens (and, when hyphenating, after hard
     hyphens) into _Pieces."""
+    if not hyph and len(fragments) == 1 and fragments[0][1] and SHY not in fragments[0][1]:
+        f, text = fragments[0]  # most words: one run, no break inside
+        return [_Piece([fragments[0]], unit_width(text, f), -1.0, f, unit_width("-", f))]
     pieces, frags = [], []
     for f, text in fragments:
         for part in (_BREAKS.split(text) if hyph or SHY in text else (text,)):
@@ -489,6 +492,15 @@ def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
         frags: list = []
         width = 0.0
         for word in words:
+            lead = p.space if frags else 0.0
+            total = word[0].width if len(word) == 1 else sum(pc.width for pc in word)
+            if width + lead + total <= limit + 1e-9:  # the word fits where it falls (most do)
+                if lead:
+                    frags.append((frags[-1][0], " "))
+                for pc in word:
+                    frags.extend(pc.frags)
+                width += lead + total
+                continue
             pieces = list(word)
             if p.hyph and id(word) not in p.done and width + (p.space if frags else 0.0) + sum(
                     pc.width for pc in pieces) > limit + 1e-9:
