@@ -13,34 +13,22 @@ from pathlib import Path
 
 import jinja2
 
+from . import cache
+
 
 class _SharedBytecode(jinja2.BytecodeCache):
     """Compiled templates shared by every game's environment in this process (the common
-    parts are compiled once, not once per game), and kept on disk between runs like Python's
-    `__pycache__`: compiling the layouts costs more than rendering every card of a game.
-
-    The disk copy lives in $FORGE_CACHE (or $XDG_CACHE_HOME/card-forge, ~/.cache/card-forge);
-    Jinja keys it by template name and file, checks it against the source's hash and its own and
-    Python's versions, so an edited template is simply compiled again. `FORGE_CACHE=off` (or an
-    unwritable directory) keeps it in memory only."""
+    parts are compiled once, not once per game), and kept on disk between runs in the
+    `forge.cache` directory: compiling the layouts costs more than rendering every card of a
+    game. Jinja keys each by template name and file and checks it against the source's hash and
+    its own and Python's versions, so an edited template is simply compiled again."""
 
     def __init__(self) -> None:
         self.store: dict[str, bytes] = {}
-        self._disk: jinja2.FileSystemBytecodeCache | None | bool = False
 
     def disk(self) -> jinja2.FileSystemBytecodeCache | None:
-        if self._disk is False:
-            self._disk = None
-            where = os.environ.get("FORGE_CACHE")
-            if where != "off":
-                base = Path(where) if where else Path(
-                    os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "card-forge"
-                try:
-                    (base / "jinja").mkdir(parents=True, exist_ok=True)
-                    self._disk = jinja2.FileSystemBytecodeCache(str(base / "jinja"))
-                except OSError:
-                    self._disk = None
-        return self._disk  # type: ignore[return-value]
+        where = cache.directory("jinja")
+        return None if where is None else _disk(str(where))
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         if bucket.key in self.store:
@@ -61,6 +49,11 @@ class _SharedBytecode(jinja2.BytecodeCache):
                 disk.dump_bytecode(bucket)
             except OSError:
                 pass
+
+
+@lru_cache(maxsize=None)
+def _disk(where: str) -> jinja2.FileSystemBytecodeCache:
+    return jinja2.FileSystemBytecodeCache(where)
 
 
 BYTECODE = _SharedBytecode()

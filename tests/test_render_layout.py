@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -65,6 +68,22 @@ def test_ukrainian_words_get_soft_hyphens_apostrophes_kept_whole():
     assert SHY in text
     assert text.replace(SHY, "") == "Перетасуйте відбій карт і найміть пʼятьох персонажів"
 
+
+_HYPHENATE = ("import sys; from forge.text.hyphenation import hyphenate; "
+              "sys.stdout.write(hyphenate('перевірка незалежності найміть', 'uk'))")
+
+
+def test_hyphenation_is_the_same_from_the_pattern_cache_and_a_broken_cache_is_parsed_again(tmp_path):
+    env = dict(os.environ, FORGE_CACHE=str(tmp_path))
+    run = lambda: subprocess.run([sys.executable, "-c", _HYPHENATE], env=env, capture_output=True,  # noqa: E731
+                                 text=True, check=True).stdout
+    first = run()
+    assert first.count(SHY) >= 5
+    (copy,) = (tmp_path / "hyphenation").iterdir()
+    assert run() == first  # read back from the cache
+    copy.write_bytes(b"\x00garbage")
+    assert run() == first
+    assert copy.read_bytes() != b"\x00garbage"  # parsed again and rewritten
 
 def test_text_shrinks_to_fit_and_reports_when_the_minimum_is_not_enough():
     el = {"kind": "text", "x": 0, "y": 0, "w": 40, "h": 10, "text": "слово " * 12, "size": 10, "min": 6}
