@@ -128,6 +128,25 @@ def test_once_blocks_may_hold_only_elements(tmp_path, monkeypatch):
         layout.layout_elements(game, game.cards[0], "uk")
 
 
+@pytest.mark.parametrize("source, error", [
+    ("- {kind: rect, x: 0, y: 0, w: '{{ W }}', h: 2}\n", None),
+    ("{{ el('rect', x=0, y=0, w=W, h=2) }}\n", None),
+    ("{{ el('rect', x=0, y=0, w=W, h=2) }}\n- {kind: rect, x: 0, y: 0, w: 1, h: 1}\n", "both"),
+])
+def test_a_layout_writes_its_elements_with_el_or_as_yaml_but_not_both(tmp_path, monkeypatch, source, error):
+    game = load_game(ROOT / "cards" / "love_formula")[0]
+    root = tmp_path / "templates"
+    (root / "_common" / "cards").mkdir(parents=True)
+    (root / "_common" / "cards" / "default.yaml.j2").write_text(source, encoding="utf-8")
+    monkeypatch.setenv("FORGE_TEMPLATES", str(root))
+    if error:
+        with pytest.raises(layout.LayoutError, match=error):
+            layout.layout_elements(game, game.cards[0], "uk")
+        return
+    (rect,) = layout.layout_elements(game, game.cards[0], "uk")
+    assert rect["kind"] == "rect" and float(rect["w"]) == 63 and rect["h"] == 2
+
+
 def test_card_flowable_draws_in_a_document_at_the_requested_width():
     game, _ = load_game(ROOT / "cards" / "rules_does_not_exist")
     flow = card_flowable(game, game.cards[0], "uk", 40)

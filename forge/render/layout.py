@@ -2,8 +2,8 @@
 
 A layout template lives in `templates/<game>/cards/` (falling back to `templates/_common/cards/`):
 `<type>.<subtype>.yaml.j2`, `<type>.yaml.j2`, then `default.yaml.j2`; a deck's back is
-`back.yaml.j2`. The template renders to YAML: a list of elements, one mapping each (the common
-macro `el()` writes them as one JSON object a line). Coordinates are millimetres from the card's
+`back.yaml.j2`. The template makes a list of elements, one mapping each: with `el(kind, ...)`
+calls (the templates shipped here), or written out as a YAML list. Coordinates are millimetres from the card's
 top-left trim corner, y downwards; an element with `bleed: true` grows by the bleed on every
 edge it touches. Element kinds:
 
@@ -25,7 +25,6 @@ Fitting happens once per card face; what cannot fit at the minimum size is kept 
 """
 from __future__ import annotations
 
-import json
 import re
 import types
 from dataclasses import dataclass, field
@@ -134,16 +133,14 @@ def mix_hex(a: str, b: str, t: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(pa, pb))
 
 
-#: Elements made by `el()` during the current template render; the output holds `- @n` markers.
+#: Elements made by `el()` during the current template render, in order.
 _MADE: list[list[dict]] = [[]]
 
 
 def element(kind: str, **params: Any) -> str:
-    """One layout element as a YAML list item. The mapping itself is kept aside and the output
-    carries a marker line (`- @n`) that `_parse` swaps back: no JSON round trip per element."""
-    made = _MADE[-1]
-    made.append({"kind": kind, **params})
-    return f"- @{len(made) - 1}\n"
+    """`el(kind, ...)`: one layout element, appended to the face's list (it writes no text)."""
+    _MADE[-1].append({"kind": kind, **params})
+    return ""
 
 
 #: Whether `once` blocks reuse their elements (tests switch it off to compare).
@@ -176,18 +173,17 @@ def once(context: Any, *key: Any, caller: Any) -> str:
     except TypeError as exc:
         raise LayoutError(f"once() in {context.name}: its arguments must be hashable ({exc})") from exc
     if hit is None:
-        out = caller()
-        hit = tuple(made[start:])
-        if out.split() != [f"@{i}" if n % 2 else "-" for i in range(start, len(made)) for n in (0, 1)]:
+        if caller().strip():
             raise LayoutError(f"once() in {context.name}: the block may contain only el() elements")
+        hit = tuple(made[start:])
         if ONCE:
             _ONCE[full] = hit
             STATIC.update(id(e) for e in hit)
             if hit:
                 GROUPS[id(hit[0])] = hit
-        return out
+        return ""
     made.extend(hit)
-    return "".join([f"- @{i}\n" for i in range(start, start + len(hit))])
+    return ""
 
 
 @jinja2.pass_context
@@ -273,7 +269,7 @@ def _context(game: Any, card: Any | None, lang: str, back: str | None = None) ->
 
 
 def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = None) -> list[dict]:
-    """Run the card's layout template and parse its YAML into element mappings."""
+    """Run the card's layout template: the elements its `el()` calls made, or its YAML."""
     template = template_for(game, card)
     _MADE.append([])
     try:
@@ -282,9 +278,14 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
         raise LayoutError(f"layout {template.name} for {card.id if card else 'back'} ({lang}): {exc}") from exc
     finally:
         made = _MADE.pop()
+    if made:  # shared by faces when made in `once`: never mutated
+        if source.strip():
+            raise LayoutError(f"layout {template.name} writes elements both with el() and as YAML "
+                              f"text; use one of the two")
+        return made
     try:
-        data = _parse(source, made)
-    except (yaml.YAMLError, ValueError) as exc:
+        data = yaml.load(source, Loader=_LOADER)  # noqa: S506 (a safe loader)
+    except yaml.YAMLError as exc:
         raise LayoutError(f"layout {template.name} for {card.id if card else 'back'} ({lang}) is not "
                           f"valid YAML: {exc}") from exc
     if isinstance(data, dict):
@@ -295,23 +296,6 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
 
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _parse(source: str, made: list[dict] | None = None) -> Any:
-    """The layout's YAML. Lines written by `el()` (`- @n`) are the mappings it made; anything
-    else is YAML (libyaml when available), with the markers written back as JSON first."""
-    made = made or []
-    out = []
-    for ln in source.splitlines():
-        if ln.startswith("- @"):
-            out.append(made[int(ln[3:])])  # shared by faces when made in `once`: never mutated
-        elif ln.strip() and not ln.lstrip().startswith("#"):
-            break
-    else:
-        return out
-    def swap(m: re.Match) -> str:
-        return m.group(1) + json.dumps(made[int(m.group(2))], ensure_ascii=False)
-    return yaml.load(re.sub(r"(?m)^(\s*- )@(\d+)\s*$", swap, source), Loader=_LOADER)  # noqa: S506
 
 
 # --------------------------------------------------------------------------------------------
