@@ -15,7 +15,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, c
 STRICT = ConfigDict(frozen=True, extra="forbid")  # strictness is per field (ints, strings)
 ID_PATTERN = r"^[a-z0-9][a-z0-9_]*$"
 INT_BOUND = 1_000_000
-_RESERVED = {"copy", "dict", "json", "schema", "construct", "validate", "fields", "model_fields"}
+#: Pydantic's attributes, and names Jinja gives a meaning of its own (operation parameters are
+#: template variables beside `lang`).
+_RESERVED = {"copy", "dict", "json", "schema", "construct", "validate", "fields", "model_fields",
+             "true", "false", "none", "loop", "caller", "varargs", "kwargs", "self", "lang"}
 
 def _names_checked(specs: dict) -> dict:
     for name in specs:

@@ -95,7 +95,7 @@ class _Context(jinja2.runtime.Context):
 
     def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
         tp = type(__obj)
-        if tp in _DIRECT or (tp is types.FunctionType and not hasattr(__obj, "jinja_pass_arg")):
+        if tp in _DIRECT or (tp is types.FunctionType and "jinja_pass_arg" not in __obj.__dict__):
             if kwargs:
                 kwargs.pop("_block_vars", None)
                 kwargs.pop("_loop_vars", None)

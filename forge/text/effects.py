@@ -5,7 +5,6 @@ template's variables and `plural` picks the CLDR form for the template's languag
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Iterable
 
 import jinja2
@@ -28,22 +27,33 @@ def _plural_filter(context: Any, n: int, *forms: str) -> str:
 _ENV.filters["plural"] = _plural_filter
 
 
-@lru_cache(maxsize=4096)
-def _compiled(source: str) -> jinja2.Template:
-    """Compiled once per process, and from the shared disk cache after the first run."""
-    name = source_name(source)
-    _SOURCES[name] = source
-    return _ENV.get_template(name)
+#: (manifest, language) -> (the manifest, kept so its id is not reused; the macros module).
+_MODULES: dict[tuple[int, str], tuple[Any, Any]] = {}
 
 
-def render_operation(spec: Any, op: Any, lang: str) -> str:
+def _macros(manifest: Any, lang: str) -> Any:
+    """Every operation text of a manifest in `lang` as one template of macros named after the
+    operations: one compiled template to load per game and language (from the shared disk cache
+    after the first run) instead of one per operation."""
+    key = (id(manifest), lang)
+    hit = _MODULES.get(key)
+    if hit is None or hit[0] is not manifest:
+        source = "".join(f"{{% macro op_{name}({', '.join(spec.params)}) %}}{spec.text[lang]}{{% endmacro %}}"
+                         for name, spec in manifest.operations.items())
+        name = source_name(source)
+        _SOURCES[name] = source
+        hit = _MODULES[key] = (manifest, _ENV.get_template(name).make_module({"lang": lang}))
+    return hit[1]
+
+
+def render_operation(manifest: Any, op: Any, lang: str) -> str:
     """One operation's text in `lang`, typeset for that language."""
-    return typeset(_compiled(spec.text[lang]).render(lang=lang, **op.args()).strip(), lang)
+    return typeset(getattr(_macros(manifest, lang), "op_" + op.name)(**op.args()).strip(), lang)
 
 
 def operations_text(manifest: Any, operations: Any, lang: str) -> str:
     """The text of a list of operations (a card's effects, a monster's failure ...)."""
-    return " ".join(render_operation(manifest.operations[op.name], op, lang) for op in operations)
+    return " ".join(render_operation(manifest, op, lang) for op in operations)
 
 
 def effect_text(manifest: Any, card: Any, lang: str) -> str:
