@@ -233,7 +233,9 @@ def back_key(game: Any, card: Any) -> str:
     return "default"
 
 
-def _context(game: Any, card: Any | None, lang: str, back: str | None = None) -> dict:
+@lru_cache(maxsize=64)
+def _game_context(game: Any, lang: str) -> dict:
+    """The variables every layout of a game gets in `lang` (made once per game and language)."""
     manifest = game.manifest
 
     def t(value: Any) -> str:
@@ -251,21 +253,22 @@ def _context(game: Any, card: Any | None, lang: str, back: str | None = None) ->
     def ops(operations: Any) -> str:
         return operations_text(manifest, operations or (), lang)
 
-    ctx = dict(game=game, manifest=manifest, lang=lang, t=t, card_name=card_name, ops=ops,
-               W=manifest.card_size.width, H=manifest.card_size.height,
-               title=manifest.title[lang])
+    return dict(game=game, manifest=manifest, lang=lang, t=t, card_name=card_name, ops=ops,
+                W=manifest.card_size.width, H=manifest.card_size.height, title=manifest.title[lang])
+
+
+def _context(game: Any, card: Any | None, lang: str, back: str | None = None) -> dict:
+    """The variables of one face's layout beyond `_game_context`: the card, or the back."""
+    manifest = game.manifest
     if card is not None:
         spec = manifest.card_types[card.type]
-        ctx.update(card=card, f=card, type_name=spec.name[lang],
-                   subtype_name=spec.subtypes[card.subtype][lang] if card.subtype else "",
-                   set_name=manifest.sets[card.set].name[lang], effect=effect_text(manifest, card, lang),
-                   flavor=card.flavor[lang] if card.flavor else "",
-                   art_path=str(Path(game.root) / card.art) if card.art else "")
-    else:
-        backs = getattr(manifest, "backs", None) or {}
-        spec = backs.get(back) if back else None
-        ctx.update(back=spec, back_id=back or "default")
-    return ctx
+        return dict(card=card, f=card, type_name=spec.name[lang],
+                    subtype_name=spec.subtypes[card.subtype][lang] if card.subtype else "",
+                    set_name=manifest.sets[card.set].name[lang], effect=effect_text(manifest, card, lang),
+                    flavor=card.flavor[lang] if card.flavor else "",
+                    art_path=str(Path(game.root) / card.art) if card.art else "")
+    backs = getattr(manifest, "backs", None) or {}
+    return dict(back=backs.get(back) if back else None, back_id=back or "default")
 
 
 def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = None) -> list[dict]:
@@ -273,7 +276,7 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
     template = template_for(game, card)
     _MADE.append([])
     try:
-        source = template.render(**_context(game, card, lang, back))
+        source = template.render(_game_context(game, lang), **_context(game, card, lang, back))
     except jinja2.TemplateError as exc:
         raise LayoutError(f"layout {template.name} for {card.id if card else 'back'} ({lang}): {exc}") from exc
     finally:
@@ -302,18 +305,12 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # Text
 
 
-def _markup(item: dict, lang: str, hyph: bool) -> tuple[str, str]:
-    """(ReportLab markup, plain text) of a paragraph item."""
+def _plain(item: dict) -> str:
+    """The text of a paragraph item as printed, without markup (what preflight checks)."""
     if "markup" in item:
-        raw = str(item["markup"])
-        plain = re.sub(r"<[^>]+>", "", raw)
-        plain = plain.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-        if hyph:
-            raw = "".join(p if p.startswith("<") else hyphenate(p, lang) for p in _TAG.split(raw))
-        return raw, plain
-    plain = str(item.get("text", ""))
-    body = hyphenate(plain, lang) if hyph else plain
-    return escape(body).replace("\n", "<br/>"), plain
+        plain = re.sub(r"<[^>]+>", "", str(item["markup"]))
+        return plain.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return str(item.get("text", ""))
 
 
 # Text is measured with the fonts' advance widths (`stringWidth` at 1 pt, which scales
@@ -617,11 +614,17 @@ def fit_text(el: dict, lang: str) -> tuple[list[TextPara], float, bool]:
 
 
 def _loc(el: dict, lang: str) -> tuple:
+    """Where in the card's data an element's text comes from (`field`, plus the language)."""
     where = el.get("field")
     if not where:
         return ()
-    steps = tuple(int(s) if s.isdigit() else s for s in str(where).split("."))
-    return steps + ((lang,) if el.get("localised", True) else ())
+    return _steps(str(where), lang if el.get("localised", True) else None)
+
+
+@lru_cache(maxsize=1024)
+def _steps(where: str, lang: str | None) -> tuple:
+    steps = tuple(int(s) if s.isdigit() else s for s in where.split("."))
+    return steps + ((lang,) if lang else ())
 
 
 def resolve(game: Any, card: Any | None, lang: str, back: str | None = None) -> Face:
@@ -642,7 +645,7 @@ def resolve(game: Any, card: Any | None, lang: str, back: str | None = None) -> 
             el = dict(el, _paras=paras, _size=fitted)
             for item in (el.get("paras") or [el]):
                 item = item if isinstance(item, dict) else {"text": item}
-                plain = _markup(item, lang, False)[1]
+                plain = _plain(item)
                 face.texts.append((_loc(el, lang), FACES.get(item.get("font", el.get("font", "regular")),
                                                             fonts.REGULAR), plain))
             if not ok:
