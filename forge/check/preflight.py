@@ -17,7 +17,7 @@ from ..errors import Finding
 from ..model import Game
 from ..render import LayoutError, back, front
 from ..render.fonts import missing_glyphs
-from ..render.layout import back_key
+from ..render.layout import back_key, lay_out
 
 
 def _names(chars: list[str]) -> str:
@@ -28,6 +28,11 @@ def check_glyphs_and_fit(game: Game) -> Iterator[Finding]:
     """Findings for glyphs the fonts lack and texts that overflow their box, per card."""
     manifest = game.manifest
     backs_seen: set[tuple[str, str]] = set()
+    for lang in manifest.locales:
+        try:
+            lay_out(game, game.cards, lang)  # all faces stage by stage; the loop reads them back
+        except LayoutError:
+            pass  # reported below with the card whose layout fails
     for card in game.cards:
         for lang in manifest.locales:
             try:

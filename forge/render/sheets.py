@@ -68,11 +68,13 @@ def new_canvas(buf: io.BytesIO, pagesize: tuple[float, float], game: Any, what: 
 
 
 class Faces:
-    """Forms for the faces used in one PDF, each drawn once and clipped to (bx, by) of bleed."""
+    """Forms for the faces used in one PDF, each drawn once and clipped to (bx, by) of bleed.
+    Every face of `cards` is laid out (`layout.lay_out`) before the first is drawn."""
 
-    def __init__(self, c: Canvas, game: Any, lang: str, bx: float, by: float):
+    def __init__(self, c: Canvas, game: Any, lang: str, bx: float, by: float, cards: list[Any]):
         self.c, self.game, self.lang, self.bx, self.by = c, game, lang, bx, by
         self.names: dict[tuple, str] = {}
+        layout.lay_out(game, cards, lang)
 
     def _form(self, key: tuple, face: layout.Face, art: Path | None) -> str:
         name = self.names.get(key)
@@ -350,12 +352,12 @@ def pnp_pdf(game: Any, opts: BuildOptions, paper: str) -> bytes:
     g = grid(paper, size.width, size.height, opts.home)
     buf = io.BytesIO()
     c = new_canvas(buf, g.pagesize, game, f"print and play ({paper.upper()})", opts.lang)
-    faces = Faces(c, game, opts.lang, g.bx, g.by)
+    cards = copies(game)
+    faces = Faces(c, game, opts.lang, g.bx, g.by, cards)
     w = words(opts.lang)
     title = game.manifest.title[opts.lang]
     if opts.alignment_page:
         _alignment(c, g, opts.lang, opts.duplex, opts.back_offset)
-    cards = copies(game)
     sheets = math.ceil(len(cards) / g.per_page)
     for s in range(sheets):
         chunk = cards[s * g.per_page:(s + 1) * g.per_page]
@@ -392,8 +394,9 @@ def printshop_pdf(game: Any, opts: BuildOptions) -> bytes:
     c = new_canvas(buf, (pw * PT, ph * PT), game, "print shop", opts.lang)
     c.setTrimBox((BLEED * PT, BLEED * PT, (BLEED + size.width) * PT, (BLEED + size.height) * PT))
     c.setBleedBox((0, 0, pw * PT, ph * PT))
-    faces = Faces(c, game, opts.lang, BLEED, BLEED)
-    for card in copies(game):
+    cards = copies(game)
+    faces = Faces(c, game, opts.lang, BLEED, BLEED, cards)
+    for card in cards:
         sides = (faces.front(card), faces.back(card))
         for name in (reversed(sides) if opts.backs_first else sides):
             faces.place(name, BLEED, BLEED)
@@ -441,7 +444,7 @@ def png(game: Any, opts: BuildOptions) -> dict[str, bytes]:
     bx, by = (pw - size.width) / 2, (ph - size.height) / 2
     buf = io.BytesIO()
     c = new_canvas(buf, (pw * PT, ph * PT), game, "png", opts.lang)
-    faces = Faces(c, game, opts.lang, bx, by)
+    faces = Faces(c, game, opts.lang, bx, by, game.cards)
     names = []
     for file_name, side, card in _png_faces(game):
         faces.place(faces.front(card) if side == "front" else faces.back(card), bx, by)
