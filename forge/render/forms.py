@@ -21,21 +21,22 @@ from reportlab.pdfgen.canvas import Canvas
 
 
 class _Form(PDFObject):
-    """A form XObject whose stream is already compressed and whose dictionary is formatted
-    once; its resources are a shared indirect object."""
+    """A form XObject written in one piece; its resources are a shared indirect object. Its
+    stream is compressed when the document is saved, every form in a row."""
 
     __RefOnly__ = 1
 
-    def __init__(self, bbox: tuple[float, float, float, float], data: bytes, resources: PDFObjectReference):
-        self.bbox, self.data, self.resources = bbox, data, resources
+    def __init__(self, bbox: tuple[float, float, float, float], raw: bytes, resources: PDFObjectReference):
+        self.bbox, self.raw, self.resources = bbox, raw, resources
 
     def BBoxList(self) -> list[float]:  # what Canvas.getFormBBox asks of a form
         return list(self.bbox)
 
     def format(self, document: pdfdoc.PDFDocument) -> bytes:
+        data = zlib.compress(self.raw)  # at save, all forms in a row (faster than between faces)
         return (b"<<\n/BBox [ %s ] /Filter [ /FlateDecode ] /FormType 1 /Length %d /Matrix [ 1 0 0 1 0 0 ] "
                 b"/Resources %s\n  /Subtype /Form /Type /XObject\n>>\nstream\n"
-                % (_box(self.bbox), len(self.data), self.resources.format(document))) + self.data + b"endstream\n"
+                % (_box(self.bbox), len(data), self.resources.format(document))) + data + b"endstream\n"
 
 
 @lru_cache(maxsize=256)
@@ -73,7 +74,7 @@ def end_form(c: Canvas) -> None:
         return
     forms = tuple(dict.fromkeys(c._formsinuse))
     doc = c._doc
-    doc.addForm(name, _Form((lowerx, lowery, upperx, uppery), zlib.compress(data),
+    doc.addForm(name, _Form((lowerx, lowery, upperx, uppery), data,
                             _resources(doc, forms)))
     c._restartAccumulators()
     c.pop_state_stack()
