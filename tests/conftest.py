@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,20 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards"
 GAMES = ("love_formula", "rules_does_not_exist", "anima_shadow_of_omega")
+
+
+def pytest_configure(config):
+    """The run's own forge cache (compiled templates, hyphenation patterns), shared by the CLI
+    subprocesses: tests make throwaway templates that should not pile up in the user's cache."""
+    if "FORGE_CACHE" not in os.environ:
+        config._forge_cache = tempfile.mkdtemp(prefix="forge-cache-")
+        os.environ["FORGE_CACHE"] = config._forge_cache
+
+
+def pytest_unconfigure(config):
+    if getattr(config, "_forge_cache", None):
+        shutil.rmtree(config._forge_cache, ignore_errors=True)
+        os.environ.pop("FORGE_CACHE", None)
 
 
 @pytest.fixture
