@@ -483,11 +483,8 @@ def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
                     frags.extend(pc.frags)
                 width += lead + total
                 continue
-            pieces = list(word)
-            if p.hyph and id(word) not in p.done and width + (p.space if frags else 0.0) + sum(
-                    pc.width for pc in pieces) > limit + 1e-9:
-                pieces = list(p.hyphenate(word))
-            lead = p.space if frags else 0.0
+            # it does not fit: hyphenate it (once), then break it across lines
+            pieces = list(p.hyphenate(word))
             total = sum(pc.width for pc in pieces)
             while pieces:
                 if width + lead + total <= limit + 1e-9:
