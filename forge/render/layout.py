@@ -3,9 +3,9 @@
 A layout template lives in `templates/<game>/cards/` (falling back to `templates/_common/cards/`):
 `<type>.<subtype>.yaml.j2`, `<type>.yaml.j2`, then `default.yaml.j2`; a deck's back is
 `back.yaml.j2`. The template makes a list of elements, one mapping each: with `el(kind, ...)`
-calls (the templates shipped here), or written out as a YAML list. Coordinates are millimetres from the card's
-top-left trim corner, y downwards; an element with `bleed: true` grows by the bleed on every
-edge it touches. Element kinds:
+calls (the templates shipped here), or written out as a YAML list. Coordinates are millimetres
+from the card's top-left trim corner, y downwards; an element with `bleed: true` grows by the
+bleed on every edge it touches. Element kinds:
 
 - `rect` x y w h, `fill`, `stroke`, `width` (line, pt), `radius`; `circle` cx cy r;
   `line` x1 y1 x2 y2; `poly` points [[x, y], ...]; `stripes` x y w h (diagonal hatching).
