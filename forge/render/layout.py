@@ -476,16 +476,10 @@ def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
         for word in words:
             lead = p.space if frags else 0.0
             total = word[0].width if len(word) == 1 else sum(pc.width for pc in word)
-            if width + lead + total <= limit + 1e-9:  # the word fits where it falls (most do)
-                if lead:
-                    frags.append((frags[-1][0], " "))
-                for pc in word:
-                    frags.extend(pc.frags)
-                width += lead + total
-                continue
-            # it does not fit: hyphenate it (once), then break it across lines
-            pieces = list(p.hyphenate(word))
-            total = sum(pc.width for pc in pieces)
+            pieces = word  # most words fit where they fall: placed as they are, never changed
+            if width + lead + total > limit + 1e-9:  # hyphenate it (once), then break it
+                pieces = list(p.hyphenate(word))
+                total = sum(pc.width for pc in pieces)
             while pieces:
                 if width + lead + total <= limit + 1e-9:
                     if lead:
