@@ -1,27 +1,40 @@
-"""Compiled Jinja templates, shared by every environment of the process and kept on disk.
+"""Jinja for every template forge renders: sandboxed, compiled once, and kept on disk.
 
-Card layouts, effect texts and rulebooks are Jinja; compiling them costs more than rendering
-every card of a game, so all their environments use `BYTECODE`, and `source_loader` lets
-templates that live in data (the manifest's operation texts) be cached like files.
+Card layouts, rulebooks, cheat sheets and the manifest's operation texts come with a game, and a
+game folder is untrusted input, so every environment is an `Environment` of this module: Jinja's
+immutable sandbox, narrowed further to the data forge hands to templates (see
+`Environment.is_safe_attribute`). Compiling templates costs more than rendering every card of a
+game, so all environments share `BYTECODE`, and `source_loader` lets templates that live in data
+(the manifest's operation texts) be cached like files.
 """
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
+import types
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePath
+from types import TracebackType
+from typing import Any
 
 import jinja2
+import pydantic
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from . import cache
-
 
 class _SharedBytecode(jinja2.BytecodeCache):
     """Compiled templates shared by every game's environment in this process (the common
     parts are compiled once, not once per game), and kept on disk between runs in the
     `forge.cache` directory: compiling the layouts costs more than rendering every card of a
-    game. Jinja keys each by template name and file and checks it against the source's hash and
-    its own and Python's versions, so an edited template is simply compiled again."""
+    game.
+
+    An entry is keyed by what produced it: the environment's compiler settings (a sandboxed
+    environment compiles the same source to different, checked code, so code compiled by an
+    older, unsandboxed forge is never run), the template's name and file; Jinja checks it
+    against the source's hash and its own and Python's versions. An entry that cannot be read
+    is ignored and compiled again, never an error."""
 
     def __init__(self) -> None:
         self.store: dict[str, bytes] = {}
@@ -30,16 +43,23 @@ class _SharedBytecode(jinja2.BytecodeCache):
         where = cache.directory("jinja")
         return None if where is None else _disk(str(where))
 
+    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None,
+                   source: str) -> jinja2.bccache.Bucket:
+        key = hashlib.sha1(f"{_fingerprint(environment)}|{name}|{filename}".encode()).hexdigest()
+        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.key in self.store:
-            bucket.bytecode_from_string(self.store[bucket.key])
-            return
-        disk = self.disk()
-        if disk is not None:
-            try:
+        try:
+            if bucket.key in self.store:
+                bucket.bytecode_from_string(self.store[bucket.key])
+            elif (disk := self.disk()) is not None:
                 disk.load_bytecode(bucket)
-            except (OSError, ValueError, EOFError):
-                bucket.reset()
+        except Exception:  # noqa: BLE001 (a truncated or foreign file: pickle and marshal raise anything)
+            bucket.reset()
+        if bucket.code is not None and not isinstance(bucket.code, types.CodeType):
+            bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         self.store[bucket.key] = bucket.bytecode_to_string()
@@ -51,6 +71,20 @@ class _SharedBytecode(jinja2.BytecodeCache):
                 pass
 
 
+#: Bumped when what forge compiles changes in a way Jinja's own checks do not see.
+_CACHE_FORMAT = 2
+
+
+def _fingerprint(env: jinja2.Environment) -> str:
+    """The settings that change what an environment compiles a source to."""
+    return repr((_CACHE_FORMAT, type(env).__module__, type(env).__qualname__, env.sandboxed,
+                 env.block_start_string, env.block_end_string, env.variable_start_string,
+                 env.variable_end_string, env.comment_start_string, env.comment_end_string,
+                 env.line_statement_prefix, env.line_comment_prefix, env.trim_blocks,
+                 env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline,
+                 bool(env.autoescape), env.optimized, sorted(env.extensions)))
+
+
 @lru_cache(maxsize=None)
 def _disk(where: str) -> jinja2.FileSystemBytecodeCache:
     return jinja2.FileSystemBytecodeCache(where)
@@ -58,17 +92,111 @@ def _disk(where: str) -> jinja2.FileSystemBytecodeCache:
 
 BYTECODE = _SharedBytecode()
 
+#: The largest string or list a template may make with `*`, and the largest number of `**`.
+MAX_REPEAT = 1_000_000
+MAX_POWER_BITS = 4096
 
-class Environment(jinja2.Environment):
-    """Jinja's environment with each template's globals as a plain dict.
+
+class Environment(ImmutableSandboxedEnvironment):
+    """Jinja's immutable sandbox, narrowed to the data forge gives templates, with each
+    template's globals as a plain dict.
+
+    The sandbox refuses private and internal attributes (`__class__`, `__globals__` ...) and
+    the methods that change Python's lists and dicts. It still lets a template call any public
+    method of what it can reach, so attributes are served only from plain values (strings,
+    numbers, lists, dicts), forge's card and manifest models (their fields, not pydantic's
+    methods: `parse_file` reads files) and Jinja's own loop and macro objects; a path is never
+    a template value (`game.root.read_text()` would read a file). `*` and `**` are bounded so
+    that a template cannot ask for gigabytes in one expression. Everything refused raises
+    `jinja2.exceptions.SecurityError` where the template touches it.
 
     Jinja chains a template's globals to the environment's (`collections.ChainMap`), and every
     render and every `{% import %}` walks that chain key by key in Python: with hundreds of
     card faces a build, that costs about a tenth of drawing them. Our environments set all
     their globals before loading a template, so a snapshot is the same mapping."""
 
+    intercepted_binops = frozenset({"*", "**"})
+
     def make_globals(self, d: dict | None) -> dict:  # type: ignore[override]
         return {**self.globals, **(d or {})}
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        return (_served(type(obj), attr) and not isinstance(value, PurePath)
+                and super().is_safe_attribute(obj, attr, value))
+
+    def call_binop(self, context: Any, op: str, left: Any, right: Any) -> Any:
+        if op == "*":
+            for seq, n in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_REPEAT:
+                    raise jinja2.exceptions.SecurityError(
+                        f"`*` would make {len(seq) * n} items; templates may make at most {MAX_REPEAT}")
+            return operator.mul(left, right)
+        if isinstance(left, int) and isinstance(right, int) and right > 0 \
+                and abs(left).bit_length() * right > MAX_POWER_BITS:
+            raise jinja2.exceptions.SecurityError(
+                f"`**` would make a number of over {MAX_POWER_BITS} bits; templates may not")
+        return operator.pow(left, right)
+
+
+_PLAIN = (str, int, float, tuple, list, dict, set, frozenset, range)
+#: forge's own types whose attributes templates read: the game's data and the odds tables.
+_MODULES = ("forge.model.", "forge.rulebook.odds")
+_JINJA = (jinja2.runtime.Macro, jinja2.runtime.LoopContext, jinja2.runtime.Undefined,
+          jinja2.environment.TemplateModule, jinja2.utils.Namespace, jinja2.utils.Cycler,
+          jinja2.utils.Joiner)
+
+
+@lru_cache(maxsize=4096)
+def _served(tp: type, attr: str) -> bool:
+    """Whether templates may read `attr` of values of type `tp` (see `Environment`)."""
+    if issubclass(tp, pydantic.BaseModel):
+        return tp.__module__.startswith(_MODULES) and (
+            attr in tp.model_fields or not hasattr(pydantic.BaseModel, attr))
+    if issubclass(tp, _PLAIN + _JINJA) or tp is type(None):
+        return True
+    return tp.__module__.startswith(_MODULES)
+
+
+class FolderLoader(jinja2.FileSystemLoader):
+    """Jinja's file loader, refusing a template whose real path leaves its folders: a link in
+    a shared templates folder must not bring the user's own files into a PDF. (`..` in a
+    template name is already refused by Jinja.)"""
+
+    def __init__(self, searchpath: Any) -> None:
+        super().__init__(searchpath)
+        self.real = [os.path.realpath(p) for p in self.searchpath]
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
+        source, filename, uptodate = super().get_source(environment, template)
+        real = os.path.realpath(filename)
+        if not any(real.startswith(root + os.sep) for root in self.real):
+            raise jinja2.exceptions.SecurityError(
+                f"template {template!r} is a link to {real}, outside the templates folder")
+        return source, filename, uptodate
+
+
+def error_position(tb: TracebackType | None) -> tuple[str, int]:
+    """(template file, line) where a template raised: the innermost frame of a game's own
+    template, or inside a shared `_common` macro the game line that called it; ("", 0) when
+    no template frame is on the traceback."""
+    frames = []
+    while tb is not None:
+        scope = tb.tb_frame.f_globals
+        tmpl = scope.get("__jinja_template__")
+        if tmpl is not None and tmpl.filename:
+            frames.append((tmpl.filename, tmpl.get_corresponding_lineno(tb.tb_lineno)))
+        elif "__jinja_exception__" in scope:  # a frame Jinja rewrote to the template's own line
+            frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    return pick_frame(list(reversed(frames)))
+
+
+def pick_frame(frames: list[tuple[str, int]]) -> tuple[str, int]:
+    """The innermost (file, line) of a game template among `frames`, innermost first."""
+    for file, line in frames:
+        if f"{os.sep}_common{os.sep}" not in file:
+            return file, line
+    return frames[0] if frames else ("", 0)
 
 
 #: The checkout this package sits in (built-in games, their templates and scenarios).

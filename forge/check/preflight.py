@@ -13,7 +13,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..errors import Finding
+from pathlib import Path
+
+from jinja2.exceptions import SecurityError
+
+from ..errors import Finding, display_path
 from ..model import Game
 from ..render import LayoutError, back, front
 from ..render.fonts import missing_glyphs
@@ -38,8 +42,8 @@ def check_glyphs_and_fit(game: Game) -> Iterator[Finding]:
             try:
                 face = front(game, card, lang)
             except LayoutError as exc:
-                yield card.finding((), "layout", f"the card's layout fails ({lang}): {exc}",
-                                   "fix the layout template under templates/")
+                yield _layout_finding(exc, card.finding((), "layout", f"the card's layout fails ({lang}): {exc}",
+                                                        "fix the layout template under templates/"))
                 continue
             yield from _face_findings(card.finding, face, lang)
             key = back_key(game, card)
@@ -48,11 +52,22 @@ def check_glyphs_and_fit(game: Game) -> Iterator[Finding]:
                 try:
                     face = back(game, card, lang)
                 except LayoutError as exc:
-                    yield game.manifest_finding(("backs", key), "layout", f"the back fails ({lang}): {exc}")
+                    yield _layout_finding(exc, game.manifest_finding(("backs", key), "layout",
+                                                                     f"the back fails ({lang}): {exc}"))
                     continue
                 yield from _face_findings(
                     lambda loc, code, msg, fix="": game.manifest_finding(("backs", key) + loc[:0], code, msg, fix),
                     face, lang, what=f"back {key!r}")
+
+
+def _layout_finding(exc: LayoutError, at_data: Finding) -> Finding:
+    """A failing layout is reported at the template's file and line when they are known (the
+    template is what to fix), naming the card; else at the card's data."""
+    if not exc.file:
+        return at_data
+    code = "unsafe-template" if isinstance(exc.__cause__, SecurityError) else "layout"
+    return Finding(display_path(Path(exc.file)), exc.line, 1 if exc.line else 0, code, str(exc),
+                   at_data.fix, at_data.card)
 
 
 def _face_findings(make, face, lang: str, what: str = "") -> Iterator[Finding]:

@@ -12,8 +12,8 @@ from ..text import template_problems
 
 def check_texts(game: Game) -> Iterator[Finding]:
     manifest = game.manifest
-    for name, lang, reason in template_problems(manifest):
-        yield game.manifest_finding(("operations", name, "text", lang), "template",
+    for name, lang, code, reason in template_problems(manifest):
+        yield game.manifest_finding(("operations", name, "text", lang), code,
                                     f"text template of {name!r} ({lang}): {reason}")
     for card in game.cards:
         if card.text is not None:

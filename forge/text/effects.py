@@ -63,22 +63,32 @@ def effect_text(manifest: Any, card: Any, lang: str) -> str:
     return operations_text(manifest, card.effects, lang)
 
 
-def template_problems(manifest: Any) -> Iterable[tuple[str, str, str]]:
-    """(operation, locale, reason) for every operation template that cannot render.
+def template_problems(manifest: Any) -> Iterable[tuple[str, str, str, str]]:
+    """(operation, locale, finding code, reason) for every operation template that cannot render.
 
     Static: the template must parse, use only its operation's parameters (and `lang`) and
-    known filters. Parsing without compiling keeps `forge check` fast."""
+    known filters, and reach no private attribute nor another template (`unsafe-template`;
+    the sandbox would refuse them at render time anyway). Parsing without compiling keeps
+    `forge check` fast."""
     for name, spec in manifest.operations.items():
         allowed = set(spec.params) | {"lang"}
         for lang in manifest.locales:
             try:
                 tree = _ENV.parse(spec.text[lang])
             except jinja2.TemplateSyntaxError as exc:
-                yield name, lang, f"line {exc.lineno}: {exc.message}"
+                yield name, lang, "template", f"line {exc.lineno}: {exc.message}"
                 continue
+            for node in tree.find_all((nodes.Getattr, nodes.Getitem, nodes.Include, nodes.Import,
+                                       nodes.FromImport, nodes.Extends)):
+                if isinstance(node, (nodes.Getattr, nodes.Getitem)):
+                    attr = node.attr if isinstance(node, nodes.Getattr) else getattr(node.arg, "value", None)
+                    if isinstance(attr, str) and attr.startswith("_"):
+                        yield name, lang, "unsafe-template", f"reaches the private attribute {attr!r}"
+                else:
+                    yield name, lang, "unsafe-template", "loads another template; operation texts stand alone"
             unknown = sorted(meta.find_undeclared_variables(tree) - allowed)
             if unknown:
-                yield name, lang, f"uses {', '.join(unknown)}, which {name!r} has no parameter for"
+                yield name, lang, "template", f"uses {', '.join(unknown)}, which {name!r} has no parameter for"
             for node in tree.find_all(nodes.Filter):
                 if node.name not in _ENV.filters:
-                    yield name, lang, f"unknown filter {node.name!r}"
+                    yield name, lang, "template", f"unknown filter {node.name!r}"

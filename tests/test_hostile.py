@@ -1,0 +1,100 @@
+"""Hostile and broken input, run through the `forge` command: each case in tests/cases/hostile/
+is data with the answer forge must give written beside it (see the README there)."""
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import CARDS, ROOT, run_forge, tree_digest
+
+HERE = Path(__file__).parent / "cases" / "hostile"
+CASES = [(path.stem, case) for path in sorted(HERE.glob("*.yaml"))
+         for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []]
+
+
+def _fill(value, places: dict[str, str]):
+    if isinstance(value, str):
+        for key, real in places.items():
+            value = value.replace(key, real)
+        return value
+    if isinstance(value, list):
+        return [_fill(v, places) for v in value]
+    if isinstance(value, dict):
+        return {k: _fill(v, places) for k, v in value.items()}
+    return value
+
+
+def _edit(proj: Path, edit: dict) -> None:
+    path = proj / edit["file"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if "replace" in edit:
+        old, new = edit["replace"]
+        text = path.read_text(encoding="utf-8")
+        assert old in text, f"the case no longer matches {edit['file']}: {old!r}"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    elif "write" in edit:
+        path.write_text(edit["write"], encoding="utf-8")
+    elif "symlink" in edit:
+        path.unlink(missing_ok=True)
+        path.symlink_to(edit["symlink"])
+    elif "repeat" in edit:
+        text, times = edit["repeat"]
+        path.write_text(edit.get("before", "") + text * times + edit.get("then", ""), encoding="utf-8")
+    elif "mkdir" in edit:
+        path.mkdir(parents=True, exist_ok=True)
+    elif "bytes" in edit:
+        path.write_bytes(bytes.fromhex(edit["bytes"]))
+    if "mode" in edit:
+        os.chmod(path, edit["mode"])
+
+
+def _line_of(path: Path, needle: str) -> int:
+    lines = path.read_bytes().decode("utf-8", "replace").splitlines()
+    return next(n for n, line in enumerate(lines, 1) if needle in line)
+
+
+@pytest.mark.parametrize("case", [c for _, c in CASES], ids=[f"{f}: {c['name']}" for f, c in CASES])
+def test_hostile_input_gets_a_clear_answer(tmp_path, case):
+    proj = tmp_path / "proj"
+    game = proj / "cards" / case.get("game", "love_formula")
+    places = {"@TMP@": str(tmp_path), "@PROJ@": str(proj), "@GAME@": str(game), "@OUT@": str(tmp_path / "out")}
+    case = _fill(case, places)
+    shutil.copytree(CARDS / game.name, game)
+    if case.get("templates"):
+        shutil.copytree(ROOT / "templates", proj / "templates")
+    for edit in case.get("edit", []):
+        _edit(proj, edit)
+    for before in case.get("before", []):
+        done = run_forge(*before, cwd=tmp_path)
+        assert done.returncode == 0, done.stdout + done.stderr
+    digests = {p: tree_digest(Path(p)) if Path(p).is_dir() else Path(p).read_bytes()
+               for p in case.get("unchanged", [])}
+    start = time.perf_counter()
+    result = run_forge(*case["run"], cwd=tmp_path)
+    took = time.perf_counter() - start
+    said = result.stdout + result.stderr
+    try:
+        exits = case["exit"] if isinstance(case["exit"], list) else [case["exit"]]
+        assert result.returncode in exits, said
+        assert "Traceback" not in said and "internal error" not in said
+        if "where" in case:
+            where = case["where"]
+            line = where.get("line") or _line_of(proj / where["file"], where["line_of"])
+            assert f"{Path(where['file']).name}:{line}:" in said, said
+        for text in case.get("says", []):
+            assert text in said, said
+        for path in case.get("absent", []):
+            assert not Path(path).exists(), f"{path} was made: the payload ran"
+        for path, digest in digests.items():
+            now = tree_digest(Path(path)) if Path(path).is_dir() else Path(path).read_bytes()
+            assert now == digest, f"{path} changed"
+        assert took < case.get("seconds", 120), f"took {took:.1f} s"
+    finally:
+        for edit in case.get("edit", []):  # let pytest remove what a case made read-only
+            if "mode" in edit:
+                os.chmod(proj / edit["file"], 0o755)
