@@ -40,24 +40,31 @@ def _dictionary(lang: str) -> pyphen.Pyphen:
     return pyphen.Pyphen(lang=name, left=2, right=3)
 
 
+#: Bumped when the form of a parsed-pattern entry changes.
+_FORMAT = 2
+
+
 def _load_patterns(path: Path) -> None:
     """Put the parsed patterns of `path` into pyphen's own cache, parsed once and kept in the
     `forge.cache` directory: pyphen parses a .dic with a regular expression per pattern (~7 ms
     for Ukrainian, paid by every command that hyphenates), reading the parsed dict back costs
-    half a millisecond. The copy is keyed by pyphen's version and the file's size and time."""
+    half a millisecond. An entry is named by, and holds, the hash of what produced it (the
+    .dic's bytes, pyphen's version, this format), so an entry made from other patterns, or
+    copied from elsewhere, is never used: it is parsed again and rewritten."""
     where = cache.directory("hyphenation")
     if where is None or path in pyphen.hdcache:
         return
     try:
-        stat = path.stat()
-        key = f"{pyphen.__version__}:{path}:{stat.st_size}:{stat.st_mtime_ns}"
-        copy = where / (hashlib.sha1(key.encode()).hexdigest() + ".marshal")
+        key = hashlib.sha1(b"%d:%s:" % (_FORMAT, pyphen.__version__.encode()) + path.read_bytes()).hexdigest()
+        copy = where / (key + ".marshal")
         try:
-            patterns, maxlen = marshal.loads(copy.read_bytes())
+            made_from, patterns, maxlen = marshal.loads(copy.read_bytes())
+            if made_from != key or not isinstance(patterns, dict) or not isinstance(maxlen, int):
+                raise ValueError("a foreign entry")
         except (OSError, ValueError, EOFError, TypeError):
             parsed = pyphen.HyphDict(path)
             patterns, maxlen = parsed.patterns, parsed.maxlen
-            write_atomic(copy, marshal.dumps((patterns, maxlen)))
+            write_atomic(copy, marshal.dumps((key, patterns, maxlen)))
         hd = object.__new__(pyphen.HyphDict)
         hd.patterns, hd.maxlen, hd.cache = patterns, maxlen, {}
         pyphen.hdcache[path] = hd

@@ -1,0 +1,80 @@
+"""The per-user cache (compiled templates, parsed hyphenation patterns) can only speed forge up:
+a damaged or foreign entry is ignored and rebuilt, never an error and never a different output."""
+from __future__ import annotations
+
+import marshal
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+BUILD = ["build", "love_formula", "--what", "cheatsheet", "--lang", "uk"]
+
+
+def forge(cache, *args, out):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "FORGE_CACHE": str(cache)}
+    env.pop("FORGE_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "forge", *args, "--out", str(out)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def built(tmp_path):
+    """A cache filled by one build, and that build's cheat sheet."""
+    cache = tmp_path / "cache"
+    first = forge(cache, *BUILD, out=tmp_path / "first")
+    assert first.returncode == 0, first.stderr
+    return cache, (tmp_path / "first" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes()
+
+
+JINJA_DAMAGE = {
+    "empty": lambda data: b"",
+    "truncated": lambda data: data[: len(data) // 2],
+    "garbage": lambda data: os.urandom(64),
+    "bad pickle after the magic": lambda data: data[:7] + b"\x80\x05garbage",
+    "not code after the checksum": lambda data: data[: data.index(b".", 7) + 1] + marshal.dumps(42),
+}
+
+
+@pytest.mark.parametrize("damage", JINJA_DAMAGE, ids=list(JINJA_DAMAGE))
+def test_a_damaged_template_cache_is_rebuilt(tmp_path, built, damage):
+    cache, good = built
+    entries = list((cache / "jinja").iterdir())
+    assert entries
+    for entry in entries:
+        entry.write_bytes(JINJA_DAMAGE[damage](entry.read_bytes()))
+    again = forge(cache, *BUILD, out=tmp_path / "again")
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "again" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes() == good
+
+
+def test_code_compiled_outside_the_sandbox_is_never_loaded(tmp_path, built):
+    """A cache left by an unsandboxed forge (same template, same source) holds unchecked code:
+    entries are keyed by the compiling environment, so it is not even looked at."""
+    cache, _ = built
+    names = {p.name for p in (cache / "jinja").iterdir()}
+    import jinja2
+
+    plain = jinja2.FileSystemBytecodeCache(str(cache / "jinja"))
+    template = ROOT / "templates" / "love_formula" / "cheatsheet.uk.md.j2"
+    name = plain.get_bucket(jinja2.Environment(), "love_formula/cheatsheet.uk.md.j2", str(template),
+                            template.read_text(encoding="utf-8")).key
+    assert f"__jinja2_{name}.cache" not in names
+
+
+def test_foreign_hyphenation_patterns_change_nothing(tmp_path, built):
+    cache, good = built
+    entries = list((cache / "hyphenation").iterdir())
+    assert entries
+    keys = {}
+    for entry in entries:  # valid-looking entries made from other patterns: no break anywhere
+        keys[entry] = marshal.loads(entry.read_bytes())[0]
+        entry.write_bytes(marshal.dumps(("another dictionary", {}, 0)))
+    again = forge(cache, *BUILD, out=tmp_path / "again")
+    assert again.returncode == 0, again.stderr
+    assert (tmp_path / "again" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes() == good
+    for entry in entries:
+        assert marshal.loads(entry.read_bytes())[0] == keys[entry], "the entry is made again"
