@@ -2,17 +2,19 @@
 
 Each kind of output (pnp sheets, print-shop file, rulebook, cheat sheet ...) is a *product*: a
 function registered with `@product(name)` that draws one game in one language and returns the
-files it made as {file name: bytes}. `build_game()` runs the products asked for and writes each
-file through `write_atomic`, so a failed build never leaves a half-written PDF where a good one stood.
+files it made as {file name: bytes}. `build_game()` runs the products asked for, then writes all
+their files through `write_files`: every file of a game or none, so a failed build never leaves a
+half-written PDF, or a mix of old and new files, where good ones stood.
 """
 from __future__ import annotations
 
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Literal
 
-from .errors import UsageError
-from .files import write_atomic
+from .errors import ForgeError, UsageError
+from .files import write_files
 from .model import Game
 
 #: Options every product receives; products read the ones that concern them.
@@ -51,18 +53,31 @@ def check_products(names: Iterable[str]) -> None:
             raise UsageError(f"unknown product {name!r} (known: {', '.join(PRODUCTS)})")
 
 
-def build_game(game: Game, what: Iterable[str], options: BuildOptions, out: Path) -> list[Path]:
-    """Run the named products for one game; every file is made before any is written."""
+def build_game(game: Game, what: Iterable[str], options: BuildOptions, out: Path,
+               done: Callable[[str], None] | None = None) -> list[Path]:
+    """Run the named products for one game (calling `done(name)` after each, for progress);
+    every file is made before any is written, and then all are written or none."""
     what = list(what)
     check_products(what)
     if options.lang not in game.manifest.locales:
         raise UsageError(f"{game.id} has no locale {options.lang!r} (it has {', '.join(game.manifest.locales)})")
     files: dict[str, bytes] = {}
     for name in what:
-        files.update(PRODUCTS[name](game, options))
+        try:
+            files.update(PRODUCTS[name](game, options))
+        except subprocess.CalledProcessError as exc:
+            raise ForgeError(_tool_failed(name, exc)) from None
+        if done is not None:
+            done(name)
     target = out / game.id / options.lang
-    written = []
-    for file_name, data in files.items():
-        write_atomic(target / file_name, data)
-        written.append(target / file_name)
-    return written
+    paths = {target / file_name: data for file_name, data in files.items()}
+    write_files(paths)
+    return list(paths)
+
+
+def _tool_failed(product: str, exc: subprocess.CalledProcessError) -> str:
+    """A helper program a product runs (pdftoppm for png) that fails is the user's installation,
+    not a bug: name the program and quote the last line it printed."""
+    said = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else exc.stderr or ""
+    last = said.strip().splitlines()[-1:] or ["no message"]
+    return f"{product}: {exc.cmd[0]} failed with exit code {exc.returncode}: {last[0][:200]}"

@@ -18,6 +18,13 @@ class UsageError(ForgeError):
     """The caller asked for something that does not exist (an unknown game, language, option)."""
 
 
+class PathError(ForgeError, OSError):
+    """The operating system refused to read or write a path (permissions, a full disk, a file
+    where a folder should be, a missing font file). It is the user's environment, not a bug, so
+    it exits 1 with a message naming the path; being an `OSError` too, code that already copes
+    with I/O failures (the caches) keeps doing so."""
+
+
 class FindingsError(ForgeError):
     """Work stopped because the data has findings; they are attached."""
 

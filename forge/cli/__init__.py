@@ -25,6 +25,10 @@ def main() -> None:
     except ForgeError as exc:
         typer.echo(f"forge: {exc}", err=True)
         sys.exit(FINDINGS)
+    except OSError as exc:  # the system refused a path: the user's environment, not our bug
+        where = f"{exc.filename}: " if exc.filename else ""
+        typer.echo(f"forge: {where}{exc.strerror or exc}", err=True)
+        sys.exit(FINDINGS)
     except KeyboardInterrupt:
         sys.exit(130)
     except Exception as exc:  # a bug of ours, not the user's: say so briefly

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import typer
 
-from ..errors import Finding, UsageError
-from ..model.game import MANIFEST, all_games, cards_root
+from ..errors import Finding, UsageError, display_path
+from ..model.game import all_games, cards_root, is_game
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="Card Forge: check card data, play it, print it.")
@@ -33,13 +33,33 @@ def resolve_games(names: list[str] | None) -> list[Path]:
     out = []
     for name in names:
         path = Path(name)
-        if not (path / MANIFEST).is_file():
+        if not is_game(path):
             path = cards_root() / name
-        if not (path / MANIFEST).is_file():
+        if not is_game(path):
             known = ", ".join(p.name for p in all_games()) or "none"
             raise UsageError(f"{name!r} is neither a game folder nor a built-in game (known: {known})")
         out.append(path)
     return out
+
+
+def split_names(value: str, option: str) -> list[str]:
+    """A comma-separated option's values; one that names nothing (`,`) is a usage error."""
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    if not names:
+        raise UsageError(f"{option} names nothing (got {value!r})")
+    return names
+
+
+def check_output(path: Path, option: str, folder: bool) -> None:
+    """An output option naming a file where a folder goes (or the reverse), itself or in its
+    parents, is a usage error found before any work is done. Permissions and free space show
+    only when writing, as a `PathError` naming the file."""
+    want, other = ("folder", "file") if folder else ("file", "folder")
+    if path.exists() and path.is_dir() != folder:
+        raise UsageError(f"{option} {display_path(path)}: is a {other}, not a {want}")
+    parent = next((p for p in path.parents if p.exists()), None)
+    if parent is not None and not parent.is_dir():
+        raise UsageError(f"{option} {display_path(path)}: {display_path(parent)} is a file, not a folder")
 
 
 def report(findings: list[Finding], fmt: Format) -> int:

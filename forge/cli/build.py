@@ -1,6 +1,7 @@
 """`forge build`: print-and-play sheets, print-shop files (and rulebooks) for checked games."""
 from __future__ import annotations
 
+import math
 import os
 import sys
 from pathlib import Path
@@ -13,7 +14,11 @@ from .. import rulebook  # noqa: F401  (registers rulebook, rulebook-booklet, ch
 from ..build import DEFAULT_PRODUCTS, BuildOptions, build_game, check_products
 from ..check import check_game
 from ..errors import FindingsError, UsageError
-from .app import app, resolve_games
+from .app import app, check_output, resolve_games, split_names
+
+#: Largest --back-offset, mm: printers shift backs by a few millimetres; 20 mm is more than any
+#: does, and more would push cards into the sheet's unprintable margin.
+MAX_BACK_OFFSET = 20.0
 
 
 def _pair(value: str) -> tuple[float, float]:
@@ -21,6 +26,9 @@ def _pair(value: str) -> tuple[float, float]:
         x, y = (float(v) for v in value.split(","))
     except ValueError:
         raise UsageError(f"--back-offset takes X,Y in millimetres (got {value!r})") from None
+    if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET for v in (x, y)):
+        raise UsageError(f"--back-offset: X and Y are each between -{MAX_BACK_OFFSET:g} and "
+                         f"{MAX_BACK_OFFSET:g} mm (got {value!r})")
     return x, y
 
 
@@ -38,22 +46,24 @@ def build(
                                        "(pnp, printshop, png, ...); default: every default product."),
     out: Path = typer.Option(Path("output"), "--out", help="Output folder: OUT/<game>/<lang>/."),
     duplex: str = typer.Option("long", "--duplex", help="PnP backs for long-edge or short-edge duplex."),
-    back_offset: str = typer.Option("0,0", "--back-offset", help="Shift back pages by X,Y mm."),
+    back_offset: str = typer.Option("0,0", "--back-offset", help="Shift back pages by X,Y mm "
+                                    f"(each within ±{MAX_BACK_OFFSET:g})."),
     home: bool = typer.Option(False, "--home", help="PnP without bleed, for cutting with scissors."),
     alignment_page: bool = typer.Option(False, "--alignment-page", help="Add a duplex alignment test sheet."),
     backs_first: bool = typer.Option(False, "--backs-first", help="Print-shop file: each back before its front."),
 ) -> None:
     """Check each game, then write its PnP sheets, print-shop file, rulebook, booklet and cheat
     sheet into OUT/<game>/<lang>/ (a game with findings is refused, exit 1)."""
-    papers = tuple(p.strip().lower() for p in paper.split(",") if p.strip())
+    papers = tuple(split_names(paper.lower(), "--paper"))
     for p in papers:
         if p not in ("a4", "letter"):
             raise UsageError(f"unknown paper {p!r} (use a4, letter)")
     if duplex not in ("long", "short"):
         raise UsageError(f"--duplex is long or short (got {duplex!r})")
-    products = [w.strip() for w in what.split(",")] if what else list(DEFAULT_PRODUCTS)
+    products = split_names(what, "--what") if what is not None else list(DEFAULT_PRODUCTS)
     check_products(products)
     offset = _pair(back_offset)
+    check_output(out, "--out", folder=True)
     roots = resolve_games(games)
     loaded = []
     findings = []
@@ -64,28 +74,31 @@ def build(
             loaded.append(game)
     if findings:
         raise FindingsError(findings)
-    steps = [(game, name) for game in loaded for name in products]
+    languages = {game.id: lang or ("uk" if "uk" in game.manifest.locales else game.manifest.default_locale)
+                 for game in loaded}
+    for game in loaded:  # every game's language is known good before the first is built
+        if languages[game.id] not in game.manifest.locales:
+            raise UsageError(f"{game.id} has no locale {languages[game.id]!r} "
+                             f"(it has {', '.join(game.manifest.locales)})")
     written: list[Path] = []
-    show = _interactive()
     progress = None
-    if show:
+    if _interactive():
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
         progress = Progress(TextColumn("{task.description:<40}"), BarColumn(), MofNCompleteColumn(),
                             transient=True, console=None)
         progress.start()
-        task = progress.add_task("forge build", total=len(steps))
+        task = progress.add_task("forge build", total=len(loaded) * len(products))
+
+    def done(name: str) -> None:  # called while `game` below is being built
+        progress.update(task, description=f"{game.id}/{languages[game.id]}: {name}", advance=1)
+
     try:
         for game in loaded:
-            language = lang or ("uk" if "uk" in game.manifest.locales else game.manifest.default_locale)
-            options = BuildOptions(lang=language, paper=papers, duplex=duplex,  # type: ignore[arg-type]
+            options = BuildOptions(lang=languages[game.id], paper=papers, duplex=duplex,  # type: ignore[arg-type]
                                    back_offset=offset, home=home,
                                    alignment_page=alignment_page, backs_first=backs_first)
-            for name in products:
-                if progress is not None:
-                    progress.update(task, description=f"{game.id}/{language}: {name}")
-                written += build_game(game, [name], options, out)
-                if progress is not None:
-                    progress.advance(task)
+            written += build_game(game, products, options, out,
+                                  done if progress is not None else None)
     finally:
         if progress is not None:
             progress.stop()

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from ..errors import FindingsError, UsageError
-from .app import Format, app, resolve_games
+from .app import Format, app, check_output, resolve_games, split_names
 
 
 def _config(module, game, sets: str, goals_variant: str, goals_value: int, promo_jobs: str,
@@ -42,7 +42,7 @@ def simulate(
     jobs: int = typer.Option(1, "--jobs", min=0, help="Worker processes; 0 = one per core."),
     goals_variant: str = typer.Option("standard", "--goals-variant",
                                       help="#RelationshipGoals: standard, same, open, hidden, planned."),
-    goals_value: int = typer.Option(0, "--goals-value", help="VP of every goal for --goals-variant "
+    goals_value: int = typer.Option(0, "--goals-value", min=0, help="VP of every goal for --goals-variant "
                                     "same (0: a random VP card sets it)."),
     promo_jobs: str = typer.Option("mix", "--promo-jobs", help="Promo jobs: mix or replace."),
     promo_cards: str = typer.Option("add", "--promo-cards", help="Promo cards: add, or replace the "
@@ -55,8 +55,11 @@ def simulate(
     """Simulate games; report win rates, scores, dead cards and invariant violations (exit 1)."""
     from ..model import load_game
     from ..rules import ENGINES
-    from ..rules.simulate import simulate as run
+    from ..rules.simulate import player_range, simulate as run
 
+    agent_list = tuple(split_names(agents, "--agents"))
+    if report is not None:
+        check_output(report, "--report", folder=False)
     root = resolve_games([game])[0]
     loaded, findings = load_game(root)
     if loaded is None or findings:
@@ -65,15 +68,14 @@ def simulate(
     if module is None:
         raise UsageError(f"{loaded.id} names no rules engine this forge has "
                          f"(engine: {loaded.manifest.engine!r}; known: {', '.join(ENGINES)})")
-    lo, hi = loaded.manifest.players.min, loaded.manifest.players.max
+    lo, hi = player_range(loaded, module)
     if not lo <= players <= hi:
-        raise UsageError(f"{loaded.id} takes {lo}-{hi} players")
+        raise UsageError(f"--players: {loaded.id} takes {lo}-{hi} players (got {players})")
     if check not in ("step", "round", "off"):
         raise UsageError("--check is step, round or off")
     if lang not in loaded.manifest.locales:
         raise UsageError(f"--lang: one of {', '.join(loaded.manifest.locales)}")
     config = _config(module, loaded, sets, goals_variant, goals_value, promo_jobs, promo_cards)
-    agent_list = tuple(a.strip() for a in agents.split(",") if a.strip())
     try:
         result = run(loaded, games=games, players=players, seed=seed, config=config,
                      agents=agent_list, jobs=jobs, check=check)

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import Finding, display_path
+from ..errors import Finding, PathError, display_path
 from ..load import Document, load_yaml
 from .cards import COMMON_KEYS, Card, Operation, card_models
 from .fields import walk_effects
@@ -67,7 +67,22 @@ def cards_root() -> Path:
 
 def all_games() -> list[Path]:
     root = cards_root()
-    return sorted(p for p in root.iterdir() if (p / MANIFEST).is_file()) if root.is_dir() else []
+    if not root.is_dir():
+        return []
+    try:
+        folders = list(root.iterdir())
+    except OSError as exc:
+        raise PathError(f"cannot read {display_path(root)}: {exc.strerror}") from None
+    return sorted(p for p in folders if is_game(p))
+
+
+def is_game(folder: Path) -> bool:
+    """Whether `folder` holds a manifest. A folder the system will not let us look into is an
+    error naming it, not "no such game" (pathlib's `is_file` raises on EACCES)."""
+    try:
+        return (folder / MANIFEST).is_file()
+    except OSError as exc:
+        raise PathError(f"cannot read {display_path(folder)}: {exc.strerror}") from None
 
 
 def card_files(root: Path) -> list[Path]:
@@ -78,7 +93,7 @@ def card_files(root: Path) -> list[Path]:
 def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
     """Load a game folder; cards that do not validate are left out and reported."""
     path = root / MANIFEST
-    if not path.is_file():
+    if not is_game(root):
         return None, [Finding(display_path(root), 0, 0, "manifest", f"no {MANIFEST} in this folder",
                               "create one; see docs/data-format.md")]
     doc, findings = load_yaml(path)
@@ -99,9 +114,14 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
         for name in set(spec.fields) & set(COMMON_KEYS):
             findings.append(doc.finding(("card_types", type_id, "fields", name), "manifest",
                                         f"field {name!r} is a key every card already has"))
+    try:
+        files = card_files(root)
+    except OSError as exc:  # the manifest was readable, the folder cannot be listed
+        return None, findings + [Finding(display_path(root), 0, 0, "io",
+                                         f"cannot list the folder: {exc.strerror}")]
     cards: list[Card] = []
     ids: set[str] = set()
-    for file in card_files(root):
+    for file in files:
         cards_doc, problems = load_yaml(file)
         findings += problems
         if cards_doc is not None:

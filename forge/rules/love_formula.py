@@ -15,6 +15,9 @@ from typing import Any, Iterator
 from .core import Decision, IllegalAction, InvariantViolation, SEAT_NAMES, Streams, derive_seed
 
 NAME = "love_formula"
+#: Seats these rules are written for (the rulebook's 2-4): a manifest allowing more or fewer is a
+#: `check` finding, and a match outside the range is refused.
+PLAYERS = (2, 4)
 
 #: Operations this engine implements, with their parameter names (checked against game.yaml).
 OPERATIONS: dict[str, tuple[str, ...]] = {
@@ -231,7 +234,8 @@ class Match:
 
     def __init__(self, prep: Prepared, players: int, seed: int, log: bool = False,
                  deal: bool = True):
-        lo, hi = prep.game.manifest.players.min, prep.game.manifest.players.max
+        lo = max(prep.game.manifest.players.min, PLAYERS[0])
+        hi = min(prep.game.manifest.players.max, PLAYERS[1])
         if not lo <= players <= hi:
             raise ValueError(f"Love Formula takes {lo}-{hi} players, not {players}")
         self.p = prep

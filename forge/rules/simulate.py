@@ -78,14 +78,26 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def player_range(game: Any, module: Any) -> tuple[int, int]:
+    """Player counts both the manifest allows and the engine can seat."""
+    return (max(game.manifest.players.min, module.PLAYERS[0]),
+            min(game.manifest.players.max, module.PLAYERS[1]))
+
+
 def simulate(game: Any, games: int = 1000, players: int = 4, seed: int = 0,
              config: Any = None, agents: tuple[str, ...] = ("random",), jobs: int = 1,
              check: str = "round") -> dict:
-    """Simulate ``games`` games of ``game`` (a loaded `Game`) and return the summary dict."""
+    """Simulate ``games`` games of ``game`` (a loaded `Game`) and return the summary dict.
+    Arguments no game could be played with are a ValueError, before any game starts."""
     engine_id = game.manifest.engine
     if engine_id not in ENGINES:
         raise ValueError(f"no rules engine {engine_id!r} for {game.id}")
     module = ENGINES[engine_id]
+    lo, hi = player_range(game, module)
+    if not lo <= players <= hi:
+        raise ValueError(f"{game.id} takes {lo}-{hi} players, not {players}")
+    if not agents:
+        raise ValueError("no agents given (known: " + ", ".join(AGENTS) + ")")
     config = config if config is not None else module.Config()
     for a in agents:
         if a not in AGENTS:

@@ -1,0 +1,325 @@
+"""Operating-system faults are the user's to fix, never "internal error": a full disk, a folder
+that cannot be written or read, a missing or broken font, a failing pdftoppm. Each exits 1 with
+a message naming the path, and what was written before stays as it was.
+
+Faults a plain command can set up are data cases in tests/cases/hostile/os.yaml. The ones here
+need more: a user whom file modes stop (they do not stop root, so those tests skip then, and a
+twin fakes the same refusal with a monkeypatch, which root cannot bypass), a monkeypatched
+system call (a full disk), or a doctored installation (a fake `font_roboto` or `pdftoppm` first
+on the path, run as a user would run forge).
+"""
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import font_roboto
+import pytest
+
+from conftest import CARDS, ROOT, tree_digest
+from forge.cli import main
+from forge.files import write_files
+
+GAME = "love_formula"
+
+
+def _permissions_apply() -> bool:
+    """Whether a file's mode stops this process (not for root, or with CAP_DAC_OVERRIDE)."""
+    with tempfile.TemporaryDirectory() as folder:
+        probe = Path(folder) / "probe"
+        probe.write_text("x")
+        probe.chmod(0)
+        try:
+            probe.read_text()
+        except PermissionError:
+            return True
+        return False
+
+
+needs_permissions = pytest.mark.skipif(not _permissions_apply(),
+                                       reason="file modes do not stop this user (root); the twin test fakes it")
+
+
+def forge(*args: str, cwd: Path, pythonpath: Path | None = None, path: str | None = None):
+    """The `forge` command in a fresh interpreter, optionally with a module or program put first."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in (pythonpath, ROOT) if p)}
+    env.pop("FORGE_DEBUG", None)
+    if path is not None:
+        env["PATH"] = path
+    return subprocess.run([sys.executable, "-m", "forge", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def forge_here(monkeypatch, capsys, *args: str) -> tuple[int, str]:
+    """The `forge` command in this process, so that a monkeypatched system call reaches it."""
+    monkeypatch.setattr(sys, "argv", ["forge", *args])
+    with pytest.raises(SystemExit) as done:
+        main()
+    said = capsys.readouterr()
+    return done.value.code, said.out + said.err
+
+
+def assert_user_error(code: int, said: str, expected: int = 1) -> None:
+    assert code == expected, said
+    assert "internal error" not in said and "Traceback" not in said, said
+
+
+def temp_files(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*.tmp")]
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A copy of the game in tmp_path, which is also the working folder."""
+    shutil.copytree(CARDS / GAME, tmp_path / GAME)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def built(project, monkeypatch, capsys):
+    """`out/` holding an earlier A4 and Letter PnP build of the game."""
+    code, said = forge_here(monkeypatch, capsys, "build", GAME, "--what", "pnp", "--out", "out")
+    assert code == 0, said
+    return project / "out"
+
+
+# -- a full disk ------------------------------------------------------------------------------
+
+def test_a_full_disk_keeps_every_earlier_file_and_leaves_no_temporary_file(built, monkeypatch, capsys):
+    """The disk fills up while the second file of the game is flushed: the first, already
+    complete, must not replace its old version either (a game's files are written together)."""
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        if ".pnp-letter.pdf." in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    before = tree_digest(built)
+    monkeypatch.setattr(os, "fsync", fsync)
+    code, said = forge_here(monkeypatch, capsys, "build", GAME, "--what", "pnp", "--home", "--out", "out")
+    assert_user_error(code, said)
+    assert "cannot write out/love_formula/uk/pnp-letter.pdf: No space left on device" in said
+    assert tree_digest(built) == before
+    assert temp_files(built) == []
+
+
+def test_every_file_is_flushed_before_it_replaces_the_old_one(tmp_path, monkeypatch):
+    synced, events = set(), []
+    real_fsync, real_replace = os.fsync, os.replace
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.add(os.readlink(f"/proc/self/fd/{fd}")),
+                                                 real_fsync(fd)))
+    monkeypatch.setattr(os, "replace", lambda src, dst: (events.append((str(src) in synced, dst)),
+                                                         real_replace(src, dst)))
+    files = {tmp_path / "a.pdf": b"a", tmp_path / "sub" / "b.pdf": b"b"}
+    write_files(files)
+    assert events == [(True, path) for path in files]
+    assert {str(tmp_path), str(tmp_path / "sub")} <= synced, "the folders are synced after the renames"
+    assert [p.read_bytes() for p in files] == [b"a", b"b"]
+
+
+# -- folders that cannot be written -----------------------------------------------------------
+
+def refuse_writes_in(monkeypatch, folder: Path) -> None:
+    """Make the system refuse new files in `folder`, as a read-only folder does (root included)."""
+    real_mkstemp = tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kwargs):
+        if dir is not None and Path(dir).resolve().is_relative_to(folder.resolve()):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(dir))
+        return real_mkstemp(*args, dir=dir, **kwargs)
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+
+
+def test_an_unwritable_out_folder_is_a_user_error_naming_the_file(built, monkeypatch, capsys):
+    before = tree_digest(built)
+    refuse_writes_in(monkeypatch, built)
+    code, said = forge_here(monkeypatch, capsys, "build", GAME, "--what", "pnp", "--home", "--out", "out")
+    assert_user_error(code, said)
+    assert "cannot write out/love_formula/uk/pnp-a4.pdf: Permission denied" in said
+    assert tree_digest(built) == before
+
+
+def test_an_unwritable_report_place_is_a_user_error_naming_the_file(project, monkeypatch, capsys):
+    (project / "reports").mkdir()
+    refuse_writes_in(monkeypatch, project / "reports")
+    code, said = forge_here(monkeypatch, capsys, "simulate", GAME, "--games", "2",
+                            "--report", "reports/balance.pdf")
+    assert_user_error(code, said)
+    assert "cannot write reports/balance.pdf: Permission denied" in said
+    assert list((project / "reports").iterdir()) == []
+
+
+@needs_permissions
+def test_a_read_only_out_folder_is_a_user_error_naming_the_file(project):
+    out = project / "out"
+    out.mkdir(mode=0o555)
+    try:
+        done = forge("build", GAME, "--what", "pnp", "--out", "out", cwd=project)
+    finally:
+        out.chmod(0o755)
+    assert_user_error(done.returncode, done.stdout + done.stderr)
+    assert "out/love_formula" in done.stderr and "Permission denied" in done.stderr
+    assert list(out.iterdir()) == []
+
+
+# -- game folders that cannot be read ---------------------------------------------------------
+
+def test_a_game_folder_that_cannot_be_looked_into_is_named(project, monkeypatch, capsys):
+    game = project / GAME
+    real_stat = Path.stat
+
+    def stat(self, **kwargs):
+        if self.parent == game:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(self))
+        return real_stat(self, **kwargs)
+    monkeypatch.setattr(Path, "stat", stat)
+    code, said = forge_here(monkeypatch, capsys, "check", str(game))
+    assert_user_error(code, said)
+    assert f"cannot read {GAME}: Permission denied" in said
+
+
+def test_a_game_folder_that_cannot_be_listed_is_a_finding(project, monkeypatch, capsys):
+    game = project / GAME
+    real_iterdir = Path.iterdir
+
+    def iterdir(self):
+        if self == game:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(self))
+        return real_iterdir(self)
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    code, said = forge_here(monkeypatch, capsys, "check", str(game))
+    assert_user_error(code, said)
+    assert f"{GAME}: io: cannot list the folder: Permission denied" in said
+
+
+@needs_permissions
+@pytest.mark.parametrize("mode, says", [(0o000, f"cannot read {GAME}: Permission denied"),
+                                        (0o300, f"{GAME}: io: cannot list the folder")])
+def test_an_unreadable_game_folder_is_named(project, mode, says):
+    game = project / GAME
+    game.chmod(mode)
+    try:
+        done = forge("check", GAME, cwd=project)
+    finally:
+        game.chmod(0o755)
+    assert_user_error(done.returncode, done.stdout + done.stderr)
+    assert says in done.stdout + done.stderr
+
+
+@needs_permissions
+def test_an_unreadable_card_file_is_a_finding_naming_it(project):
+    cards = project / GAME / "base_pairs.yaml"
+    cards.chmod(0o000)
+    try:
+        done = forge("check", GAME, cwd=project)
+    finally:
+        cards.chmod(0o644)
+    assert_user_error(done.returncode, done.stdout + done.stderr)
+    assert "base_pairs.yaml: io: cannot read the file: Permission denied" in done.stdout
+
+
+# -- fonts ------------------------------------------------------------------------------------
+
+def fake_fonts(folder: Path, broken: dict[str, bytes | None]) -> Path:
+    """A `font_roboto` package in `folder` whose files are the real ones, except those in
+    `broken` (None: the file is missing)."""
+    package = folder / "font_roboto"
+    shutil.copytree(Path(font_roboto.__file__).parent, package)
+    for name, data in broken.items():
+        path = package / "files" / name
+        path.unlink()
+        if data is not None:
+            path.write_bytes(data)
+    return folder
+
+
+def test_without_font_roboto_help_works_and_drawing_says_what_is_missing(project):
+    shadow = project / "shadow"
+    shadow.mkdir()
+    (shadow / "font_roboto.py").write_text('raise ModuleNotFoundError("No module named \'font_roboto\'", '
+                                           'name="font_roboto")\n')
+    help_ = forge("--help", cwd=project, pythonpath=shadow)
+    assert help_.returncode == 0, help_.stderr
+    assert "build" in help_.stdout
+    done = forge("build", GAME, "--what", "pnp", "--out", "out", cwd=project, pythonpath=shadow)
+    assert_user_error(done.returncode, done.stdout + done.stderr)
+    assert "the font-roboto package is not installed" in done.stderr
+    assert not (project / "out").exists()
+
+
+@pytest.mark.parametrize("face, data, reason", [
+    ("Roboto-Regular.ttf", None, "no such file"),
+    ("Roboto-Bold.ttf", b"", "not a readable TrueType font"),
+    ("Roboto-Italic.ttf", "truncated", "not a readable TrueType font"),
+])
+def test_a_missing_or_broken_font_file_is_named(project, face, data, reason):
+    real = Path(font_roboto.__file__).parent / "files" / face
+    if data == "truncated":
+        data = real.read_bytes()[:5000]
+    shadow = fake_fonts(project / "shadow", {face: data})
+    done = forge("build", GAME, "--what", "pnp", "--out", "out", cwd=project, pythonpath=shadow)
+    assert_user_error(done.returncode, done.stdout + done.stderr)
+    assert f"cannot load the font {shadow / 'font_roboto' / 'files' / face}: {reason}" in done.stderr
+    assert not (project / "out").exists()
+
+
+# -- pdftoppm (the png product) ---------------------------------------------------------------
+
+def test_a_failing_pdftoppm_is_named_with_what_it_said(project):
+    bin_ = project / "bin"
+    bin_.mkdir()
+    fake = bin_ / "pdftoppm"
+    fake.write_text("#!/bin/sh\necho 'Syntax Error: Couldn'\"'\"'t read xref table' >&2\nexit 99\n")
+    fake.chmod(0o755)
+    done = forge("build", GAME, "--what", "png", "--out", "out", cwd=project,
+                 path=os.pathsep.join([str(bin_), os.environ["PATH"]]))
+    assert_user_error(done.returncode, done.stdout + done.stderr)
+    assert f"png: {fake} failed with exit code 99: Syntax Error: Couldn't read xref table" in done.stderr
+    assert not (project / "out").exists()
+
+
+def test_a_pdftoppm_gone_between_finding_and_running_it_is_named(project, monkeypatch, capsys):
+    """Any OS error with a path, where no code expected one, is still the user's: exit 1."""
+    fake = project / "bin" / "pdftoppm"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(fake.parent))
+
+    def run(cmd, **kwargs):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), cmd[0])
+    monkeypatch.setattr(subprocess, "run", run)
+    code, said = forge_here(monkeypatch, capsys, "build", GAME, "--what", "png", "--out", "out")
+    assert_user_error(code, said)
+    assert f"forge: {fake}: No such file or directory" in said
+    assert not (project / "out").exists()
+
+
+def test_a_missing_pdftoppm_is_named(project):
+    empty = project / "bin"
+    empty.mkdir()
+    done = forge("build", GAME, "--what", "png", "--out", "out", cwd=project, path=str(empty))
+    assert_user_error(done.returncode, done.stdout + done.stderr)
+    assert "the png product needs pdftoppm" in done.stderr
+
+
+# -- temporary files of a killed run ----------------------------------------------------------
+
+def test_only_the_temporary_files_of_runs_that_are_gone_are_removed(project):
+    folder = project / "out" / GAME / "uk"
+    folder.mkdir(parents=True)
+    dead = folder / ".pnp-letter.pdf.999999999.abcd_123.tmp"   # above any pid_max
+    live = folder / f".pnp-a4.pdf.{os.getpid()}.abcd_123.tmp"  # this test's process is running
+    mine = folder / ".notes.tmp"                                  # not made by forge
+    for path in (dead, live, mine):
+        path.write_bytes(b"partial")
+    done = forge("build", GAME, "--what", "pnp", "--paper", "a4", "--out", "out", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert not dead.exists() and live.exists() and mine.exists()
