@@ -121,8 +121,13 @@ class Environment(ImmutableSandboxedEnvironment):
         return {**self.globals, **(d or {})}
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
-        return (_served(type(obj), attr) and not isinstance(value, PurePath)
-                and super().is_safe_attribute(obj, attr, value))
+        # Jinja's own rules depend on the type and the name alone (isinstance and name
+        # checks), like ours: one dictionary lookup per attribute read after the first
+        key = (type(obj), attr)
+        safe = _SAFE.get(key)
+        if safe is None:
+            safe = _SAFE[key] = _served(*key) and super().is_safe_attribute(obj, attr, value)
+        return safe and not isinstance(value, PurePath)
 
     def call_binop(self, context: Any, op: str, left: Any, right: Any) -> Any:
         if op == "*":
@@ -146,7 +151,9 @@ _JINJA = (jinja2.runtime.Macro, jinja2.runtime.LoopContext, jinja2.runtime.Undef
           jinja2.utils.Joiner)
 
 
-@lru_cache(maxsize=4096)
+_SAFE: dict[tuple[type, str], bool] = {}
+
+
 def _served(tp: type, attr: str) -> bool:
     """Whether templates may read `attr` of values of type `tp` (see `Environment`)."""
     if issubclass(tp, pydantic.BaseModel):

@@ -51,3 +51,15 @@ def test_a_game_with_findings_is_refused_and_good_files_stay(tmp_path, game_copy
     assert "Traceback" not in bad.stderr
     assert tree_digest(out) == before, "a refused build must not touch what was built before"
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_output_bytes_do_not_depend_on_the_other_products_of_the_run(tmp_path):
+    """ReportLab's stream settings are process-wide: a cheat sheet built alone, or after the PnP
+    sheets, is the same file."""
+    full, alone = tmp_path / "full", tmp_path / "alone"
+    assert run_forge("build", "rules_does_not_exist", "--out", str(full)).returncode == 0
+    assert run_forge("build", "rules_does_not_exist", "--what", "cheatsheet,rulebook",
+                     "--out", str(alone)).returncode == 0
+    for name in ("cheatsheet.pdf", "rulebook.pdf"):
+        made = [(folder / "rules_does_not_exist" / "uk" / name).read_bytes() for folder in (full, alone)]
+        assert made[0] == made[1], name

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from reportlab import rl_config
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -56,8 +55,7 @@ def words(lang: str) -> dict[str, str]:
 
 def new_canvas(buf: io.BytesIO, pagesize: tuple[float, float], game: Any, what: str, lang: str) -> Canvas:
     """A deterministic canvas whose only font is our embedded Roboto (no base-14 reference)."""
-    fonts.register()
-    rl_config.useA85 = 0  # binary streams: ASCII85 in pure Python costs more than the drawing
+    fonts.register()  # (and binary streams for every document: see `fonts.register`)
     c = Canvas(buf, pagesize=pagesize, invariant=1, initialFontName=fonts.REGULAR,
                initialFontSize=8, pageCompression=1)
     c.setTitle(f"{game.manifest.title[lang]}: {what}")
