@@ -1,10 +1,13 @@
-"""Scenarios: every Love Formula scenario passes, and a wrong expectation fails."""
+"""Scenarios: every Love Formula scenario passes, a wrong expectation fails, and a malformed
+file fails at its line (CLI cases: tests/cases/hostile/scenarios.yaml)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+import yaml
 
+from forge.rules.scenario import EXPECT, SCENARIO
 from forge.scenario import ScenarioError, load_scenario, run_scenario
 
 HERE = Path(__file__).resolve().parent / "scenarios" / "love_formula"
@@ -88,23 +91,94 @@ def test_a_check_never_reached_fails(tmp_path):
     assert not res.passed and any("never" in f for f in res.failures)
 
 
-@pytest.mark.parametrize("old,new", [
-    ("stop: {rounds: 1}", "stop: {round: 1}"),
-    ("  zones:\n", "  zone:\n"),
-    ("B: {hand: [not_today]", "B: {hnd: [not_today]"),
-    ("- B: react not_today", "- B: {at: react, legl: [react not_today]}"),
+def _line(res, text):
+    """The failure located at the line holding `text` in the scenario file (file:line: ...)."""
+    lines = res.path.read_text(encoding="utf-8").splitlines()
+    line = next(n for n, x in enumerate(lines, 1) if text in x)
+    found = [f for f in res.failures if f":{line}:" in f.split(" ")[0]]
+    assert found, f"nothing at line {line}: {res.failures}"
+    return found[0]
+
+
+@pytest.mark.parametrize("name,old,new,says", [
+    ("reaction_no_move.yaml", "stop: {rounds: 1}", "stop: {round: 1}", "unknown key 'round'"),
+    ("reaction_no_move.yaml", "  zones:\n", "  zone:\n", "unknown key 'zone'"),
+    ("reaction_no_move.yaml", "B: {hand: [not_today]", "B: {hnd: [not_today]", "unknown key 'hnd'"),
+    ("reaction_no_move.yaml", "- B: react not_today", "- B: {at: react, legl: [react not_today]}",
+     "unknown key 'legl'"),
+    ("reaction_no_move.yaml", "B: {hand: [not_today]", "B: {hand: not_today", "expected a list"),
+    ("reaction_no_move.yaml", "B: {pairs: {hajime_kaede: []}", "B: {pairs: [hajime_kaede]",
+     "expected a mapping"),
+    ("reaction_no_move.yaml", "B: {pairs: {hajime_kaede: []}", "B: {pairs: {hajime_kade: []}",
+     "unknown card id 'hajime_kade'"),
+    ("reaction_no_move.yaml", "B: {pairs: {hajime_kaede: []}", "E: {pairs: {hajime_kaede: []}",
+     "'E' is not a seat (A..B)"),
+    ("reaction_no_move.yaml", "B: [react]", "B: {react: 1}", "expected a list"),
+    ("reaction_no_move.yaml", "start: {phase: 1, round: 1}", "start: {phase: 1, round: 11}",
+     "from 1 to 10"),
+    ("reaction_no_move.yaml", "A: {hand: [quarrel]}", "A: {hand: [sunny_day]}",
+     "only action or connection or obstacle or pair or preparation or reaction cards"),
+    ("reaction_no_move.yaml", "pairs: [hajime_kaede]", "pairs: [beach]", "only pair cards"),
+    ("reaction_no_move.yaml", "- B: react not_today", "- [B, react not_today]", "expected a mapping"),
+    ("reaction_no_move.yaml", "- B: react not_today", "- {B: react not_today, A: pass}",
+     "one `SEAT: action` per line"),
+    ("goals_x_plus_one.yaml", "goal_deck: 18", "goal_pile: 18", "'goal_pile' is not `box` or"),
+    ("goals_x_plus_one.yaml", "deal: true\n", "deal: true\nseats: {A: {hand: [kiss]}}\n",
+     "cannot go with `seats:`"),
+    ("scoring_11vp.yaml", "players: 2", "players: 5", "takes 2-4 players"),
+    ("scoring_11vp.yaml", "players: 2", "players: x", "expected a whole number"),
 ])
-def test_unknown_keys_are_refused(tmp_path, old, new):
-    with pytest.raises(ScenarioError, match="unknown key"):
-        _variant(tmp_path, "reaction_no_move.yaml", old, new)
+def test_a_malformed_file_fails_at_its_line(tmp_path, name, old, new, says):
+    """Every wrong key, type, card or seat is a failure at its file:line, nothing is played."""
+    res = _variant(tmp_path, name, old, new)
+    assert not res.passed and says in _line(res, new.strip().splitlines()[-1])
 
 
-def test_deal_cannot_go_with_placed_cards(tmp_path):
-    with pytest.raises(ScenarioError, match="deal"):
-        _variant(tmp_path, "goals_x_plus_one.yaml", "deal: true\n",
-                 "deal: true\nseats: {A: {hand: [kiss]}}\n")
+def _wrong_type(data: dict, key: str, where: tuple) -> dict:
+    node = data
+    for k in where:
+        node = node.setdefault(k, {})
+    node[key] = 1.5   # no type of the schema takes a fraction
+    return data
 
 
-def test_unknown_size_zone_is_refused(tmp_path):
-    with pytest.raises(ScenarioError, match="unknown zone"):
-        _variant(tmp_path, "goals_x_plus_one.yaml", "goal_deck: 18", "goal_pile: 18")
+@pytest.mark.parametrize("where,key", [((), k) for k in SCENARIO.fields]
+                         + [(("expect",), k) for k in EXPECT.fields])
+def test_every_key_has_its_type_checked(tmp_path, where, key):
+    """The schema is what the runner understands: each key of it, given a value of no type it
+    takes, is refused at its line (a key the runner read unchecked could pass silently)."""
+    data = yaml.safe_load((HERE / "scoring_11vp.yaml").read_text(encoding="utf-8"))
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(_wrong_type(data, key, where), allow_unicode=True), "utf-8")
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(bad)
+    line = next(n for n, x in enumerate(bad.read_text("utf-8").splitlines(), 1)
+                if x.strip().startswith(f"{key}: 1.5"))
+    assert [f.line for f in err.value.findings] == [line]
+    assert "got 1.5" in err.value.findings[0].message
+
+
+def test_a_wrong_expectation_names_its_line(tmp_path):
+    res = _variant(tmp_path, "scoring_11vp.yaml", "A: 11", "A: 12")
+    assert "expected 12, got 11" in _line(res, "A: 12")
+
+
+def test_an_action_never_legal_names_its_line(tmp_path):
+    res = _variant(tmp_path, "move_preparation.yaml", "move beach yoshiro_natsuko",
+                   "move beach daisuke_chi")
+    assert "never legal" in _line(res, "move beach daisuke_chi")
+
+
+def test_an_engine_error_in_play_names_the_action(tmp_path, monkeypatch):
+    """An engine that raises mid-game fails the scenario at the scripted line played last."""
+    from forge.rules.love_formula import Match
+    step = Match.step
+
+    def breaks_after_quarrel(self, choices):
+        if any("quarrel" in self.label(c) for c in choices):
+            raise KeyError("boom")
+        return step(self, choices)
+
+    monkeypatch.setattr(Match, "step", breaks_after_quarrel)
+    res = run_scenario(HERE / "reaction_no_move.yaml")
+    assert "KeyError: 'boom'" in _line(res, "A: play quarrel")

@@ -17,17 +17,14 @@ def scenario(
     lang: str = typer.Option("en", "--lang", help="Language of the titles shown (uk, en)."),
     format: Format = typer.Option(Format.text, "--format", help="Output format."),
 ) -> None:
-    """Run scenarios; exit 1 if any fails."""
-    from ..rules.scenario import ScenarioError, ScenarioResult, run_scenario
+    """Run scenarios; exit 1 if any fails. A malformed file fails with its findings (file:line)
+    and the others still run."""
+    from ..rules.scenario import run_scenario
 
-    results = []
-    for f in files:
-        if not f.is_file():
-            raise UsageError(f"{f}: no such file")
-        try:
-            results.append(run_scenario(f))
-        except ScenarioError as exc:  # a file that cannot be read or set up fails like any other
-            results.append(ScenarioResult(f, {}, {}, False, [str(exc)]))
+    missing = [f for f in files if not f.is_file()]
+    if missing:
+        raise UsageError(f"{missing[0]}: no such file")
+    results = [run_scenario(f) for f in files]
     failed = [r for r in results if not r.passed]
     if format is Format.json:
         json.dump([{"file": str(r.path), "title": r.title, "passed": r.passed,
