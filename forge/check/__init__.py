@@ -3,8 +3,8 @@
 `check_game()` loads a game folder and runs every static check over it. A check is a function
 `(game) -> iterable of Finding`, listed in one of two tiers:
 
-- `DATA_CHECKS` look at the data itself (ids, references, subtype fields, operation texts) and
-  always run;
+- `DATA_CHECKS` look at the data itself (ids, references, subtype fields, operation texts, the
+  files it names) and always run;
 - `DERIVED_CHECKS` build on clean data: they compare cards with each other (counts, uniqueness),
   match the data to its rules engine, lay out every card face (glyphs, fit) and render the
   rulebook templates. They run only when the data checks found nothing, so one typo is reported
@@ -19,13 +19,14 @@ from ..model import Game, load_game
 from .counts import check_counts
 from .engine import check_engine
 from .identity import check_ids, check_unique
+from .paths import check_paths
 from .preflight import check_glyphs_and_fit
 from .references import check_references
 from .rulebook import check_rulebooks
 from .subtypes import check_subtype_fields
 from .texts import check_texts
 
-DATA_CHECKS = (check_ids, check_references, check_subtype_fields, check_texts)
+DATA_CHECKS = (check_ids, check_references, check_subtype_fields, check_texts, check_paths)
 DERIVED_CHECKS = (check_counts, check_unique, check_engine, check_glyphs_and_fit, check_rulebooks)
 
 

@@ -7,12 +7,14 @@ parameter model, so an unknown operation or a wrong parameter is caught with its
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (BaseModel, Field, PlainSerializer, PlainValidator, PrivateAttr,
                       ValidationError)
 from pydantic_core import PydanticCustomError
 
+from ..paths import DataPathError, data_path
 from .fields import STRICT, object_model
 from .manifest import Id, text_model
 
@@ -62,6 +64,15 @@ class Card(BaseModel):
     def finding(self, loc: tuple, code: str, message: str, fix: str = ""):
         """A finding at `loc` inside this card (a path such as ('name', 'uk'))."""
         return self._doc.finding((self._index, *loc), code, message, fix, card=self.id)
+
+    def art_file(self, root: Path) -> Path | None:
+        """This card's art resolved by `data_path`, or None when it has none or may not be read."""
+        if not self.art:
+            return None
+        try:
+            return data_path(root, self.art, "art")
+        except DataPathError:
+            return None
 
     @property
     def game_fields(self) -> dict[str, Any]:

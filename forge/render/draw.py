@@ -351,9 +351,9 @@ def _art(c: Canvas, face: Face, el: dict, art: Path | None) -> None:
     X, Y, Wp, Hp = x * PT, (face.height - y - h) * PT, w * PT, h * PT
     r = float(el.get("radius", 0)) * PT
     clip = _round_rect(X, Y, Wp, Hp, r) if r else f"{_n(X)} {_n(Y)} {_n(Wp)} {_n(Hp)} re"
-    if art is not None and art.is_file():
+    img = _image(art) if art is not None else None
+    if img is not None:
         c.addLiteral(f"{clip} W n")
-        img = ImageReader(str(art))
         iw, ih = img.getSize()
         scale = max(Wp / iw, Hp / ih)  # cover the box, centred
         c.drawImage(img, X + (Wp - iw * scale) / 2, Y + (Hp - ih * scale) / 2, iw * scale, ih * scale)
@@ -369,6 +369,17 @@ def _art(c: Canvas, face: Face, el: dict, art: Path | None) -> None:
     icon = el.get("icon")
     if icon in ICONS:
         _icon(c._code, icon, cx - s * 0.3, cy - s * 0.3, s * 0.6, ink, None, 0)
+
+
+def _image(path: Path) -> ImageReader | None:
+    """The art at `path` decoded (as `drawImage` would decode it), or None when it cannot be:
+    the face then shows the placeholder instead of failing half-drawn. `check` reports why."""
+    try:
+        img = ImageReader(str(path))
+        img.getRGBData()  # kept by the reader for drawImage
+        return img
+    except Exception:  # Pillow raises many types for a broken file (OSError, SyntaxError ...)
+        return None
 
 
 def _table(c: Canvas, face: Face, el: dict) -> None:
@@ -414,9 +425,9 @@ def _table(c: Canvas, face: Face, el: dict) -> None:
 
 
 def art_path(game: Any, card: Any | None) -> Path | None:
-    if card is None or not card.art:
-        return None
-    return Path(game.root) / card.art
+    """The card's art file, only if it lies inside the game folder (`Card.art_file`); else None,
+    and the placeholder is drawn: nothing outside the folder is read, even without `check`."""
+    return card.art_file(game.root) if card is not None else None
 
 
 def round_clip(c: Canvas, x: float, y: float, w: float, h: float) -> None:

@@ -5,22 +5,32 @@ rendering, every reference the template makes (card ids, scenario files) is reso
 does not resolve is recorded as a `Finding` at the *template* file and line, found from the Jinja
 frames on the Python stack (Jinja maps its generated code back to template lines). Block helpers
 (card pictures, scenarios) write a placeholder line that the Markdown stage replaces by flowables.
+
+What a template writes as its own text is Markdown; what it prints with `{{ }}` is text. Every
+printed value goes through `markdown_text` (the environment's `finalize`), which escapes what
+Markdown would read as markup, so a card named `*Tom* & [Jerry] | <img src=...>` prints as itself,
+in a paragraph, a heading or a table cell. The environment autoescapes so that what is already
+Markdown is `Markup` and passes untouched: macro results, `{% set %}` blocks, block placeholders.
+(A side effect of autoescaping: a quote in a string literal printed by `{{ '...' }}` stays straight;
+write such text in the template itself.) The Markdown stage undoes the escapes when it parses.
 """
 from __future__ import annotations
 
-import os
+import re
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from ..errors import Finding, display_path
 from ..model import Game
-from ..templating import BYTECODE, CHECKOUT, Environment, templates_root
+from ..paths import DataPathError, data_path
+from ..templating import (BYTECODE, CHECKOUT, Environment, FolderLoader, error_position, pick_frame,
+                          templates_root)
 from ..scenario import ScenarioError, load_scenario
 from ..text import effect_text, operations_text, plural
 from ..text.typography import quoted
@@ -74,6 +84,26 @@ class Rendered:
         return 0
 
 
+#: Characters Markdown may read as markup anywhere in a line (`#` only opens a heading at the
+#: start of a line but closes one at its end).
+_SPECIAL = re.compile(r"[\\*_\[\]<>&|#]|`(?!(?<=\w`)\w)")
+#: What opens a block at the start of a line: a list item (`-`, `+`, `1.`), a setext underline.
+_LEAD = re.compile(r"^\s*(?:([-+=])(?=\s|$|\1)|\d{1,9}[.)])")
+_NEWLINE = re.compile(r"\r\n?|\n")
+
+
+def markdown_text(value: Any) -> Markup:
+    """`value` as Markdown that prints it literally (`Markup` passes as it is).
+
+    A backslash goes before every character Markdown could take as markup, and a line break
+    becomes a space (a value is inline text: a break would end a table row or a heading). A
+    backtick inside a word is left alone: typography turns it into an apostrophe first."""
+    if hasattr(value, "__html__"):
+        return value
+    text = _SPECIAL.sub(r"\\\g<0>", _NEWLINE.sub(" ", str(value)))
+    return Markup(_LEAD.sub(lambda m: m.group(0)[:-1] + "\\" + m.group(0)[-1], text, count=1))
+
+
 def _filter(method: str):
     """A filter that calls the current rendering's recorder (filters live on a shared env)."""
     @jinja2.pass_context
@@ -86,7 +116,7 @@ def _filter(method: str):
 @lru_cache(maxsize=8)
 def environment(root: str) -> jinja2.Environment:
     env = Environment(
-        loader=jinja2.FileSystemLoader(root), undefined=jinja2.StrictUndefined, autoescape=False,
+        loader=FolderLoader(root), undefined=jinja2.StrictUndefined, autoescape=True, finalize=markdown_text,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=BYTECODE)
     env.filters.update(plural=_filter("plural"), items=_filter("items"),
                        card=_filter("card_quoted"), card_name=_filter("card_name"))
@@ -104,24 +134,6 @@ def _jinja_frames(frame) -> list[tuple[str, int]]:
     return out
 
 
-def _pick(frames: list[tuple[str, int]]) -> tuple[str, int]:
-    """The innermost frame of a game template; inside a shared macro, the game line that called it."""
-    for file, line in frames:
-        if f"{os.sep}_common{os.sep}" not in file:
-            return file, line
-    return frames[0] if frames else ("", 0)
-
-
-def _tb_frames(tb: TracebackType | None) -> list[tuple[str, int]]:
-    out = []
-    while tb is not None:
-        tmpl = tb.tb_frame.f_globals.get("__jinja_template__")
-        if tmpl is not None and tmpl.filename:
-            out.append((tmpl.filename, tmpl.get_corresponding_lineno(tb.tb_lineno)))
-        tb = tb.tb_next
-    return list(reversed(out))  # innermost first
-
-
 class _Recorder:
     """The context of one rendering: resolves references and records what fails."""
 
@@ -130,7 +142,7 @@ class _Recorder:
 
     def _here(self) -> tuple[str, int]:
         """The template file and line being rendered (innermost game-template frame)."""
-        return _pick(_jinja_frames(sys._getframe()))
+        return pick_frame(_jinja_frames(sys._getframe()))
 
     # --- names ---------------------------------------------------------------------------
     def t(self, text: Any) -> str:
@@ -193,7 +205,7 @@ class _Recorder:
     def _block(self, block: Block) -> str:
         key = BLOCK_MARK.format(len(self.out.blocks) + 1)
         self.out.blocks[key] = block
-        return key
+        return Markup(key)
 
     def card_picture(self, card_id: str) -> str:
         file, line = self._here()
@@ -206,10 +218,17 @@ class _Recorder:
         return self._block(Block("cards", cards, None, file, line))
 
     def scenario_data(self, stem: str) -> dict | None:
-        path = scenarios_dir(self.game) / f"{stem}.yaml"
-        if not path.is_file():
-            self.finding_at_caller("rulebook-scenario", f"no scenario file {display_path(path)}",
-                                   "write the scenario or fix the name")
+        """The scenario `<stem>.yaml` of the scenarios folder, which a template may not leave."""
+        folder = scenarios_dir(self.game)
+        try:
+            path = data_path(folder, f"{stem}.yaml", "scenario", "the scenarios folder")
+        except DataPathError as exc:
+            if exc.code == "path-missing":
+                self.finding_at_caller("rulebook-scenario", f"no scenario file "
+                                       f"{display_path(folder / f'{stem}.yaml')}",
+                                       "write the scenario or fix the name")
+            else:
+                self.finding_at_caller("rulebook-scenario", exc.message, exc.fix)
             return None
         try:
             data = load_scenario(path).data
@@ -253,8 +272,8 @@ def render_template(game: Game, kind: str, lang: str, root: Path | None = None) 
         where = display_path(Path(exc.filename)) if exc.filename else out.template
         out.findings.append(Finding(where, exc.lineno or 0, 1, "rulebook-template", exc.message or str(exc)))
     except Exception as exc:  # a runtime error in the template: point at its line
-        file, line = _pick(_tb_frames(exc.__traceback__))
+        file, line = error_position(exc.__traceback__)
         where = display_path(Path(file)) if file else out.template
-        out.findings.append(Finding(where, line, 1 if line else 0, "rulebook-template",
-                                    f"{type(exc).__name__}: {exc}"))
+        code = "unsafe-template" if isinstance(exc, jinja2.exceptions.SecurityError) else "rulebook-template"
+        out.findings.append(Finding(where, line, 1 if line else 0, code, f"{type(exc).__name__}: {exc}"))
     return out

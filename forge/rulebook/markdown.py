@@ -168,6 +168,9 @@ def _placeholder_style(size: float):
 #: ("на\u00adзи\u00adва\u00adєть\u00adся <b>Хостом</b>" prints «називаєтьсяХостом»); inside the tag
 #: the space survives.
 _SPACE_BEFORE_TAG = re.compile(r"([ \u00a0]+)(<(?:b|i|font[^>]*)>)")
+#: Likewise before an escaped character, which ReportLab keeps as a fragment of its own
+#: ("Ha\u00adji\u00adme &amp; Kaede" prints «Hajime& Kaede»); inside a tag the space survives.
+_SPACE_BEFORE_ENTITY = re.compile(r"(\u00ad[^\s<]*)( +)(&(?:amp|lt|gt);)")
 #: Inline Markdown tokens that map straight to ReportLab paragraph markup.
 _INLINE_MARKUP = {"strong_open": "<b>", "strong_close": "</b>", "em_open": "<i>", "em_close": "</i>",
                   "softbreak": " ", "hardbreak": "<br/>"}
@@ -193,12 +196,15 @@ class Converter:
     # --- inline --------------------------------------------------------------------------
     def text(self, raw: str) -> str:
         """Plain text run to Paragraph markup: soft hyphens, then XML escaping."""
-        return escape(hyphenate(raw, self.lang))
+        return _SPACE_BEFORE_ENTITY.sub(r"\1<font>\2\3</font>", escape(hyphenate(raw, self.lang)))
+
+    def children(self, token: Token) -> list[Token]:
+        """The inline tokens of a block's text, typeset first (see the module doc)."""
+        return parser().parseInline(typeset(token.content, self.lang))[0].children or []
 
     def inline(self, token: Token) -> str:
-        children = parser().parseInline(typeset(token.content, self.lang))[0].children or []
         out = []
-        for child in children:
+        for child in self.children(token):
             kind = child.type
             if kind in _INLINE_MARKUP:
                 out.append(_INLINE_MARKUP[kind])
@@ -258,8 +264,9 @@ class Converter:
     def heading(self, inline: Token | None, level: int) -> Flowable:
         from .document import Heading
         markup = self.inline(inline) if inline is not None else ""
-        plain = typeset(inline.content, self.lang) if inline is not None else ""
-        plain = re.sub(r"[*_`]", "", plain)
+        # the outline's plain text: the parsed text, so escaped characters print as themselves
+        plain = "".join(" " if c.type.endswith("break") else c.content for c in self.children(inline)
+                        if c.type in ("text", "code_inline", "softbreak", "hardbreak")) if inline else ""
         style = self.styles.h[min(level, 3) - 1]
         h = Heading(markup, style, level=level, plain=plain)
         h.sink = self.sink

@@ -2,6 +2,10 @@
 
 Charts: win rate per seat with its 95% interval, the score distribution per seat, and per card
 how often it was played and how often the player who played it won. Ukrainian by default.
+
+Names from the game's data (its title, card names) and from the command line (sets, agents) are
+XML-escaped before they reach a `Paragraph`, whose markup would otherwise read `<img src=...>` in
+a card name as an image to load; charts and table cells draw plain strings and need no escaping.
 """
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ import io
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable
+from xml.sax.saxutils import escape
 
 from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
@@ -144,11 +149,11 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     sub = ParagraphStyle("sub", fontName=BOLD, fontSize=11.5, leading=15, spaceBefore=8, spaceAfter=4)
     lang = lang if lang in TEXT else "en"
     num = partial(_number, lang=lang)
-    story = [Paragraph(t["title"].format(game=title), head),
+    story = [Paragraph(t["title"].format(game=escape(title)), head),
              Paragraph(t["run"].format(games=_counted(result["games"], t["n_games"], lang),
                                        players=_counted(result["players"], t["n_players"], lang),
-                                       seed=result["seed"], sets=", ".join(result["sets"]),
-                                       agents=", ".join(result["agents"])), body),
+                                       seed=result["seed"], sets=escape(", ".join(result["sets"])),
+                                       agents=escape(", ".join(result["agents"]))), body),
              Paragraph(t["speed"].format(gps=num(result["games_per_s"], "#,##0.#"),
                                          dps=num(result["decisions_per_s"], "#,##0"),
                                          dpg=num(result["mean_decisions_per_game"], "#,##0.#")), body),
@@ -165,7 +170,7 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
                                ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black)]))
     story += [table, Paragraph(t["dist"], sub), _score_chart(result, t, num)]
     cards = sorted(result["cards"].items(), key=lambda kv: (-kv[1]["play_share"], kv[0]))
-    dead = ", ".join(names.get(c, c) for c in result["dead_cards"]) or t["none"]
+    dead = escape(", ".join(names.get(c, c) for c in result["dead_cards"]) or t["none"])
     story += [PageBreak(), Paragraph(t["cards"], sub), Paragraph(t["dead"].format(cards=dead), body),
               Spacer(1, 4 * mm)]
     chart_rows = [(names.get(c, c), v["play_share"], v["win_share"]) for c, v in cards]
