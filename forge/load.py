@@ -2,9 +2,18 @@
 
 Every later stage reports problems as file:line:col, so the loader records the position of each
 mapping key and list item under its path (a tuple of keys and indexes). It never raises on bad
-input: undecodable bytes, tabs, syntax errors, duplicate keys, recursive or exploding aliases all
-come back as findings. Parsing is libyaml's (`CSafeLoader`) where available; the composed node tree
-is walked here once, which is where duplicate keys, runaway aliases and recursion are caught.
+input: undecodable bytes, tabs, syntax errors, duplicate keys, recursive or exploding aliases and
+input past the limits below all come back as findings.
+
+libyaml (`CSafeLoader`, where available) scans and parses; its parser keeps its state on the
+heap, so any depth is safe there. Composing a node tree is not: PyYAML's composers (libyaml's
+and the pure-Python one) recurse once per level, and 50,000 nested brackets overflow the C
+stack. So no node tree is composed: the data is built here from the parser's event stream with
+an explicit stack, and each limit is checked when the event that crosses it arrives, at that
+event's line and column, before anything is built for it. (A pre-scan of the text would have to
+redo YAML's tokenising to be sound, since a quote opens a string only in some places, and one
+wrong guess lets a crafted file through; the events are exact, and building from them costs no
+more than composing and walking a node tree did.)
 """
 from __future__ import annotations
 
@@ -20,10 +29,21 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _STR = "tag:yaml.org,2002:str"
 _MERGE = "tag:yaml.org,2002:merge"
 _INT, _BOOL, _NULL = "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"
-_COLLECTIONS = ("tag:yaml.org,2002:seq", "tag:yaml.org,2002:map")
-#: Most nodes a document may expand to once aliases are followed; real card files stay far below.
-MAX_NODES = 200_000
-_MAX_DEPTH = 200
+_SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+
+# Limits of one file, far above real card data (the built-in files are at most 29 KB, nest 9
+# levels deep, make at most 1,049 nodes, and their longest string has 441 characters). They
+# bound the memory and time a shared game folder can cost; docs/data-format.md states them.
+#: Bytes in one file.
+MAX_FILE_BYTES = 10 * 2**20
+#: Characters in one string (a key or a value).
+MAX_STRING = 100_000
+#: Lists and mappings nested in one another.
+MAX_DEPTH = 100
+#: Nodes (every key and value: strings, numbers, lists, mappings), each alias expansion counted
+#: again: this stops 'billion laughs' aliases (at ~1 s and ~300 MB), and lets a file of 20,000
+#: cards through.
+MAX_NODES = 1_000_000
 
 Loc = tuple[int | str, ...]
 
@@ -53,10 +73,8 @@ class Document:
 
 
 class _Rejected(Exception):
-    def __init__(self, node: yaml.Node | None, code: str, message: str, fix: str = "",
-                 at: tuple[int, int] | None = None):
-        self.mark = node.start_mark if node is not None else None
-        self.at = at
+    def __init__(self, mark: Any, code: str, message: str, fix: str = ""):
+        self.at = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
         self.code, self.message, self.fix = code, message, fix
 
 
@@ -64,19 +82,32 @@ def load_yaml(path: Path) -> tuple[Document | None, list[Finding]]:
     """Parse one file; on any problem return no document and the findings that say why."""
     name = display_path(path)
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)  # never more: the size is a finding, not a read
     except OSError as exc:
         return None, [Finding(name, 0, 0, "io", f"cannot read the file: {exc.strerror}")]
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [Finding(name, 1, 1, "too-large", f"the file is larger than "
+                              f"{MAX_FILE_BYTES // 2**20} MiB", "split it into several card files")]
     text, findings = _decode(raw, name)
     if findings:
         return None, findings
-    tabs = [Finding(name, n, line.index("\t") + 1, "tab", "tab character; YAML indentation and card "
-                    "text take spaces", "replace the tab with spaces")
-            for n, line in enumerate(text.splitlines(), 1) if "\t" in line]
-    if tabs:
-        return None, tabs
+    return parse_yaml(text, path)
+
+
+def parse_yaml(text: str, path: Path) -> tuple[Document | None, list[Finding]]:
+    """`load_yaml` for text already read (a file's, or YAML that a template wrote), with every
+    check but the file's size and encoding; `path` names it in the findings."""
+    name = display_path(path)
+    if "\t" in text:
+        return None, [Finding(name, n, line.index("\t") + 1, "tab", "tab character; YAML "
+                              "indentation and card text take spaces",
+                              "replace the tab with spaces")
+                      for n, line in enumerate(text.splitlines(), 1) if "\t" in line]
+    positions: dict[Loc, tuple[int, int]] = {}
+    events = yaml.parse(text, Loader=_Loader)
     try:
-        root = yaml.compose(text, Loader=_Loader)
+        data = _Builder(positions).build(events)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
@@ -84,14 +115,10 @@ def load_yaml(path: Path) -> tuple[Document | None, list[Finding]]:
         return None, [Finding(name, line, col, "syntax", f"YAML syntax error: {reason}")]
     except yaml.YAMLError as exc:  # reader errors: control characters and the like
         return None, [Finding(name, 0, 0, "syntax", f"YAML error: {exc}")]
-    positions: dict[Loc, tuple[int, int]] = {}
-    if root is None:
-        return Document(path, None, positions), []
-    try:
-        data = _Builder(positions).build(root, ())
     except _Rejected as exc:
-        line, col = exc.at or ((exc.mark.line + 1, exc.mark.column + 1) if exc.mark else (0, 0))
-        return None, [Finding(name, line, col, exc.code, exc.message, exc.fix)]
+        return None, [Finding(name, *exc.at, exc.code, exc.message, exc.fix)]
+    finally:
+        events.close()
     return Document(path, data, positions), []
 
 
@@ -107,86 +134,195 @@ def _decode(raw: bytes, name: str) -> tuple[str, list[Finding]]:
                             f"byte 0x{raw[exc.start]:02x} is not UTF-8", "save the file as UTF-8")]
 
 
-class _Builder:
-    """Turn composed nodes into dicts, lists and scalars, recording positions by path.
+_NO_KEY = object()
+_NODE_STARTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_NODE_ENDS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
-    Aliases are expanded as they are met, so the walk counts the nodes it makes and stops past
-    MAX_NODES ('billion laughs'), and keeps the nodes on its current path to catch an alias that
-    refers to the node containing it."""
+
+@dataclass(slots=True)
+class _Open:
+    """A list or mapping whose end event has not come yet."""
+
+    data: Any  # the list or dict being filled
+    path: Loc
+    mark: Any  # where it starts
+    anchor: str | None
+    start: int  # anchored: index of its first event in the replay log
+    flat: bool  # a list of '<<' sources: its mappings merge into `path` itself
+    merge: bool  # inside a '<<' source: an earlier source's or an own key's position wins
+    key: Any = _NO_KEY  # a mapping's key whose value comes next
+    merging: bool = False  # a mapping's '<<' source comes next
+    merged: dict = field(default_factory=dict)  # a mapping's keys from '<<' (its own win)
+
+    @property
+    def wants_key(self) -> bool:
+        return type(self.data) is dict and self.key is _NO_KEY and not self.merging
+
+
+class _Builder:
+    """Build dicts, lists and scalars from parser events, recording positions by path.
+
+    An alias is expanded by replaying the events of the node it names (kept in `log` while an
+    anchored node is open, expansions included), so each expansion is counted against MAX_NODES
+    like written-out data ('billion laughs'); an alias naming a node that is still open refers
+    to itself and is refused. An anchor defined again names the later node from then on, as
+    YAML says."""
 
     def __init__(self, positions: dict[Loc, tuple[int, int]]):
         self.positions = positions
-        self.constructor = yaml.SafeLoader("")  # resolves non-string scalars (int, bool, dates)
-        self.budget = MAX_NODES
-        self.open: set[int] = set()
+        self.constructor = yaml.SafeLoader("")  # resolves and makes non-string scalars
+        self.anchors: dict[str, Any] = {}  # name -> (start, end) in log; its mark while open
+        self.log: list = []
+        self.recording = 0  # anchored nodes open
 
-    def build(self, node: yaml.Node, path: Loc) -> Any:
-        self.budget -= 1
-        if self.budget < 0:
-            raise _Rejected(node, "alias", f"aliases expand this document past {MAX_NODES} nodes",
-                            "write the data out instead of nesting aliases",
-                            at=self.positions.get(path[:1]))
-        if isinstance(node, yaml.ScalarNode):
-            tag, value = node.tag, node.value
-            if tag == _STR:
-                return value
-            if tag == _INT and value.isdigit() and (value == "0" or value[0] != "0"):
-                return int(value)
-            if tag == _NULL and value in ("", "~", "null"):
-                return None
-            if tag == _BOOL and value in ("true", "false"):
-                return value == "true"
-            try:
-                return self.constructor.construct_object(node)
-            except yaml.YAMLError as exc:
-                raise _Rejected(node, "syntax", f"bad scalar: {getattr(exc, 'problem', exc)}")
-        if node.tag not in _COLLECTIONS:
-            raise _Rejected(node, "syntax", f"unsupported tag {node.tag!r}",
+    def build(self, events: Any) -> Any:
+        stack: list[_Open] = []
+        root: list = []
+        budget, documents = MAX_NODES, 0
+        replay: Any = iter(())
+        log = self.log
+        for event in events:
+            via = None  # the alias being expanded: its nodes are counted where it stands
+            while event is not None:
+                if self.recording:
+                    log.append(event)
+                parent = stack[-1] if stack else None
+                if isinstance(event, _NODE_STARTS):
+                    budget -= 1
+                    if budget < 0:
+                        raise _Rejected(via or event.start_mark, "alias" if via else "too-large",
+                                        f"this file has more than {MAX_NODES:,} YAML nodes (keys "
+                                        "and values, counting each alias expansion)",
+                                        "write the data out instead of nesting aliases" if via
+                                        else "split it into several card files")
+                    if type(event) is yaml.ScalarEvent:
+                        self._scalar(event, parent, root)
+                    else:
+                        stack.append(self._open(event, parent, len(stack)))
+                elif isinstance(event, _NODE_ENDS):
+                    stack.pop()
+                    for key, value in parent.merged.items():
+                        parent.data.setdefault(key, value)
+                    if parent.anchor is not None:
+                        self.recording -= 1
+                        self.anchors[parent.anchor] = (parent.start, len(log))
+                    self._add(stack[-1] if stack else None, root, parent.data, parent.mark)
+                elif type(event) is yaml.AliasEvent:
+                    span = self.anchors.get(event.anchor)
+                    if span is None:
+                        raise _Rejected(event.start_mark, "syntax", f"YAML syntax error: alias "
+                                        f"*{event.anchor} names no anchor")
+                    if type(span) is not tuple:
+                        raise _Rejected(span, "alias",
+                                        "an alias refers to the node that contains it")
+                    if self.recording:
+                        log.pop()  # its expansion is logged instead
+                    replay, via = iter(log[span[0]:span[1]]), event.start_mark
+                elif type(event) is yaml.DocumentStartEvent:
+                    documents += 1
+                    if documents > 1:
+                        raise _Rejected(event.start_mark, "syntax", "YAML syntax error: a second "
+                                        "document in one file", "remove the '---' line")
+                event = next(replay, None)
+        return root[0] if root else None
+
+    def _scalar(self, event: Any, parent: _Open | None, root: list) -> None:
+        value = event.value
+        if len(value) > MAX_STRING:
+            raise _Rejected(event.start_mark, "too-large", f"a string of {len(value):,} "
+                            f"characters; the limit is {MAX_STRING:,}", "shorten it")
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.constructor.resolve(yaml.ScalarNode, value, event.implicit)
+        if event.anchor is not None:
+            if not self.recording:
+                self.log.append(event)
+            self.anchors[event.anchor] = (len(self.log) - 1, len(self.log))
+        if parent is not None and parent.wants_key:
+            if tag == _MERGE:
+                parent.merging = True
+                return
+            key = self._value(event, tag)
+            if key in parent.data:
+                line, _ = self.positions[parent.path + (key,)]
+                raise _Rejected(event.start_mark, "duplicate-key", f"key {key!r} appears twice "
+                                f"in this mapping (first on line {line})",
+                                "remove or rename one of them")
+            self._mark(parent.path + (key,), event, parent.merge)
+            parent.key = key
+            return
+        self._child(parent, event)
+        self._add(parent, root, self._value(event, tag), event.start_mark)
+
+    def _value(self, event: Any, tag: str) -> Any:
+        value = event.value
+        if tag == _STR:
+            return value
+        if tag == _INT and value.isdigit() and (value == "0" or value[0] != "0"):
+            return int(value)
+        if tag == _NULL and value in ("", "~", "null"):
+            return None
+        if tag == _BOOL and value in ("true", "false"):
+            return value == "true"
+        node = yaml.ScalarNode(tag, value, event.start_mark, event.end_mark, event.style)
+        try:
+            return self.constructor.construct_object(node)
+        except yaml.YAMLError as exc:
+            raise _Rejected(event.start_mark, "syntax",
+                            f"bad scalar: {getattr(exc, 'problem', exc)}") from None
+
+    def _open(self, event: Any, parent: _Open | None, depth: int) -> _Open:
+        mapping = type(event) is yaml.MappingStartEvent
+        if event.tag not in (None, "!", _MAP if mapping else _SEQ):
+            raise _Rejected(event.start_mark, "syntax", f"unsupported tag {event.tag!r}",
                             "card data uses plain YAML lists and mappings")
-        key = id(node)
-        if key in self.open:
-            raise _Rejected(node, "alias", "an alias refers to the node that contains it")
-        if len(self.open) >= _MAX_DEPTH:
-            raise _Rejected(node, "depth", f"nesting deeper than {_MAX_DEPTH} levels")
-        self.open.add(key)
-        if isinstance(node, yaml.SequenceNode):
-            result: Any = []
-            for i, child in enumerate(node.value):
-                self._mark(path + (i,), child)
-                result.append(self.build(child, path + (i,)))
+        if depth >= MAX_DEPTH:
+            raise _Rejected(event.start_mark, "depth", f"lists and mappings nested more than "
+                            f"{MAX_DEPTH} levels deep", "flatten the data")
+        if parent is not None and parent.wants_key:
+            raise _Rejected(event.start_mark, "syntax", "a mapping key must be a plain value")
+        path = self._child(parent, event)
+        if event.anchor is not None:
+            if not self.recording:
+                self.log.append(event)
+            self.recording += 1
+            self.anchors[event.anchor] = event.start_mark
+        merging = parent is not None and parent.merging
+        return _Open({} if mapping else [], path, event.start_mark, event.anchor,
+                     len(self.log) - 1, merging and not mapping,
+                     merging or (parent is not None and parent.merge))
+
+    def _child(self, parent: _Open | None, event: Any) -> Loc:
+        """The path of a value starting at `event` (a list item's position is recorded)."""
+        if parent is None:
+            return ()
+        if type(parent.data) is dict:
+            return parent.path if parent.merging else parent.path + (parent.key,)
+        if parent.flat:
+            return parent.path
+        path = parent.path + (len(parent.data),)
+        self._mark(path, event, parent.merge)
+        return path
+
+    def _add(self, parent: _Open | None, root: list, value: Any, mark: Any) -> None:
+        """Put a finished value where it belongs: list item, mapping value or '<<' source."""
+        if parent is None:
+            root.append(value)
+        elif type(parent.data) is list:
+            parent.data.append(value)
+        elif parent.merging:
+            for source in (reversed(value) if type(value) is list else (value,)):
+                if type(source) is not dict:
+                    raise _Rejected(mark, "syntax", "'<<' merges only mappings")
+                parent.merged.update(source)
+            parent.merging = False
         else:
-            result = self._mapping(node, path)
-        self.open.discard(key)
-        return result
+            parent.data[parent.key] = value
+            parent.key = _NO_KEY
 
-    def _mapping(self, node: yaml.MappingNode, path: Loc) -> dict:
-        out: dict = {}
-        merged: dict = {}
-        for key_node, value_node in node.value:
-            if key_node.tag == _MERGE:
-                merged.update(self._merge_source(value_node, path))
-                continue
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise _Rejected(key_node, "syntax", "a mapping key must be a plain value")
-            key = self.build(key_node, path)
-            if key in out:
-                line, _ = self.positions[path + (key,)]
-                raise _Rejected(key_node, "duplicate-key", f"key {key!r} appears twice in this "
-                                f"mapping (first on line {line})", "remove or rename one of them")
-            self._mark(path + (key,), key_node)
-            out[key] = self.build(value_node, path + (key,))
-        for key, value in merged.items():
-            out.setdefault(key, value)
-        return out
-
-    def _merge_source(self, node: yaml.Node, path: Loc) -> dict:
-        sources = node.value if isinstance(node, yaml.SequenceNode) else [node]
-        merged: dict = {}
-        for source in reversed(sources):
-            if not isinstance(source, yaml.MappingNode):
-                raise _Rejected(source, "syntax", "'<<' merges only mappings")
-            merged.update(self._mapping(source, path))
-        return merged
-
-    def _mark(self, path: Loc, node: yaml.Node) -> None:
-        self.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    def _mark(self, path: Loc, event: Any, keep: bool) -> None:
+        at = (event.start_mark.line + 1, event.start_mark.column + 1)
+        if keep:
+            self.positions.setdefault(path, at)
+        else:
+            self.positions[path] = at

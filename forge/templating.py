@@ -82,7 +82,8 @@ def _fingerprint(env: jinja2.Environment) -> str:
                  env.variable_end_string, env.comment_start_string, env.comment_end_string,
                  env.line_statement_prefix, env.line_comment_prefix, env.trim_blocks,
                  env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline,
-                 bool(env.autoescape), env.optimized, sorted(env.extensions)))
+                 bool(env.autoescape), getattr(env.finalize, "__qualname__", None), env.optimized,
+                 sorted(env.extensions)))
 
 
 @lru_cache(maxsize=None)

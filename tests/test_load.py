@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from forge import load
 from forge.load import load_yaml
 
 CASES = Path(__file__).parent / "cases" / "load"
@@ -57,3 +58,85 @@ def test_unsafe_tags_are_refused(tmp_path):
     path.write_text("a: !!python/object/apply:os.system ['true']\n", encoding="utf-8")
     doc, findings = load_yaml(path)
     assert doc is None and findings[0].code == "syntax" and findings[0].line == 1
+
+
+def test_merged_keys_point_where_their_value_comes_from():
+    doc, _ = load_yaml(CASES / "merge_sources.yaml")
+    assert doc.where(("card", "b")) == (1, 18)  # the earlier source wins, its position too
+    assert doc.where(("card", "c")) == (2, 18)
+    assert doc.where(("late", "a")) == (7, 3)  # a key of its own wins over a later '<<'
+
+
+LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
+DEEP = {  # text -> (line, col) where the 101st level starts
+    "50,000 brackets": ("[" * 50_000, (1, 101)),
+    "1,000,000 brackets": ("[" * 1_000_000, (1, 101)),
+    "1,000,000 flow mappings": ("{a: " * 1_000_000, (1, 401)),
+    "3,000 indented mappings": ("".join(" " * i + "a:\n" for i in range(3_000)), (101, 101)),
+    "100,000 compact sequences": ("- " * 100_000 + "x\n", (1, 201)),
+    "sequences in mappings": ("".join(" " * i + "- a:\n" for i in range(0, 4_000, 2)), (51, 101)),
+}
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
+@pytest.mark.parametrize("name", DEEP)
+def test_any_depth_is_a_finding_not_a_crash(tmp_path, monkeypatch, loader, name):
+    """libyaml's composer and PyYAML's recurse per level (a segfault at 50,000 brackets): the
+    loader must stop at MAX_DEPTH with either parser."""
+    monkeypatch.setattr(load, "_Loader", loader)
+    text, at = DEEP[name]
+    path = tmp_path / "deep.yaml"
+    path.write_text(text, encoding="utf-8")
+    doc, findings = load_yaml(path)
+    assert doc is None and [(f.code, (f.line, f.col)) for f in findings] == [("depth", at)]
+    assert f"{load.MAX_DEPTH} levels" in findings[0].message
+
+
+def test_file_size_limit(tmp_path):
+    path = tmp_path / "big.yaml"
+    line = "# a comment line that pads the file\n"
+    padding = line * (load.MAX_FILE_BYTES // len(line))
+    path.write_text(padding + "#" * (load.MAX_FILE_BYTES - len(padding) - 1) + "\n")
+    doc, findings = load_yaml(path)
+    assert findings == [] and doc.data is None  # exactly at the limit: only comments
+    with path.open("a") as f:
+        f.write("x")
+    doc, findings = load_yaml(path)
+    assert doc is None and [(f.code, f.line) for f in findings] == [("too-large", 1)]
+    assert "10 MiB" in findings[0].message
+
+
+@pytest.mark.parametrize("quote", ['"', "'", ""])
+def test_string_size_limit(tmp_path, quote):
+    path = tmp_path / "long.yaml"
+    path.write_text(f"ok: {quote}{'x' * load.MAX_STRING}{quote}\n", encoding="utf-8")
+    doc, findings = load_yaml(path)
+    assert findings == [] and len(doc.data["ok"]) == load.MAX_STRING
+    too_long = "ж" * (load.MAX_STRING + 1)
+    path.write_text(f"ok: 1\ntoo_long: {quote}{too_long}{quote}\n", encoding="utf-8")
+    doc, findings = load_yaml(path)
+    assert doc is None and [(f.code, f.line, f.col) for f in findings] == [("too-large", 2, 11)]
+    assert f"{load.MAX_STRING + 1:,} characters" in findings[0].message
+
+
+def test_node_limit_counts_every_node_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(load, "MAX_NODES", 9)
+    path = tmp_path / "nodes.yaml"
+    path.write_text("- {id: a, n: 1}\n- {id: b}\n")  # a list, 2 mappings, 3 keys, 3 values
+    assert load_yaml(path)[1] == []
+    path.write_text("- {id: a, n: 1}\n- {id: b, n: 2}\n")
+    doc, findings = load_yaml(path)
+    assert doc is None and [(f.code, f.line, f.col) for f in findings] == [("too-large", 2, 11)]
+    assert findings[0].message == ("this file has more than 9 YAML nodes (keys and values, "
+                                   "counting each alias expansion)")
+    path.write_text("a: &a [1, 2, 3]\nb: *a\n")  # a mapping, 2 keys, 4 nodes and their copy
+    assert [(f.code, f.line, f.col) for f in load_yaml(path)[1]] == [("alias", 2, 4)]
+
+
+def test_twenty_thousand_cards_load(tmp_path):
+    card = ("- id: c{n}\n  type: action\n  name: {{uk: Поцілунок, en: Kiss}}\n  effects:\n"
+            "    - draw: {{count: 3}}\n")
+    path = tmp_path / "cards.yaml"
+    path.write_text("".join(card.format(n=n) for n in range(20_000)), encoding="utf-8")
+    doc, findings = load_yaml(path)
+    assert findings == [] and len(doc.data) == 20_000 and doc.where((19_999, "id")) == (99_996, 3)

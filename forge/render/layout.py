@@ -38,12 +38,13 @@ import jinja2
 import yaml
 
 from ..errors import ForgeError
-from ..templating import BYTECODE, Environment, templates_root
+from ..templating import BYTECODE, Environment, FolderLoader, error_position, templates_root
 from ..text.effects import operations_text, effect_text
 from ..text.plural import plural
 from ..text.hyphenation import can_hyphenate, hyphenate
 from ..text.typography import SHY, typeset
 from . import fonts
+from .elements import Invalid, numbers, validate
 from .fonts import unit_width
 
 PT = 72 / 25.4  # points per millimetre
@@ -54,7 +55,12 @@ _TAG = re.compile(r"(<[^>]+>)")
 
 
 class LayoutError(ForgeError):
-    """A layout template is broken (syntax, unknown element): a bug in templates, not data."""
+    """A layout template is broken (syntax, an unknown element, something the sandbox refuses):
+    the template's `file` and `line` when known."""
+
+    def __init__(self, message: str, file: str = "", line: int = 0):
+        super().__init__(message)
+        self.file, self.line = file, line
 
 
 @dataclass
@@ -112,7 +118,7 @@ class _Context(jinja2.runtime.Context):
 def _env(root: str, game_id: str) -> jinja2.Environment:
     base = Path(root)
     env = Environment(
-        bytecode_cache=BYTECODE, loader=jinja2.FileSystemLoader([str(base / game_id / "cards"), str(base / "_common" / "cards")]),
+        bytecode_cache=BYTECODE, loader=FolderLoader([str(base / game_id / "cards"), str(base / "_common" / "cards")]),
         undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False)
     env.filters["plural"] = _plural
@@ -139,7 +145,12 @@ _MADE: list[list[dict]] = [[]]
 
 
 def element(kind: str, **params: Any) -> str:
-    """`el(kind, ...)`: one layout element, appended to the face's list (it writes no text)."""
+    """`el(kind, ...)`: one layout element, checked (`elements.validate`) and appended to the
+    face's list (it writes no text)."""
+    try:
+        validate(kind, params)
+    except Invalid as exc:
+        raise LayoutError(f"el(): {exc}") from None
     _MADE[-1].append({"kind": kind, **params})
     return ""
 
@@ -222,7 +233,9 @@ def template_for(game: Any, card: Any | None) -> jinja2.Template:
         raise LayoutError(f"no card layout for {game.id}: looked for {', '.join(names)} under "
                           f"{templates_root(game)}") from exc
     except jinja2.TemplateSyntaxError as exc:
-        raise LayoutError(f"{exc.filename}:{exc.lineno}: {exc.message}") from exc
+        raise LayoutError(f"{exc.filename}:{exc.lineno}: {exc.message}", exc.filename or "", exc.lineno) from exc
+    except jinja2.TemplateError as exc:  # a layout that is a link leading out of its folder
+        raise LayoutError(str(exc)) from exc
 
 
 def back_key(game: Any, card: Any) -> str:
@@ -267,7 +280,7 @@ def _context(game: Any, card: Any | None, lang: str, back: str | None = None) ->
                     subtype_name=spec.subtypes[card.subtype][lang] if card.subtype else "",
                     set_name=manifest.sets[card.set].name[lang], effect=effect_text(manifest, card, lang),
                     flavor=card.flavor[lang] if card.flavor else "",
-                    art_path=str(Path(game.root) / card.art) if card.art else "")
+                    art_path=str(card.art_file(game.root) or ""))
     backs = getattr(manifest, "backs", None) or {}
     return dict(back=backs.get(back) if back else None, back_id=back or "default")
 
@@ -278,8 +291,15 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
     _MADE.append([])
     try:
         source = template.render(_game_context(game, lang), **_context(game, card, lang, back))
-    except jinja2.TemplateError as exc:
-        raise LayoutError(f"layout {template.name} for {card.id if card else 'back'} ({lang}): {exc}") from exc
+    except LayoutError as exc:
+        if not exc.file:
+            exc.file, exc.line = error_position(exc.__traceback__)
+        raise
+    except Exception as exc:  # noqa: BLE001 (a template is the game's code: whatever it raises is its bug)
+        file, line = ((exc.filename or "", exc.lineno) if isinstance(exc, jinja2.TemplateSyntaxError)
+                      else error_position(exc.__traceback__))
+        raise LayoutError(f"layout {template.name} for {card.id if card else 'back'} ({lang}): "
+                          f"{type(exc).__name__}: {exc}", file or template.filename or "", line) from exc
     finally:
         made = _MADE.pop()
     if made:  # shared by faces when made in `once`: never mutated
@@ -295,7 +315,14 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
     if isinstance(data, dict):
         data = data.get("elements")
     if not isinstance(data, list) or not all(isinstance(e, dict) and "kind" in e for e in data):
-        raise LayoutError(f"layout {template.name} must produce a list of elements with a `kind`")
+        raise LayoutError(f"layout {template.name} must produce a list of elements with a `kind`",
+                          template.filename or "")
+    for n, el in enumerate(data, 1):
+        try:
+            el.update(numbers(el))
+            validate(el["kind"], {k: v for k, v in el.items() if k != "kind"})
+        except Invalid as exc:
+            raise LayoutError(f"layout {template.name}, element {n}: {exc}", template.filename or "") from None
     return data
 
 
@@ -324,6 +351,10 @@ _BOLD_OF = {fonts.REGULAR: fonts.BOLD, fonts.ITALIC: fonts.BOLD_ITALIC, "Roboto-
 _ITALIC_OF = {fonts.REGULAR: fonts.ITALIC, fonts.BOLD: fonts.BOLD_ITALIC}
 _SPACES = re.compile(r"[ \t\r]+")
 _BREAKS = re.compile("(\u00ad|(?<=[^\\W\\d_]-)(?=[^\\W\\d_]))")  # a soft hyphen, or after a hard one
+#: Longest run of text handed to pyphen: no real word is this long, and pyphen inserts hyphens
+#: in time quadratic in a word's length (a 1 MB 'word' would take hours). Longer runs still
+#: break after their hard hyphens, and are cut where nothing else fits.
+_HYPHENATE_MAX = 256
 
 
 def _runs(item: dict, face: str) -> list[tuple[str, str]]:
@@ -388,7 +419,8 @@ class _Prepared:
         if not self.hyph or id(word) in self.done:
             return word
         self.done.add(id(word))
-        frags = [(f, hyphenate(t, self.lang)) for pc in word for f, t in pc.frags]
+        frags = [(f, hyphenate(t, self.lang) if len(t) <= _HYPHENATE_MAX else t)
+                 for pc in word for f, t in pc.frags]
         word[:] = _pieces(frags, True)
         return word
 
@@ -458,74 +490,117 @@ def _prepare(item: dict, base_face: str, el: dict, lang: str, hyph: bool) -> _Pr
 
 
 def _merge(frags: list) -> list:
+    """Adjacent fragments of one face as one; each run is joined once, so a long run (a cut
+    word's line) costs its length, not its length squared."""
     out: list = []
+    face, texts = None, []
     for f, t in frags:
-        if out and out[-1][0] == f:
-            out[-1] = (f, out[-1][1] + t)
-        else:
-            out.append((f, t))
+        if texts and f != face:
+            out.append((face, "".join(texts)))
+            texts = []
+        face = f
+        texts.append(t)
+    if texts:
+        out.append((face, "".join(texts)))
     return out
 
 
 def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
-    """Greedy lines of a prepared paragraph for a line `limit` in 1-pt units: [(width, frags)]."""
+    """Greedy lines of a prepared paragraph for a line `limit` in 1-pt units: [(width, frags)].
+
+    Linear in the text: a word that does not fit is consumed from an index, and every sum over
+    its rest stops at the first piece past the line (sums of widths only grow), so one long
+    word costs what it prints, not a pass over its remainder per line. The sums are the ones
+    a full pass would make, added in the same order, so every width is the same float."""
     out: list[tuple[float, list]] = []
+    room = limit + 1e-9
     for words in p.lines:
         frags: list = []
         width = 0.0
         for word in words:
+            if not word:  # only soft hyphens: nothing to print, not even its space
+                continue
             lead = p.space if frags else 0.0
             total = word[0].width if len(word) == 1 else sum(pc.width for pc in word)
-            pieces = word  # most words fit where they fall: placed as they are, never changed
-            if width + lead + total > limit + 1e-9:  # hyphenate it (once), then break it
-                pieces = list(p.hyphenate(word))
-                total = sum(pc.width for pc in pieces)
-            while pieces:
-                if width + lead + total <= limit + 1e-9:
+            if width + lead + total <= room:  # most words fit where they fall, as they are
+                if lead:
+                    frags.append((frags[-1][0], " "))
+                for pc in word:
+                    frags.extend(pc.frags)
+                width += lead + total
+                continue
+            pieces = list(p.hyphenate(word))  # hyphenate it (once), then break it
+            i = 0
+            while i < len(pieces):
+                used = width + lead
+                total = _rest((pieces[k].width for k in range(i, len(pieces))), used, room)
+                if total is not None:
                     if lead:
                         frags.append((frags[-1][0], " "))
-                    for pc in pieces:
+                    for pc in pieces[i:]:
                         frags.extend(pc.frags)
                     width += lead + total
                     break
-                # the longest prefix that fits with its hyphen
+                # the longest prefix that fits with its hyphen (none further: widths only grow)
                 acc, best = 0.0, -1
-                for i, pc in enumerate(pieces[:-1]):
+                for k in range(i, len(pieces) - 1):
+                    pc = pieces[k]
                     acc += pc.width
-                    if pc.hyphen >= 0 and width + lead + acc + pc.hyphen <= limit + 1e-9:
-                        best = i
+                    if used + acc > room:
+                        break
+                    if pc.hyphen >= 0 and used + acc + pc.hyphen <= room:
+                        best = k
                 if best >= 0:
                     if lead:
                         frags.append((frags[-1][0], " "))
-                    taken = pieces[:best + 1]
+                    taken = pieces[i:best + 1]
                     for pc in taken:
                         frags.extend(pc.frags)
-                    used = sum(pc.width for pc in taken)
                     if taken[-1].hyphen > 0:
                         frags.append((taken[-1].face, "-"))
-                    out.append((width + lead + used + taken[-1].hyphen, _merge(frags)))
-                    pieces = pieces[best + 1:]
+                    out.append((used + sum(pc.width for pc in taken) + taken[-1].hyphen,
+                                _merge(frags)))
+                    i = best + 1
                 elif frags:
                     out.append((width, _merge(frags)))
                 else:  # a piece wider than the line: cut it (reported by `widest`)
-                    head = pieces[0]
-                    chars = [(f, ch) for f, t in head.frags for ch in t]
-                    acc, n = 0.0, 0
-                    while n < len(chars) and (n == 0 or acc + unit_width(chars[n][1], chars[n][0]) <= limit):
-                        acc += unit_width(chars[n][1], chars[n][0])
-                        n += 1
-                    out.append((acc, _merge(chars[:n])))
-                    rest = chars[n:]
-                    if rest:
-                        pieces[0] = _Piece(_merge(rest), sum(unit_width(t, f) for f, t in rest),
-                                           head.hyphen, head.face, head.hyphen_w)
-                    else:
-                        pieces = pieces[1:]
+                    i = _cut(pieces, i, limit, room, out)
                 frags, width, lead = [], 0.0, 0.0
-                total = sum(pc.width for pc in pieces)
         if frags or not words:
             out.append((width, _merge(frags)))
     return out
+
+
+def _rest(widths: Iterable[float], used: float, room: float) -> float | None:
+    """The sum of `widths` if it fits after `used`, else None, known at the first width that
+    goes past `room`."""
+    acc = 0.0
+    for w in widths:
+        acc += w
+        if used + acc > room:
+            return None
+    return acc
+
+
+def _cut(pieces: list, i: int, limit: float, room: float, out: list) -> int:
+    """Lines of as many characters of pieces[i] as fit, while its rest is still wider than a
+    line; the rest (if any) replaces it. Returns the index the line breaking goes on from."""
+    head = pieces[i]
+    chars = [(f, ch) for f, t in head.frags for ch in t]
+    widths = [unit_width(ch, f) for f, ch in chars]
+    start, end = 0, len(chars)
+    while start < end:
+        acc, n = 0.0, start
+        while n < end and (n == start or acc + widths[n] <= limit):
+            acc += widths[n]
+            n += 1
+        out.append((acc, _merge(chars[start:n])))
+        start = n
+        rest = _rest(map(widths.__getitem__, range(start, end)), 0.0, room)
+        if start < end and rest is not None:  # the rest fits a line: back to the line breaker
+            pieces[i] = _Piece(_merge(chars[start:]), rest, head.hyphen, head.face, head.hyphen_w)
+            return i
+    return i + 1
 
 
 @dataclass
@@ -665,10 +740,6 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
                 for cell in row:
                     face.texts.append((_loc(el, lang), FACES.get(el.get("font", "regular"), fonts.REGULAR),
                                        str(cell.get("text", "") if isinstance(cell, dict) else cell)))
-        elif kind == "art" and card is not None and card.art:
-            path = Path(game.root) / card.art
-            if not path.is_file():
-                face.problems.append(Problem(("art",), "art-missing", f"art file {card.art} not found"))
         face.elements.append(el)
     return face
 
