@@ -25,6 +25,21 @@ class PathError(ForgeError, OSError):
     with I/O failures (the caches) keeps doing so."""
 
 
+class EngineError(ForgeError):
+    """A rules engine cannot be found, loaded or configured (an unknown engine or option, an
+    engine module that breaks the contract of docs/engines.md). It is about the setup, not a
+    position: the CLI reports it with exit 1, never a traceback."""
+
+
+class IllegalAction(ForgeError):
+    """A choice that is not among the options the engine offered (or a scripted chance outcome
+    that is not possible)."""
+
+
+class InvariantViolation(ForgeError):
+    """A rule-independent or rule-specific invariant failed while a game was being played."""
+
+
 class FindingsError(ForgeError):
     """Work stopped because the data has findings; they are attached."""
 

@@ -7,7 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from forge.model import load_game
-from forge.rules import AGENTS, IllegalAction, love_formula as lf, play_game
+from forge.rules import IllegalAction, love_formula as lf, play_game, replay
+from forge.rules.core import Rolled
+
+AGENTS = lf.AGENTS                    # the generic random agent and Love Formula's greedy one
 
 ROOT = Path(__file__).resolve().parents[1] / "cards" / "love_formula"
 SETS = [("base",), ("base", "chance"), ("base", "goals"), ("base", "chance", "goals", "promo")]
@@ -46,12 +49,22 @@ def test_replaying_recorded_actions_gives_the_same_state(game, seed, sets):
     prep = prepared(game, sets)
     first = prep.new(4, seed)
     play_game(first, [AGENTS["random"]] * 4, first.streams.agents)
-    again = prep.new(4, seed)
-    for choices in first.actions:
-        again.step(choices)
+    again = replay(prep.new(4, seed, deal=False), first.actions)
     assert again.decision is None
     assert again.state_digest() == first.state_digest()
     assert again.result == first.result
+
+
+def test_the_log_holds_every_chance_so_another_seed_replays_the_same_game(game):
+    """Shuffles, the revealer lot, exact-tie lots and random steals are all chance events the
+    base resolves and logs: replaying the log on a match of another seed gives the same game."""
+    prep = prepared(game, ("base", "chance", "goals", "promo"))
+    first = prep.new(4, 11)
+    play_game(first, [AGENTS["random"]] * 4, first.streams.agents)
+    kinds = {a.kind for a in first.actions if isinstance(a, Rolled)}
+    assert {"shuffle", "revealer", "lots"} <= kinds
+    again = replay(prep.new(4, 12345, deal=False), first.actions)
+    assert again.state_digest() == first.state_digest() and again.result == first.result
 
 
 def test_an_action_outside_the_options_is_refused(game):
@@ -128,3 +141,18 @@ def test_hidden_variant_keeps_a_won_card_face_down_until_the_end(game):
     s = prepared(game, ("base", "goals")).new(2, 5)
     s._claim(0, 1)
     assert s.goal_open[0] is True
+
+
+def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others(game):
+    m = prepared(game, ("base", "goals")).new(4, 3)
+    m.step(tuple(opts[0] for opts in m.decision.options))
+    v = m.view(1)
+    assert v["hand"] == [m.p.cid[h] for h in m.hand[1]]
+    assert v["pack"] == [m.p.cid[h] for h in m.pack[1]]
+    assert v["hand_sizes"] == [len(h) for h in m.hand]
+    text = repr(v)
+    for s in (0, 2, 3):            # nothing of another seat's pack or picks is in the view
+        hidden = {m.p.cid[h] for h in m.pack[s] + m.picked[s]} - {m.p.cid[h] for h in
+                                                                   m.pack[1] + m.picked[1]}
+        assert not any(f"'{cid}'" in text for cid in hidden)
+    assert all(g["vp"] is None for g in v["goals"])     # standard variant: VP cards face down

@@ -7,7 +7,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from forge.rules.scenario import EXPECT, SCENARIO
+from forge.rules import love_formula
+from forge.rules.scenario import schema
+
+SCENARIO = schema(love_formula)           # the common keys and Love Formula's own
+EXPECT = SCENARIO.fields["expect"]
 from forge.scenario import ScenarioError, load_scenario, run_scenario
 
 HERE = Path(__file__).resolve().parent / "scenarios" / "love_formula"

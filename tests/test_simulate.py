@@ -50,23 +50,25 @@ def test_a_broken_rule_is_reported_with_the_seed_and_actions_that_reproduce_it(g
     """Sabotage «draw» so a drawn card vanishes: the invariant check must catch it, and the
     reported seed and actions must replay to the same broken state."""
     from forge.rules import love_formula
-    from forge.rules.core import InvariantViolation
+    from forge.rules.core import InvariantViolation, Rolled, actions_from_json, replay
 
     def leaky_draw(self, ctx, count, who):
         for s in (yield from self._who(ctx, who)):
             for _ in range(count):
                 if self._draw_one() < 0:
                     break
-    monkeypatch.setattr(love_formula.Match, "op_draw", leaky_draw)
+    monkeypatch.setitem(love_formula.OPS, "draw", leaky_draw)
     r = simulate(game, games=30, players=4, seed=9)
     assert r["violations"], "the lost card went unnoticed"
     v = r["violations"][0]
     assert "not conserved" in v["message"] and v["actions"]
-    replay = love_formula.prepare(game, love_formula.Config()).new(v["players"], v["seed"])
+    # the reported actions hold the choices and the chance outcomes: replayed, they break the
+    # same rule at the same decision
+    fresh = love_formula.prepare(game, love_formula.Config()).new(v["players"], v["seed"], deal=False)
     with pytest.raises(InvariantViolation, match="not conserved"):
-        for choices in v["actions"]:
-            replay.step(tuple(tuple(c) for c in choices))
-        replay.check_invariants()
+        replay(fresh, actions_from_json(v["actions"]))
+        fresh.check_invariants()
+    assert sum(1 for a in fresh.actions if not isinstance(a, Rolled)) == v["decision_index"]
 
 
 def test_greedy_beats_random(game):
@@ -98,3 +100,25 @@ def test_cli_json_and_report(tmp_path):
 def test_cli_rejects_unknown_set():
     res = CliRunner().invoke(app, ["simulate", str(ROOT), "--sets", "nope", "--games", "1"])
     assert res.exit_code != 0
+
+
+def test_engine_options_and_the_old_flags_are_the_same_thing():
+    """Love Formula's `--goals-variant`/`--promo-*` flags are its engine options under their
+    old names: `--option name=value` gives the same games."""
+    base = ["simulate", str(ROOT), "--games", "20", "--players", "2", "--seed", "3",
+            "--sets", "chance,goals,promo", "--format", "json"]
+    old = CliRunner().invoke(app, base + ["--goals-variant", "same", "--goals-value", "4",
+                                          "--promo-jobs", "replace", "--promo-cards", "replace"])
+    new = CliRunner().invoke(app, base + ["--option", "goals_variant=same", "--option",
+                                          "goals_same_value=4", "--option", "promo_jobs=replace",
+                                          "--option", "promo_cards=replace"])
+    assert old.exit_code == 0 and new.exit_code == 0, old.output + new.output
+    assert without_timings(json.loads(old.output)) == without_timings(json.loads(new.output))
+    listed = CliRunner().invoke(app, ["simulate", str(ROOT), "--help-options"])
+    assert listed.exit_code == 0
+    for name in ("goals_variant", "goals_same_value", "promo_jobs", "promo_cards", "promo_replace"):
+        assert name in listed.output
+    assert "agents: random, greedy" in listed.output
+    bad = CliRunner().invoke(app, ["simulate", str(ROOT), "--games", "1", "--option", "goals_variant=wild"])
+    from forge.errors import UsageError
+    assert isinstance(bad.exception, UsageError) and "goals_variant" in str(bad.exception)

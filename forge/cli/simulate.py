@@ -8,45 +8,80 @@ from typing import Optional
 
 import typer
 
-from ..errors import FindingsError, UsageError
+from ..errors import EngineError, FindingsError, UsageError
 from .app import Format, app, check_output, resolve_games, split_names
 
 
-def _config(module, game, sets: str, goals_variant: str, goals_value: int, promo_jobs: str,
-            promo_cards: str):
-    chosen = tuple(s.strip() for s in sets.split(",") if s.strip()) if sets else ("base",)
-    unknown = [s for s in chosen if s not in game.manifest.sets]
-    if unknown:
-        raise UsageError(f"unknown set(s) {', '.join(unknown)} (known: {', '.join(game.manifest.sets)})")
-    replace = ()
-    if promo_cards == "replace":
-        replace = module.full_replacement(game)
-    elif promo_cards != "add":
-        raise UsageError("--promo-cards is 'add' or 'replace'")
-    try:
-        return module.Config(sets=chosen, goals_variant=goals_variant, goals_same_value=goals_value,
-                             promo_jobs=promo_jobs, promo_replace=replace)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+def _extra_options(args: list[str], module, aliases: dict[str, str],
+                   flags: dict[str, str]) -> dict[str, str]:
+    """Engine options given as their own flags (``--goals-variant planned``, kept from before
+    options were declared by engines): ``--NAME VALUE`` or ``--NAME=VALUE`` where NAME, with
+    dashes as underscores, is one of the engine's options or aliases. Anything else is a usage
+    error naming the flag."""
+    names = {o.name for o in getattr(module, "OPTIONS", ())}
+    out: dict[str, str] = {}
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        flag, eq, value = arg.partition("=")
+        name = flag[2:].replace("-", "_") if flag.startswith("--") else ""
+        name = aliases.get(name, name)
+        if name not in names:
+            raise UsageError(f"no such option: {flag} (engine options: "
+                             f"{', '.join(sorted(names)) or 'none'}; see --help-options)")
+        if not eq:
+            k += 1
+            if k >= len(args):
+                raise UsageError(f"{flag} needs a value")
+            value = args[k]
+        out[name] = value
+        flags[name] = flag
+        k += 1
+    return out
 
 
-@app.command()
+def _option_pairs(values: list[str], flags: dict[str, str]) -> dict[str, str]:
+    out = {}
+    for item in values:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise UsageError(f"--option {item!r}: write name=value")
+        out[name.strip()] = value.strip()
+        flags[name.strip()] = "--option"
+    return out
+
+
+def options_help(module) -> str:
+    """The engine's options, one block each, for ``--help-options``."""
+    opts = getattr(module, "OPTIONS", ())
+    if not opts:
+        return f"the {module.NAME} engine has no options"
+    lines = [f"options of the {module.NAME} engine (--option NAME=VALUE):"]
+    for o in opts:
+        kind = " | ".join(map(str, o.choices)) if o.choices else o.type.__name__
+        lines.append(f"  {o.name} ({kind}; default: {o.default!r})")
+        if o.help:
+            lines.append(f"      {o.help}")
+    return "\n".join(lines)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def simulate(
+    ctx: typer.Context,
     game: str = typer.Argument(..., help="Game id or folder."),
     games: int = typer.Option(1000, "--games", min=1, help="Games to play."),
     players: int = typer.Option(4, "--players", help="Players per game."),
     seed: int = typer.Option(0, "--seed", help="Seed of the whole run."),
-    sets: str = typer.Option("base", "--sets", help="Sets in play, comma-separated (base is always in)."),
+    sets: Optional[str] = typer.Option(None, "--sets", help="Sets in play, comma-separated (default: "
+                                       "the engine's, usually the first set)."),
     agents: str = typer.Option("random", "--agents", help="Agents per seat, comma-separated, repeated "
-                               "over the seats (random, greedy)."),
+                               "over the seats (random, and the engine's own: --help-options)."),
+    option: list[str] = typer.Option([], "--option", help="An engine option, NAME=VALUE "
+                                     "(repeatable; --help-options lists them). An engine option "
+                                     "can also be given as --NAME VALUE."),
+    help_options: bool = typer.Option(False, "--help-options", help="List the engine's options "
+                                      "and agents, and exit."),
     jobs: int = typer.Option(1, "--jobs", min=0, help="Worker processes; 0 = one per core."),
-    goals_variant: str = typer.Option("standard", "--goals-variant",
-                                      help="#RelationshipGoals: standard, same, open, hidden, planned."),
-    goals_value: int = typer.Option(0, "--goals-value", min=0, help="VP of every goal for --goals-variant "
-                                    "same (0: a random VP card sets it)."),
-    promo_jobs: str = typer.Option("mix", "--promo-jobs", help="Promo jobs: mix or replace."),
-    promo_cards: str = typer.Option("add", "--promo-cards", help="Promo cards: add, or replace the "
-                                    "base cards they name."),
     check: str = typer.Option("round", "--check", help="Invariant checks: step, round or off."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write a PDF balance report."),
     lang: str = typer.Option("uk", "--lang", help="Language of the report (uk, en)."),
@@ -55,19 +90,39 @@ def simulate(
     """Simulate games; report win rates, scores, dead cards and invariant violations (exit 1)."""
     from ..model import load_game
     from ..rules import ENGINES
+    from ..rules.agents import agents_for
+    from ..rules.core import resolve_options
     from ..rules.simulate import player_range, simulate as run
 
-    agent_list = tuple(split_names(agents, "--agents"))
-    if report is not None:
-        check_output(report, "--report", folder=False)
     root = resolve_games([game])[0]
     loaded, findings = load_game(root)
     if loaded is None or findings:
         raise FindingsError(findings)
-    module = ENGINES.get(loaded.manifest.engine or "")
+    module = ENGINES.get(loaded.manifest.engine or "")    # a broken engine: EngineError, exit 1
     if module is None:
-        raise UsageError(f"{loaded.id} names no rules engine this forge has "
-                         f"(engine: {loaded.manifest.engine!r}; known: {', '.join(ENGINES)})")
+        raise EngineError(f"{loaded.id} names no rules engine this forge has "
+                          f"(engine: {loaded.manifest.engine!r}; known: {', '.join(ENGINES)})")
+    if help_options:
+        typer.echo(options_help(module))
+        typer.echo("agents: " + ", ".join(agents_for(module)))
+        raise typer.Exit(0)
+    flags: dict[str, str] = {}
+    given = _extra_options(list(ctx.args), module, dict(getattr(module, "OPTION_ALIASES", {})),
+                           flags)
+    given.update(_option_pairs(option, flags))
+    declared = getattr(module, "OPTIONS", ())
+    for name, value in given.items():       # a bad value typed here is a usage error (exit 2)
+        try:
+            resolve_options(declared, {name: value})
+        except EngineError as exc:
+            raise UsageError(f"{flags.get(name, '--option')}: {exc} (see --help-options)") from None
+    agent_list = tuple(split_names(agents, "--agents"))
+    known_agents = agents_for(module)
+    for a in agent_list:
+        if a not in known_agents:
+            raise UsageError(f"--agents: unknown agent {a!r} (known: {', '.join(known_agents)})")
+    if report is not None:
+        check_output(report, "--report", folder=False)
     lo, hi = player_range(loaded, module)
     if not lo <= players <= hi:
         raise UsageError(f"--players: {loaded.id} takes {lo}-{hi} players (got {players})")
@@ -75,12 +130,12 @@ def simulate(
         raise UsageError("--check is step, round or off")
     if lang not in loaded.manifest.locales:
         raise UsageError(f"--lang: one of {', '.join(loaded.manifest.locales)}")
-    config = _config(module, loaded, sets, goals_variant, goals_value, promo_jobs, promo_cards)
-    try:
-        result = run(loaded, games=games, players=players, seed=seed, config=config,
-                     agents=agent_list, jobs=jobs, check=check)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    chosen = tuple(s.strip() for s in sets.split(",") if s.strip()) if sets else None
+    unknown = [s for s in chosen or () if s not in loaded.manifest.sets]
+    if unknown:
+        raise UsageError(f"unknown set(s) {', '.join(unknown)} (known: {', '.join(loaded.manifest.sets)})")
+    result = run(loaded, games=games, players=players, seed=seed, options=given, sets=chosen,
+                 agents=agent_list, jobs=jobs, check=check)
     if report is not None:
         from ..rules.report import write_report
         write_report(result, report, lang=lang, game=loaded)
@@ -105,4 +160,6 @@ def text_summary(r: dict) -> str:
     lines.append(f"violations: {len(r['violations'])}")
     for v in r["violations"][:5]:
         lines.append(f"  game {v['game']} seed {v['seed']}: {v['message']}")
+    from ..rules.report import engine_lines
+    lines += engine_lines(r, "en")
     return "\n".join(lines)

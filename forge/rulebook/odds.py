@@ -1,9 +1,20 @@
-"""Exact dice odds for rule summaries: computed, never typed in by hand."""
+"""Exact dice odds for rule summaries: computed, never typed in by hand.
+
+Every table comes from the rules engine core's chance enumeration (`forge.rules.core.Chance`
+and `chance_odds`), the same objects an engine rolls with, so the cheat sheet and the engine
+cannot disagree about a die.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product
+
+from ..rules.core import Chance, chance_odds
+
+#: One six-sided die, as the engines roll it (`Match.die(6)`).
+D6 = Chance("d6", range(1, 7))
+
+
 
 
 @dataclass(frozen=True)
@@ -28,7 +39,8 @@ class Odds:
 
 def d6_odds(need: int) -> Odds:
     """Chance that one d6 shows `need` or more (need <= 1: certain; need > 6: impossible)."""
-    return Odds(sum(1 for face in range(1, 7) if face >= need), 6)
+    p = chance_odds(D6, lambda face: face >= need).get(True, Fraction(0))
+    return Odds(int(p * 6), 6)
 
 
 @dataclass(frozen=True)
@@ -38,7 +50,8 @@ class Battle:
     diff: int
 
     def _count(self, test) -> Odds:
-        return Odds(sum(1 for a, b in product(range(1, 7), repeat=2) if test(a + self.diff - b)), 36)
+        p = chance_odds([D6, D6], lambda a, b: bool(test(a + self.diff - b))).get(True, Fraction(0))
+        return Odds(int(p * 36), 36)
 
     @property
     def win(self) -> Odds:

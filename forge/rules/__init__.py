@@ -1,31 +1,135 @@
-"""`rules`: the engine core, the game modules that plug into it, agents and simulation.
+"""`rules`: the engine core, the engines that plug into it, agents and simulation.
 
     from forge.rules import engine_for, simulate
-    module = engine_for(game)                 # the module named by the manifest's `engine:`
+    engine = engine_for(game)                 # the engine the manifest names in `engine:`
     result = simulate(game, games=300, players=4, seed=1)
+
+Engines are found through the entry-point group ``card_forge.engines`` (docs/engines.md): each
+entry names a module that follows the `Engine` contract. Love Formula is registered the same way
+in forge's own pyproject.toml, so a game kept in its own package brings its engine without
+touching forge.
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Iterator
 
-from . import love_formula
-from .agents import AGENTS, greedy_agent, random_agent
-from .core import (ENGINES, Decision, IllegalAction, InvariantViolation, Streams, Violation,
-                   derive_seed, play_game, register)
+from ..errors import EngineError, IllegalAction, InvariantViolation
+from .agents import AGENTS, random_agent
+from .core import (Chance, Decision, Engine, Match, Operation, Option, Prepared, Requires, Rolled,
+                   ScenarioKeys, Streams, Violation, chance_odds, check_engine_module,
+                   derive_seed, operation, operations_of, play_game, replay)
 
-register(love_formula)
+GROUP = "card_forge.engines"
+
+
+class _Registry(Mapping):
+    """Engine modules by `engine:` id, loaded from the entry points on first use. A broken
+    third-party engine does not hide the others: asking for it raises its EngineError."""
+
+    def __init__(self) -> None:
+        self._found: dict[str, Any] | None = None
+        self._modules: dict[str, Any] = {}
+        self._errors: dict[str, str] = {}
+
+    def _discover(self) -> dict[str, Any]:
+        if self._found is None:
+            from importlib.metadata import entry_points
+            found: dict[str, Any] = {}
+            for ep in entry_points(group=GROUP):
+                found.setdefault(ep.name, ep)
+            self._found = found
+        return self._found
+
+    def _load(self, name: str) -> Any:
+        if name in self._modules:
+            return self._modules[name]
+        if name in self._errors:
+            raise EngineError(self._errors[name])
+        target = self._discover()[name]
+        try:
+            module = target.load()
+        except Exception as exc:  # noqa: BLE001 - a third-party engine may fail in any way
+            self._errors[name] = f"the rules engine {name!r} does not load: {type(exc).__name__}: {exc}"
+            raise EngineError(self._errors[name]) from None
+        problems = check_engine_module(module)
+        if not problems and module.NAME != name:
+            problems = [f"its NAME is {module.NAME!r}"]
+        if problems:
+            self._errors[name] = f"the rules engine {name!r} breaks the engine contract: " + \
+                "; ".join(problems)
+            raise EngineError(self._errors[name])
+        self._modules[name] = module
+        return module
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._modules and name not in self._discover():
+            raise KeyError(name)
+        return self._load(name)
+
+    def get(self, name: Any, default: Any = None) -> Any:
+        if not isinstance(name, str) or (name not in self._modules and name not in self._discover()):
+            return default
+        return self._load(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._modules or name in self._discover()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(set(self._discover()) | set(self._modules)))
+
+    def __len__(self) -> int:
+        return len(set(self._discover()) | set(self._modules))
+
+    def register(self, module: Any) -> Any:
+        """Register an engine module directly (tests, notebooks); entry points are the way for
+        packages."""
+        problems = check_engine_module(module)
+        if problems:
+            raise EngineError(f"{getattr(module, 'NAME', module)!r} breaks the engine contract: "
+                              + "; ".join(problems))
+        self._modules[module.NAME] = module
+        self._errors.pop(module.NAME, None)
+        return module
+
+    def unregister(self, name: str) -> None:
+        self._modules.pop(name, None)
+        self._errors.pop(name, None)
+
+    def refresh(self) -> None:
+        """Look the entry points up again (after installing a package)."""
+        self._found = None
+        self._errors.clear()
+
+
+#: Engine modules by engine id.
+ENGINES = _Registry()
+register = ENGINES.register
+
+
+def get_engine(name: str) -> Any:
+    """The engine module registered as ``name``; EngineError naming the known ones if none."""
+    module = ENGINES.get(name)
+    if module is None:
+        raise EngineError(f"no rules engine {name!r} (known: {', '.join(ENGINES) or 'none'}; an "
+                          "engine is found through the `card_forge.engines` entry points: "
+                          "after editing a pyproject.toml, reinstall with `pip install -e .`)")
+    return module
 
 
 def engine_for(game: Any) -> Any:
-    """The game module a manifest names in `engine:`, or None."""
+    """The engine module a manifest names in `engine:`, or None when it names none or an
+    unknown one (a broken one raises EngineError)."""
     return ENGINES.get(game.manifest.engine) if game.manifest.engine else None
 
 
-def simulate(*args: Any, **kwargs: Any) -> dict:
-    from .simulate import simulate as run
-    return run(*args, **kwargs)
+# Imported last (it reads ENGINES); binding the function after the import keeps
+# `forge.rules.simulate` the function whichever module imported the submodule first.
+from . import simulate as _simulate_module  # noqa: E402,F401
+from .simulate import simulate  # noqa: E402
 
-
-__all__ = ["AGENTS", "Decision", "ENGINES", "IllegalAction", "InvariantViolation", "Streams",
-           "Violation", "derive_seed", "engine_for", "greedy_agent", "play_game",
-           "random_agent", "register", "simulate"]
+__all__ = ["AGENTS", "Chance", "Decision", "ENGINES", "Engine", "EngineError", "GROUP",
+           "IllegalAction", "InvariantViolation", "Match", "Operation", "Option", "Prepared",
+           "Requires", "Rolled", "ScenarioKeys", "Streams", "Violation", "chance_odds",
+           "derive_seed", "engine_for", "get_engine", "operation", "operations_of", "play_game",
+           "random_agent", "register", "replay", "simulate"]

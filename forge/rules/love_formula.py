@@ -12,41 +12,15 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from .core import Decision, IllegalAction, InvariantViolation, SEAT_NAMES, Streams, derive_seed
+from .core import (SEAT_NAMES, Chance, Decision, EngineError, InvariantViolation,
+                   Match as BaseMatch, Option, Prepared as BasePrepared, Requires, operation,
+                   operations_of)
 
 NAME = "love_formula"
 #: Seats these rules are written for (the rulebook's 2-4): a manifest allowing more or fewer is a
 #: `check` finding, and a match outside the range is refused.
 PLAYERS = (2, 4)
 
-#: Operations this engine implements, with their parameter names (checked against game.yaml).
-OPERATIONS: dict[str, tuple[str, ...]] = {
-    "draw": ("count", "who"),
-    "discard": ("count", "who", "source"),
-    "dig": ("look", "keep"),
-    "take_from_discard": ("card_type",),
-    "steal_preparation": ("source",),
-    "steal_from_hand": ("count",),
-    "swap_hands": (),
-    "pass_hands": ("direction",),
-    "discard_obstacle": ("count",),
-    "redirect_obstacle": (),
-    "cancel_card": ("to",),
-    "protect_pair": ("rounds",),
-    "end_pair_after": ("rounds",),
-    "lock_pair": ("rounds",),
-    "discard_attached": ("count", "card_type"),
-    "pair_penalty": ("count",),
-    "pair_bonus": ("count", "perfect_only"),
-    "fill_requirement": ("subtype",),
-    "skip_turn": ("who",),
-    "swap_pair": (),
-    "move_extra_preparation": ("count",),
-    "score_vp": ("count",),
-    "void_pair": (),
-    "tick_tokens": ("count",),
-    "reveal_chance": ("count",),
-}
 #: Operations that act while their card is attached to a pair (or at scoring), never on play.
 PASSIVE = frozenset({"pair_penalty", "pair_bonus", "fill_requirement", "lock_pair",
                      "end_pair_after", "protect_pair"})
@@ -82,10 +56,17 @@ class Config:
         if "base" not in self.sets:
             object.__setattr__(self, "sets", ("base", *self.sets))
         if self.goals_variant not in GOAL_VARIANTS:
-            raise ValueError(f"unknown goals variant {self.goals_variant!r} "
-                             f"(known: {', '.join(GOAL_VARIANTS)})")
+            raise EngineError(f"unknown goals variant {self.goals_variant!r} "
+                              f"(known: {', '.join(GOAL_VARIANTS)})")
         if self.promo_jobs not in ("mix", "replace"):
-            raise ValueError("promo_jobs is 'mix' or 'replace'")
+            raise EngineError("promo_jobs is 'mix' or 'replace'")
+
+    def options(self) -> dict[str, Any]:
+        """This configuration as the engine's option values (see `OPTIONS`)."""
+        return {"goals_variant": self.goals_variant, "goals_same_value": self.goals_same_value,
+                "goals_planned_first": self.goals_planned_first, "promo_jobs": self.promo_jobs,
+                "promo_cards": "add",
+                "promo_replace": ",".join(f"{c}:{n}" for c, n in self.promo_replace)}
 
 
 def full_replacement(game: Any) -> tuple[tuple[str, int], ...]:
@@ -93,14 +74,15 @@ def full_replacement(game: Any) -> tuple[tuple[str, int], ...]:
     return tuple((c.id, c.copies) for c in game.cards if c.set == "promo" and c.replaces)
 
 
-class Prepared:
+class Prepared(BasePrepared):
     """Static card tables of one game and configuration, shared by all its matches."""
 
     def __init__(self, game: Any, config: Config):
-        self.game, self.config = game, config
+        super().__init__(game, config.options(), config.sets)
+        self.config = config
         unknown = set(config.sets) - set(game.manifest.sets)
         if unknown:
-            raise ValueError(f"unknown set(s): {', '.join(sorted(unknown))}")
+            raise EngineError(f"unknown set(s): {', '.join(sorted(unknown))}")
         defs = [c for c in game.cards if c.set in config.sets]
         self.defs = defs
         self.def_ids = [c.id for c in defs]
@@ -109,7 +91,7 @@ class Prepared:
         replace = dict(config.promo_replace)
         for pid in replace:
             if pid not in key_index or not all_ids[pid].replaces:
-                raise ValueError(f"{pid!r} is not a promo card that replaces another")
+                raise EngineError(f"{pid!r} is not a promo card that replaces another")
         # physical cards
         self.cid: list[str] = []
         self.dix: list[int] = []
@@ -194,7 +176,6 @@ class Prepared:
                 if n >= keep_copies:
                     self.boxed.append(h)
         self.n = len(self.cid)
-        self.handles_of: dict[str, list[int]] = {}
         for h, cid in enumerate(self.cid):
             self.handles_of.setdefault(cid, []).append(h)
         self.names = {c.id: c.name for c in defs}
@@ -229,7 +210,7 @@ class Ctx:
         self.redirected = False
 
 
-class Match:
+class Match(BaseMatch):
     """One game in progress. ``decision`` is what must be answered next; ``step()`` answers."""
 
     def __init__(self, prep: Prepared, players: int, seed: int, log: bool = False,
@@ -237,15 +218,10 @@ class Match:
         lo = max(prep.game.manifest.players.min, PLAYERS[0])
         hi = min(prep.game.manifest.players.max, PLAYERS[1])
         if not lo <= players <= hi:
-            raise ValueError(f"Love Formula takes {lo}-{hi} players, not {players}")
+            raise EngineError(f"Love Formula takes {lo}-{hi} players, not {players}")
+        super().__init__(players, seed, log)
         self.p = prep
-        self.n = n = players
-        self.seed = seed
-        self.streams = Streams(seed, players)
-        self.rng = self.streams.game
-        self.log: list | None = [] if log else None
-        self.actions: list[tuple] = []
-        self.decisions = 0
+        n = players
         self.hand: list[list[int]] = [[] for _ in range(n)]
         self.pack: list[list[int]] = [[] for _ in range(n)]
         self.picked: list[list[int]] = [[] for _ in range(n)]
@@ -283,31 +259,23 @@ class Match:
         self.phase = 0
         self.round = 0
         self.revealer = -1
-        self.orders: list[list[int]] = []  # resolution order of every round played
         self.rounds_done = 0
         self.drafts_done = 0
-        #: Take forced choices (one option) without asking; scenarios switch it off.
-        self.auto = True
-        self.played: list[tuple[int, int]] = []   # (def index, seat) of every card played
-        self.result: dict | None = None
         self.chance = "chance" in prep.config.sets
         self.goals_on = "goals" in prep.config.sets
-        self.decision: Decision | None = None
-        self._gen: Iterator | None = None
         if deal:
-            self._setup()
-            self.start(0, 0, draft=True)
+            self.begin()
 
     # ------------------------------------------------------------------ setup and driving
     def _setup(self) -> None:
-        p, rng, cfg = self.p, self.rng, self.p.config
+        p, cfg = self.p, self.p.config
         boxed = set(p.boxed)
         self.box.extend(p.boxed)
         jobs_base = [h for h in range(p.n) if p.is_job[h] and p.set_of[h] == "base" and h not in boxed]
         jobs_promo = [h for h in range(p.n) if p.is_job[h] and p.set_of[h] == "promo" and h not in boxed]
         jobs = jobs_promo if (jobs_promo and cfg.promo_jobs == "replace") else jobs_base + jobs_promo
         unused_jobs = [h for h in jobs_base + jobs_promo if h not in jobs]
-        rng.shuffle(jobs)
+        self.shuffle_cards(jobs)
         for s in range(self.n):
             self.job_aside[s] = jobs[s]
             self.job_owner[jobs[s]] = s
@@ -325,23 +293,24 @@ class Match:
                 self.vp_deck.append(h)
             else:
                 self.deck.append(h)
-        rng.shuffle(self.deck)
-        rng.shuffle(self.chance_deck)
+        self.shuffle_cards(self.deck)
+        self.shuffle_cards(self.chance_deck)
         if self.goals_on:
             self._setup_goals()
         else:
             self.box.extend(self.goal_deck + self.vp_deck)
             self.goal_deck, self.vp_deck = [], []
         if self.chance:
-            self.revealer = (rng.randrange(self.n) - 1) % self.n   # DECISION: first revealer by lot
+            # DECISION: first revealer by lot
+            self.revealer = (self.resolve(Chance("revealer", range(self.n))) - 1) % self.n
         else:
             self.box.extend(self.chance_deck)
             self.chance_deck = []
 
     def _setup_goals(self) -> None:
-        p, rng, cfg = self.p, self.rng, self.p.config
-        rng.shuffle(self.goal_deck)
-        rng.shuffle(self.vp_deck)
+        p, cfg = self.p, self.p.config
+        self.shuffle_cards(self.goal_deck)
+        self.shuffle_cards(self.vp_deck)
         count = self.n + 1
         if cfg.goals_variant == "planned":
             first_n = cfg.goals_planned_first if cfg.goals_planned_first is not None else (self.n + 2) // 2
@@ -380,39 +349,13 @@ class Match:
 
     def start(self, phase: int, round_: int, draft: bool) -> None:
         """Start (or, for scenarios, resume) the flow at a play phase and round (0-based)."""
-        self._gen = self._flow(phase, round_, draft)
-        self._advance(None)
+        self.begin(self._flow(phase, round_, draft))
 
-    def _advance(self, choices: Any) -> None:
-        try:
-            self.decision = self._gen.send(choices)
-        except StopIteration:
-            self.decision = None
-
-    def step(self, choices: tuple) -> None:
-        """Answer the open decision with one option per seat in ``decision.seats``."""
-        d = self.decision
-        if d is None:
-            raise IllegalAction("the game is over")
-        if len(choices) != len(d.seats):
-            raise IllegalAction(f"{len(d.seats)} choice(s) needed, got {len(choices)}")
-        for c, opts in zip(choices, d.options):
-            if c not in opts:
-                raise IllegalAction(f"{c!r} is not a legal {d.kind} option")
-        self.actions.append(choices)
-        self.decisions += len(choices)
-        self._advance(choices)
-
-    def ask(self, kind: str, seat: int, options: list) -> Iterator:
-        """One seat chooses; a single option is taken without asking."""
-        if len(options) == 1 and self.auto:
-            return options[0]
-        got = yield Decision(kind, (seat,), [options])
-        return got[0]
-
-    def _log(self, *event: Any) -> None:
-        if self.log is not None:
-            self.log.append(event)
+    def flow(self) -> Iterator:
+        """The whole game: the setup from the seed (jobs, decks, goals, the first chance
+        revealer), then both play phases from the first draft."""
+        self._setup()
+        return (yield from self._flow(0, 0, True))
 
     # ------------------------------------------------------------------ the game's flow
     def _flow(self, phase: int, round_: int, draft: bool) -> Iterator:
@@ -424,8 +367,7 @@ class Match:
                     self.hand[s].extend(self.picked[s])
                     self.picked[s] = []
                 self.drafts_done += 1
-                if not self.auto:     # a checkpoint, so a scenario can stop after a draft
-                    yield Decision("draft_end", (), [])
+                yield from self.checkpoint("draft_end")   # a scenario can stop after a draft
             for s in range(self.n):
                 if self.job_aside[s] >= 0:
                     self.hand[s].append(self.job_aside[s])
@@ -438,8 +380,7 @@ class Match:
                 self.check_invariants()
                 if r == ROUNDS - 1 and ph == 0:
                     self._end_play_phase()
-                if not self.auto:     # a checkpoint, so a scenario can stop after any round
-                    yield Decision("round_end", (), [])
+                yield from self.checkpoint("round_end")   # ... or after any round
         self._finish()
 
     def _draw_one(self) -> int:
@@ -447,7 +388,7 @@ class Match:
             if not self.discard:
                 return -1
             self.deck, self.discard = self.discard, []
-            self.rng.shuffle(self.deck)   # DECISION: an empty deck is refilled from the discard
+            self.shuffle_cards(self.deck)   # DECISION: an empty deck is refilled from the discard
             self._log("reshuffle")
         return self.deck.pop()
 
@@ -508,7 +449,7 @@ class Match:
                 chosen.append((s, c[1]))
         # DECISION: an exact tie (copies of one card, or a promo card and the card it
         # replaces) is settled by drawing lots.
-        lots = {s: self.rng.random() for s, _ in chosen} if len(chosen) > 1 else {}
+        lots = {s: self.random_float("lots") for s, _ in chosen} if len(chosen) > 1 else {}
         order = sorted(chosen, key=lambda sh: (-p.prio[sh[1]], -p.tb[sh[1]], lots.get(sh[0], 0)))
         self.orders.append([s for s, _ in order])
         self._log("reveal", self.phase, self.round, [(s, p.cid[h]) for s, h in order])
@@ -534,7 +475,7 @@ class Match:
         if self.chance:
             self.chance_deck.extend(self.chance_discard)
             self.chance_discard = []
-            self.rng.shuffle(self.chance_deck)
+            self.shuffle_cards(self.chance_deck)
         self._log("end_phase", self.phase)
 
     # ------------------------------------------------------------------ pairs and preparations
@@ -759,7 +700,7 @@ class Match:
         for name, args in ops:
             if ctx.cancelled:
                 return
-            yield from getattr(self, "op_" + name)(ctx, **args)
+            yield from OPS[name](self, ctx, **args)
 
     def _react(self, trigger: str, ctx: Ctx, owner: int = -1) -> Iterator:
         """Open a reaction window: eligible seats may play a reaction whose trigger holds."""
@@ -882,6 +823,7 @@ class Match:
         c = yield from self.ask("opponent", s, [("opponent", o) for o in range(self.n) if o != s])
         return [c[1]]
 
+    @operation("draw", count=int, who=("you", "opponent", "pair_owner", "others", "all"))
     def op_draw(self, ctx: Ctx, count: int, who: str) -> Iterator:
         for s in (yield from self._who(ctx, who)):
             for _ in range(count):
@@ -890,6 +832,7 @@ class Match:
                     break
                 self.hand[s].append(h)
 
+    @operation("discard", count=int, who=("you", "opponent", "pair_owner", "others", "all"), source=("hand", "unattached"))
     def op_discard(self, ctx: Ctx, count: int, who: str, source: str) -> Iterator:
         seats = yield from self._who(ctx, who)
         p = self.p
@@ -914,6 +857,7 @@ class Match:
                 (self.unatt[s] if source == "unattached" else self.hand[s]).remove(c[1])
                 self._to_discard(c[1])
 
+    @operation("dig", look=int, keep=int)
     def op_dig(self, ctx: Ctx, look: int, keep: int) -> Iterator:
         seen = []
         for _ in range(look):
@@ -931,6 +875,7 @@ class Match:
             self.limbo.remove(h)
             self.discard.append(h)
 
+    @operation("take_from_discard", card_type=("any", "preparation", "pair", "obstacle", "reaction", "connection", "action"))
     def op_take_from_discard(self, ctx: Ctx, card_type: str) -> Iterator:
         p = self.p
         want = None if card_type == "any" else TYPE_CODES[card_type]
@@ -945,6 +890,7 @@ class Match:
         self.discard.remove(c[1])
         self.hand[ctx.seat].append(c[1])
 
+    @operation("steal_preparation", source=("unattached", "any_pair", "affected_pair"))
     def op_steal_preparation(self, ctx: Ctx, source: str) -> Iterator:
         s, p = ctx.seat, self.p
         if source == "unattached":
@@ -979,6 +925,7 @@ class Match:
                 return s
         return -1
 
+    @operation("steal_from_hand", count=int)
     def op_steal_from_hand(self, ctx: Ctx, count: int) -> Iterator:
         s = ctx.seat
         c = yield from self.ask("opponent", s, [("opponent", o) for o in range(self.n) if o != s])
@@ -987,10 +934,11 @@ class Match:
             pool = [h for h in self.hand[o] if not self.p.is_job[h]]
             if not pool:
                 return
-            h = pool[self.rng.randrange(len(pool))]
+            h = yield from self.roll("steal", pool)   # at random: exactly rng.randrange
             self.hand[o].remove(h)
             self.hand[s].append(h)
 
+    @operation("swap_hands")
     def op_swap_hands(self, ctx: Ctx) -> Iterator:
         s = ctx.seat
         c = yield from self.ask("opponent", s, [("opponent", o) for o in range(self.n) if o != s])
@@ -1001,6 +949,7 @@ class Match:
         self.hand[s] = [h for h in self.hand[s] if job[h]] + theirs
         self.hand[o] = [h for h in self.hand[o] if job[h]] + mine
 
+    @operation("pass_hands", direction=("clockwise", "counterclockwise"))
     def op_pass_hands(self, ctx: Ctx, direction: str) -> Iterator:
         job, n = self.p.is_job, self.n
         keep = [[h for h in hd if job[h]] for hd in self.hand]
@@ -1010,6 +959,7 @@ class Match:
         return
         yield
 
+    @operation("discard_obstacle", count=int)
     def op_discard_obstacle(self, ctx: Ctx, count: int) -> Iterator:
         s, p = ctx.seat, self.p
         for _ in range(count):
@@ -1022,12 +972,14 @@ class Match:
             self._detach(c[1])
             self._to_discard(c[1])
 
+    @operation("redirect_obstacle")
     def op_redirect_obstacle(self, ctx: Ctx) -> Iterator:
         if ctx.trig is not None and self.p.type[ctx.trig.card] == OBST and not ctx.trig.cancelled:
             ctx.trig.redirected = True
         return
         yield
 
+    @operation("cancel_card", to=("discard", "your_hand"))
     def op_cancel_card(self, ctx: Ctx, to: str) -> Iterator:
         t = ctx.trig
         if t is None or t.cancelled:
@@ -1045,6 +997,7 @@ class Match:
         return
         yield
 
+    @operation("protect_pair", rounds=int)
     def op_protect_pair(self, ctx: Ctx, rounds: int) -> Iterator:
         s = ctx.seat
         if not self.pairs[s]:
@@ -1052,12 +1005,33 @@ class Match:
         c = yield from self.ask("protect", s, [("protect", pr) for pr in self.pairs[s]])
         self.marks.append([c[1], rounds, s])
 
+    @operation("lock_pair", rounds=int)
     def op_lock_pair(self, ctx: Ctx, rounds: int) -> Iterator:
         return     # only acts while attached (obstacles): see `locked`
         yield
 
-    op_end_pair_after = op_pair_penalty = op_pair_bonus = op_fill_requirement = op_lock_pair
+    # These act only while their card is attached (obstacles) or at scoring: see `Prepared`.
+    @operation("end_pair_after", rounds=int)
+    def op_end_pair_after(self, ctx: Ctx, rounds: int) -> Iterator:
+        return
+        yield
 
+    @operation("pair_penalty", count=int)
+    def op_pair_penalty(self, ctx: Ctx, count: int) -> Iterator:
+        return
+        yield
+
+    @operation("pair_bonus", count=int, perfect_only=bool)
+    def op_pair_bonus(self, ctx: Ctx, count: int, perfect_only: bool) -> Iterator:
+        return
+        yield
+
+    @operation("fill_requirement", subtype=("any", "event", "location", "item"))
+    def op_fill_requirement(self, ctx: Ctx, subtype: str) -> Iterator:
+        return
+        yield
+
+    @operation("discard_attached", count=int, card_type=("preparation", "connection"))
     def op_discard_attached(self, ctx: Ctx, count: int, card_type: str) -> Iterator:
         p, pr = self.p, ctx.pair
         if pr not in self.att:
@@ -1075,10 +1049,12 @@ class Match:
             self._detach(c[1])
             self._to_discard(c[1])
 
+    @operation("skip_turn", who=("you", "opponent", "pair_owner", "others", "all"))
     def op_skip_turn(self, ctx: Ctx, who: str) -> Iterator:
         for s in (yield from self._who(ctx, who)):
             self.skip[s] += 1
 
+    @operation("swap_pair")
     def op_swap_pair(self, ctx: Ctx) -> Iterator:
         s = ctx.seat
         opts = [("swap", a, b) for a in self.pairs[s] for o in range(self.n) if o != s
@@ -1096,6 +1072,7 @@ class Match:
                 if self.p.type[x] == CONN:
                     self.ctrl[x] = who
 
+    @operation("move_extra_preparation", count=int)
     def op_move_extra_preparation(self, ctx: Ctx, count: int) -> Iterator:
         if self.p.type[ctx.card] == CHANCE:
             self.extra_next[ctx.seat] += count
@@ -1104,11 +1081,13 @@ class Match:
         return
         yield
 
+    @operation("score_vp", count=int)
     def op_score_vp(self, ctx: Ctx, count: int) -> Iterator:
         self.banked[ctx.seat] += count
         return
         yield
 
+    @operation("void_pair")
     def op_void_pair(self, ctx: Ctx) -> Iterator:
         s, p = ctx.seat, self.p
         opts = [("void", pr) for o in range(self.n) if o != s for pr in self.pairs[o]]
@@ -1125,6 +1104,7 @@ class Match:
                 self._detach(x)
                 self._to_discard(x)
 
+    @operation("tick_tokens", count=int)
     def op_tick_tokens(self, ctx: Ctx, count: int) -> Iterator:
         expired = []
         for h in list(self.tokens):
@@ -1136,6 +1116,7 @@ class Match:
         self.marks = [m for m in self.marks if m[1] > 0]
         yield from self._expire(expired)
 
+    @operation("reveal_chance", count=int)
     def op_reveal_chance(self, ctx: Ctx, count: int) -> Iterator:
         for _ in range(count):
             yield from self._reveal_chance(ctx.seat)
@@ -1257,14 +1238,12 @@ class Match:
                 for i in range(len(self.goals)):
                     if self.goal_claimed[i]:
                         self.goal_open[i] = True
-        scores = self.scores()
-        keys = [(scores[s], self.count(s, "preparations"), len(self.pairs[s]),
-                 -self.count(s, "obstacles"), len(self.hand[s])) for s in range(self.n)]
-        best = max(keys)
-        self.result = {"scores": scores, "winners": [s for s in range(self.n) if keys[s] == best],
-                       "tiebreak": keys}
-        self._log("end", scores, self.result["winners"])
-        self.check_invariants()
+        self.finish()
+
+    def tiebreak(self, s: int) -> tuple:
+        """After the score: more preparations, more pairs, fewer obstacles, more cards in hand."""
+        return (self.count(s, "preparations"), len(self.pairs[s]), -self.count(s, "obstacles"),
+                len(self.hand[s]))
 
     # ------------------------------------------------------------------ invariants
     def zones(self) -> Iterator[tuple[str, list[int]]]:
@@ -1279,17 +1258,16 @@ class Match:
         for pr, cards in self.att.items():
             yield f"attached[{self.p.cid[pr]}]", cards
 
-    def check_invariants(self) -> None:
-        """Raise InvariantViolation when the state breaks a rule of the game."""
+    def total(self) -> int:
+        return self.p.n
+
+    def handle_name(self, h: int) -> str:
+        return self.p.cid[h]
+
+    def invariants(self) -> None:
+        """Raise InvariantViolation when the state breaks a rule of the game (the base has
+        checked that every card is in exactly one zone)."""
         p = self.p
-        seen = [0] * p.n
-        for name, cards in self.zones():
-            for h in cards:
-                seen[h] += 1
-        bad = [h for h in range(p.n) if seen[h] != 1]
-        if bad:
-            where = {p.cid[h]: [name for name, cards in self.zones() if h in cards] for h in bad}
-            raise InvariantViolation(f"cards not conserved across zones: {where}")
         for s in range(self.n):
             subs = [p.sub[u] for u in self.unatt[s]]
             if len(subs) != len(set(subs)) or any(p.type[u] != PREP for u in self.unatt[s]):
@@ -1324,6 +1302,28 @@ class Match:
             return f"opponent {SEAT_NAMES[args[0]]}"
         return " ".join([verb] + [self.p.cid[a] for a in args])
 
+    def view(self, seat: int) -> dict:
+        """What ``seat`` sees: its own hand, draft pack and picks; everyone's table (pairs with
+        their attached cards, unattached preparations, banked VP, claimed goals, heart tokens);
+        only the sizes of other hands and of the decks. Face-down VP cards stay hidden."""
+        p, cid = self.p, self.p.cid
+        ids = lambda hs: [cid[h] for h in hs]   # noqa: E731
+        return {
+            "seat": seat, "players": self.n, "phase": self.phase, "round": self.round,
+            "hand": ids(self.hand[seat]), "pack": ids(self.pack[seat]),
+            "picked": ids(self.picked[seat]),
+            "hand_sizes": [len(h) for h in self.hand],
+            "pairs": [{cid[pr]: ids(self.att[pr]) for pr in self.pairs[s]} for s in range(self.n)],
+            "unattached": [ids(u) for u in self.unatt],
+            "banked": list(self.banked), "discard": ids(self.discard),
+            "deck": len(self.deck), "chance_deck": len(self.chance_deck),
+            "goals": [{"goal": cid[g], "claimed": list(self.goal_claimed[i]),
+                       "vp": self.goal_value[i] if self.goal_open[i] else None}
+                      for i, g in enumerate(self.goals)],
+            "tokens": {cid[h]: t for h, t in self.tokens.items()},
+            "decision": self.decision.kind if self.decision else None,
+        }
+
     def state_digest(self) -> tuple:
         """Everything that defines the position, for comparing two runs."""
         return (tuple((name, tuple(cards)) for name, cards in self.zones()),
@@ -1332,5 +1332,65 @@ class Match:
                 tuple(tuple(c) for c in self.goal_claimed), tuple(self.goal_open), self.revealer)
 
 
-def prepare(game: Any, config: Config | None = None) -> Prepared:
-    return Prepared(game, config or Config())
+OPERATIONS = operations_of(Match)
+OPS = {name: op.func for name, op in OPERATIONS.items()}
+
+
+
+# ---------------------------------------------------------------------------------- the engine
+#: The engine's options (`forge simulate love_formula --option name=value`, scenario `options:`).
+OPTIONS = (
+    Option("goals_variant", str, "standard", GOAL_VARIANTS,
+           "#RelationshipGoals: standard, same (one VP value for every goal), open (VP cards face "
+           "up), hidden (won VP cards stay face down until the end), planned (a chosen mix)."),
+    Option("goals_same_value", int, 0, (),
+           "VP of every goal for goals_variant=same (0: a random VP card sets it).", min=0),
+    Option("goals_planned_first", int, None, (),
+           "For goals_variant=planned: how many \"first\" goals (default (players+2)//2).",
+           min=0),
+    Option("promo_jobs", str, "mix", ("mix", "replace"),
+           "Promo jobs: mix (4 base + 4 promo shuffled) or replace (promo jobs only)."),
+    Option("promo_cards", str, "add", ("add", "replace"),
+           "Promo cards: add them, or replace every copy of the base cards they name."),
+    Option("promo_replace", str, "", (),
+           "Promo cards that replace base copies one by one: `card:copies,card:copies`."),
+)
+#: The flags `forge simulate` had before options were declared: `--goals-value N`.
+OPTION_ALIASES = {"goals_value": "goals_same_value"}
+#: What the engine reads from the cards (checked by `forge check` against the manifest).
+REQUIRES = Requires({
+    "preparation": (), "pair": ("requires", "vp_incomplete", "vp_perfect"), "obstacle": (),
+    "reaction": ("trigger",), "connection": (), "action": (),
+    "chance": (), "goal": ("condition", "counts", "threshold"), "vp": ("value",)},
+    optional=("chance", "goal", "vp"))
+
+
+def config_from(game: Any, options: Any = None, sets: Any = None) -> Config:
+    """The `Config` of option values (as `OPTIONS` declares them) and sets."""
+    from .core import resolve_options
+    o = resolve_options(OPTIONS, dict(options or {}))
+    replace: tuple[tuple[str, int], ...] = ()
+    if o["promo_cards"] == "replace":
+        replace = full_replacement(game)
+    if o["promo_replace"]:
+        pairs = []
+        for item in o["promo_replace"].split(","):
+            cid, _, n = item.strip().partition(":")
+            if not cid or not n.strip().isdigit():
+                raise EngineError(f"option promo_replace: {item!r} is not `card:copies`")
+            pairs.append((cid, int(n)))
+        replace = tuple(dict(replace, **dict(pairs)).items())
+    return Config(sets=tuple(sets) if sets else ("base",), goals_variant=o["goals_variant"],
+                  goals_same_value=o["goals_same_value"],
+                  goals_planned_first=o["goals_planned_first"], promo_jobs=o["promo_jobs"],
+                  promo_replace=replace)
+
+
+def prepare(game: Any, options: Any = None, sets: Any = None) -> Prepared:
+    """Static tables for ``options`` (a mapping of option values, or a ready `Config`)."""
+    config = options if isinstance(options, Config) else config_from(game, options, sets)
+    return Prepared(game, config)
+
+
+from .love_formula_agents import AGENTS, greedy_agent  # noqa: E402  (agents read Match and the type codes)
+from .love_formula_scenario import SCENARIO, scenario_expect, scenario_setup  # noqa: E402,F401

@@ -158,6 +158,7 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
                                          dps=num(result["decisions_per_s"], "#,##0"),
                                          dpg=num(result["mean_decisions_per_game"], "#,##0.#")), body),
              Paragraph(t["viol"].format(n=len(result["violations"])), body),
+             *[Paragraph(escape(line), body) for line in engine_lines(result, lang)],
              Paragraph(t["wins"], sub), _win_chart(result, num)]
     rows = [[t["seat"], t["win"], "95 %", t["score"]]]
     for s, r in enumerate(result["seat_win_rate"]):
@@ -183,6 +184,16 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     doc.build(story, canvasmaker=partial(Canvas, initialFontName=REGULAR, invariant=1))
     write_atomic(Path(path), buffer.getvalue())
     return Path(path)
+
+
+def engine_lines(result: dict, lang: str) -> list[str]:
+    """The lines an engine's ``statistics`` hook added (``{"lines": [...]}`` or
+    ``{"lines": {lang: [...]}}``), in ``lang`` when it gave several languages."""
+    extra = result.get("engine")
+    lines = extra.get("lines") if isinstance(extra, dict) else None
+    if isinstance(lines, dict):
+        lines = lines.get(lang) or lines.get("en") or next(iter(lines.values()), [])
+    return [str(x) for x in lines or ()]
 
 
 def _number(value: float, pattern: str, lang: str) -> str:

@@ -1,37 +1,39 @@
 """Scenarios: a YAML file sets up a position, plays scripted actions and asserts the outcome.
 
-The format is documented in docs/scenarios.md. Public API::
+The format is documented in docs/scenarios.md (and docs/engines.md for engines). Public API::
 
     sc = load_scenario(path)          # .title, .story ({lang: text}), .data; ScenarioError if bad
     res = run_scenario(path)          # .passed, .failures, .title, .story, .log, .scores
 
-A scenario file is untrusted input like a card file: `SCENARIO` below is the one table of every
-key it may hold and the type of each value, and the file is checked against it before anything
-is played, so a typo or a wrong shape is a finding at its file:line, never an ignored key (a
-silent PASS) or an engine traceback. What needs the game (card ids, sets, player counts) is
-checked in `build`, still before the engine runs. Every failure names the line it is about.
+A scenario file is untrusted input like a card file: `schema(engine)` is the one table of every
+key it may hold and the type of each value (the common keys below plus the keys the game's
+engine declares in its ``SCENARIO``), and the file is checked against it before anything is
+played, so a typo or a wrong shape is a finding at its file:line, never an ignored key (a silent
+PASS) or an engine traceback. What needs the game (card ids, sets, player counts) is checked in
+`build`, still before the engine runs. Every failure names the line it is about. This runner
+names no game: everything a game adds comes from its engine module.
 """
 from __future__ import annotations
 
 import difflib
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import Finding, ForgeError
+from ..errors import EngineError, Finding, ForgeError
 from ..load import Document, Loc, load_yaml
 from ..model import load_game
 from ..model.game import all_games, cards_root
-from .core import ENGINES, SEAT_NAMES, IllegalAction
-from .love_formula import GOAL_VARIANTS, ROUNDS
+from . import ENGINES
+from .core import SEAT_NAMES, IllegalAction, ScenarioKeys, resolve_options
 
 
 # The schema. A type is: `str` (non-blank text), `bool`, `Int`, `SEAT`, `Card`, a frozenset (one
 # of these words), `[T]` (a list of T), `Map` (keys of one type to values of another), `Rec` (a
 # mapping with known keys), a tuple (any one of its types) or None (nothing, for `key:` alone).
-# Only the tables below know Love Formula; `_Shape` knows no game, so an engine can later declare
-# its own keys in the same terms.
+# `Opt` is an engine option (its own parser checks the value). The common keys are below; an
+# engine declares its own in the same terms (`ScenarioKeys` in its module), so this file names
+# no game.
 
 @dataclass(frozen=True)
 class Int:
@@ -43,7 +45,7 @@ class Int:
 @dataclass(frozen=True)
 class Card:
     """A card id of the game; `kinds` (card types or subtypes), when given, are the ones that
-    fit here, so a pair where a preparation goes is a finding, not an engine crash."""
+    fit here, so a card of the wrong kind is a finding, not an engine crash."""
     kinds: frozenset[str] = frozenset()
 
 
@@ -62,48 +64,56 @@ class Rec:
 
 SEAT = object()               # a seat name among the scenario's players (A, B, ...)
 ANY = Card()
-PLAYABLE = Card(frozenset({"preparation", "pair", "obstacle", "reaction", "connection", "action"}))
 N = Int()
 
 
-def _card(*kinds: str) -> Card:
+@dataclass(frozen=True)
+class Opt:
+    """The value of an engine `Option`, checked by the option's own parser."""
+    option: Any
+
+
+def card(*kinds: str) -> Card:
+    """A card id of one of these card types or subtypes."""
     return Card(frozenset(kinds))
+
 
 
 TEXTS = Rec({"uk": str, "en": str}, required=("uk", "en"))
 CHECK = Rec({"at": str, "legal": [str], "illegal": [str], "together": [SEAT]}, required=("at",))
-OBSTACLE = Rec({"card": _card("obstacle"), "by": SEAT, "tokens": N}, required=("card",))
-PAIR = Rec({"pair": _card("pair"), "attached": [_card("preparation", "connection")],
-            "obstacles": [(_card("obstacle"), OBSTACLE)]}, required=("pair",))
-SEAT_SPEC = Rec({"hand": [PLAYABLE], "job": _card("job"), "unattached": [_card("preparation")],
-                 "pairs": [(_card("pair"), PAIR)], "vp": N})
-SIZE_ZONES = ("deck", "discard", "box", "chance_deck", "chance_discard", "goal_deck", "vp_deck",
-              "goals", "goal_vp")
-EXPECT = Rec({
-    "order": [[SEAT]], "scores": Map(SEAT, N), "winners": [SEAT], "banked": Map(SEAT, N),
-    "zones": Map(SEAT, Rec({"pairs": Map(_card("pair"), ([ANY], None)), "unattached": [ANY],
-                            "hand": [ANY], "hand_size": N, "job": (_card("job"), None)})),
-    "discard": [ANY], "not_discarded": [ANY], "goals": Map(_card("goal"), ([SEAT], None)),
-    "tokens": Map(ANY, N), "over": bool, "asked": Map(SEAT, [str]), "box": [ANY],
-    "sizes": Map(frozenset(SIZE_ZONES), N),
-    "goal_table": Rec({"first": N, "end": N, "vp_cards": N, "face_up": N, "values": [N]}),
-    "vp_face_up": Map(_card("goal"), bool)})
-SCENARIO = Rec({
-    "title": TEXTS, "story": TEXTS, "game": str, "players": Int(1, len(SEAT_NAMES)),
-    "sets": [str], "seed": N, "deal": bool,
-    "options": (Rec({"goals_variant": frozenset(GOAL_VARIANTS), "goals_same_value": N,
-                     "goals_planned_first": N, "promo_jobs": frozenset({"mix", "replace"}),
-                     "promo_replace": (frozenset({"all"}), Map(ANY, N))}), None),
-    "start": Rec({"phase": Int(1, 2), "round": Int(1, ROUNDS), "draft": bool, "score": bool}),
-    "seats": Map(SEAT, (SEAT_SPEC, None)),
-    "deck": [PLAYABLE], "discard": [PLAYABLE], "revealer": SEAT,
-    "goals": [Rec({"goal": _card("goal"), "vp": _card("vp")}, required=("goal",))],
-    "chance_deck": [_card("chance")], "chance_discard": [_card("chance")],
-    "actions": [Map(SEAT, (str, CHECK), single="SEAT: action")], "default": frozenset({"pass", "first"}),
-    "stop": (frozenset({"game"}), Rec({"rounds": N, "drafts": N})),
-    "expect": EXPECT}, required=("title", "story"))
-#: Keys that place cards by hand, so they cannot go with `deal: true`.
-PLACING = ("start", "seats", "deck", "discard", "goals", "revealer", "chance_deck", "chance_discard")
+#: A scripted chance outcome: a number or a word (a card id for a random draw).
+OUTCOME = (Int(), str)
+#: `expect:` keys every engine has.
+COMMON_EXPECT = {"order": [[SEAT]], "scores": Map(SEAT, N), "winners": [SEAT], "over": bool,
+                 "asked": Map(SEAT, [str])}
+#: Top-level keys every engine has (`seats`, `options`, `stop` and `expect` are completed from
+#: the engine in `schema`).
+COMMON = {"title": TEXTS, "story": TEXTS, "game": str, "players": Int(1, len(SEAT_NAMES)),
+          "sets": [str], "seed": N, "deal": bool,
+          "rolls": Map(str, [OUTCOME]),
+          "actions": [Map(SEAT, (str, CHECK), single="SEAT: action")],
+          "default": frozenset({"pass", "first"})}
+
+
+def schema(engine: Any) -> Rec:
+    """The whole scenario schema for ``engine``: the common keys and the engine's own."""
+    keys: ScenarioKeys = getattr(engine, "SCENARIO", None) or ScenarioKeys()
+    fields = dict(COMMON)
+    fields.update(keys.setup)
+    if keys.seat is not None:
+        fields["seats"] = Map(SEAT, (keys.seat, None))
+    options = getattr(engine, "OPTIONS", ())
+    fields["options"] = (Rec({o.name: Opt(o) for o in options}), None)
+    fields["stop"] = (frozenset({"game"}), Rec({k: N for k in keys.stops})) if keys.stops \
+        else frozenset({"game"})
+    fields["expect"] = Rec({**COMMON_EXPECT, **keys.expect})
+    return Rec(fields, required=("title", "story"))
+
+
+def placing(engine: Any) -> tuple[str, ...]:
+    """Keys that place cards by hand, so they cannot go with `deal: true`."""
+    keys: ScenarioKeys = getattr(engine, "SCENARIO", None) or ScenarioKeys()
+    return ("seats", *keys.setup)
 
 
 class ScenarioError(ForgeError):
@@ -123,6 +133,9 @@ class Scenario:
     doc: Document
     #: (where, id, kind) of every card id in the file, checked against the game in `build`.
     cards: list[tuple[Loc, str, Card]] = field(default_factory=list)
+    #: The game the scenario plays and its engine module.
+    game: Any = None
+    engine: Any = None
 
     def finding(self, loc: Loc | None, message: str, fix: str = "") -> Finding:
         """A finding at `loc`'s line, or about the whole file when `loc` is None."""
@@ -150,28 +163,8 @@ class ScenarioResult:
         return "\n".join([head] + [f"  - {f}" for f in self.failures])
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """Read a scenario and check it against `SCENARIO`; raise ScenarioError with every finding."""
-    path = Path(path)
-    doc, findings = load_yaml(path)
-    if doc is None:
-        raise ScenarioError(findings)
-    data = doc.data
-    players = data.get("players", 4) if isinstance(data, dict) else 4
-    valid = isinstance(players, int) and 1 <= players <= len(SEAT_NAMES)
-    shape = _Shape(doc, SEAT_NAMES[:players] if valid else SEAT_NAMES)
-    shape.check(data, SCENARIO, ())
-    if not shape.findings and data.get("deal"):
-        shape.findings += [doc.finding((key,), "scenario", f"`deal: true` lets the engine set the "
-                                       f"game up; it cannot go with `{key}:`") for key in PLACING
-                           if key in data]
-    if shape.findings:
-        raise ScenarioError(shape.findings)
-    return Scenario(path, dict(data["title"]), dict(data["story"]), data, doc, shape.cards)
-
-
 def _path(loc: Loc) -> str:
-    """`seats.A.pairs[0]`: the place in the file, as messages name it."""
+    """`seats.A.hand[0]`: the place in the file, as messages name it."""
     out = ""
     for key in loc:
         out += f"[{key}]" if isinstance(key, int) else f".{key}" if out else str(key)
@@ -247,6 +240,12 @@ class _Shape:
             return value is None
         if t is bool:
             return isinstance(value, bool)
+        if isinstance(t, Opt):
+            try:
+                t.option.parse(value)
+            except EngineError:
+                return False
+            return value is not None and not isinstance(value, (list, dict))
         if isinstance(t, Int):
             return (isinstance(value, int) and not isinstance(value, bool)
                     and (t.lo is None or t.lo <= value <= t.hi))
@@ -279,24 +278,94 @@ class _Shape:
             return " or ".join(f"`{w}`" for w in sorted(t))
         if isinstance(t, Card):
             return f"a {' or '.join(sorted(t.kinds))} card id" if t.kinds else "a card id"
+        if isinstance(t, Opt):
+            o = t.option
+            return (" or ".join(f"`{w}`" for w in o.choices) if o.choices
+                    else {int: "a whole number", bool: "true or false", float: "a number"}
+                    .get(o.type, "text"))
         return {None: "nothing", str: "text", bool: "true or false",
                 SEAT: f"a seat ({self.seats[0]}..{self.seats[-1]})"}[t]
 
 
-def _game(sc: Scenario) -> Any:
-    """The game the scenario names: a built-in game by id, never a path."""
-    game_id = sc.data.get("game", "love_formula")
+_GAMES: dict[str, tuple[float, Any]] = {}
+
+
+def _stamp(root: Path) -> float:
+    try:
+        return max([root.stat().st_mtime] + [p.stat().st_mtime for p in root.iterdir()])
+    except OSError:
+        return -1.0
+
+
+def _load_game_cached(root: Path) -> Any:
+    """A loaded game, reloaded when a file of its folder changes (many scenarios, one game)."""
+    key, stamp = str(root.resolve()), _stamp(root)
+    hit = _GAMES.get(key)
+    if hit is None or hit[0] != stamp:
+        game, _ = load_game(root)
+        hit = _GAMES[key] = (stamp, game)
+    return hit[1]
+
+
+def _game_id(path: Path, data: dict, known: list[str]) -> str | None:
+    """`game:`, else the folder the scenario lies in when a game has that id."""
+    if isinstance(data.get("game"), str):
+        return data["game"]
+    folder = path.resolve().parent.name
+    return folder if folder in known else None
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read a scenario, find its game and engine, and check the file against the engine's
+    schema; raise ScenarioError with every finding."""
+    path = Path(path)
+    doc, findings = load_yaml(path)
+    if doc is None:
+        raise ScenarioError(findings)
+    data = doc.data
+    if not isinstance(data, dict):
+        raise ScenarioError([Finding(doc.name, 0, 0, "scenario", "a scenario is a mapping of keys")])
     known = sorted(p.name for p in all_games())
+    sc = Scenario(path, {}, {}, data, doc)
+
+    def stop(loc: Loc | None, message: str, fix: str = "") -> ScenarioError:
+        return ScenarioError([sc.finding(loc, message, fix)])
+
+    if "game" in data and not (isinstance(data["game"], str) and data["game"].strip()):
+        raise stop(("game",), f"game: expected text, got {_show(data['game'])}")
+    game_id = _game_id(path, data, known)
+
+    if game_id is None:
+        raise stop(None, "the scenario names no game", "add `game: <game id>` "
+                   f"(known: {', '.join(known)})")
     if game_id not in known:
-        raise sc.error(("game",), f"no game {game_id!r} (known: {', '.join(known)})")
-    game, _ = load_game(cards_root() / game_id)
+        raise stop(("game",) if "game" in data else None,
+                   f"no game {game_id!r} (known: {', '.join(known)})")
+    game = _load_game_cached(cards_root() / game_id)
     if game is None:
-        raise sc.error(("game",), f"the game {game_id!r} does not load",
-                       f"run `forge check` on {game_id}")
-    return game
+        raise stop(("game",) if "game" in data else None, f"the game {game_id!r} does not load",
+                   f"run `forge check` on {game_id}")
+    try:
+        engine = ENGINES.get(game.manifest.engine or "")
+    except EngineError as exc:
+        raise stop(("game",) if "game" in data else None, str(exc)) from None
+    if engine is None:
+        raise stop(("game",) if "game" in data else None, f"{game.id} has no rules engine")
+    players = data.get("players", 4)
+    valid = isinstance(players, int) and 1 <= players <= len(SEAT_NAMES)
+    shape = _Shape(doc, SEAT_NAMES[:players] if valid else SEAT_NAMES)
+    shape.check(data, schema(engine), ())
+    if not shape.findings and data.get("deal"):
+        shape.findings += [doc.finding((key,), "scenario", f"`deal: true` lets the engine set the "
+                                       f"game up; it cannot go with `{key}:`")
+                           for key in placing(engine) if key in data]
+    if shape.findings:
+        raise ScenarioError(shape.findings)
+    return Scenario(path, dict(data["title"]), dict(data["story"]), data, doc, shape.cards,
+                    game, engine)
 
 
-def _card_findings(sc: Scenario, game: Any, in_play: dict) -> list[Finding]:
+def _card_findings(sc: Scenario, game: Any, in_play: set) -> list[Finding]:
     """Each card id of the file: known to the game, of a kind that fits where it stands, and in
     the sets the scenario plays with."""
     cards = {c.id: c for c in game.cards}
@@ -317,17 +386,68 @@ def _card_findings(sc: Scenario, game: Any, in_play: dict) -> list[Finding]:
     return out
 
 
+class SetupContext:
+    """What an engine's ``scenario_setup(match, data, ctx)`` and ``scenario_expect(match,
+    expect, ctx)`` get from the runner: card handles to place, seats by name, and findings or
+    failures at a line of the file."""
+
+    def __init__(self, sc: Scenario, prepared: Any, match: Any):
+        self.sc, self.prepared, self.match = sc, prepared, match
+        self.data = sc.data
+        self.game = sc.game
+        self.pool = {cid: list(hs) for cid, hs in prepared.handles_of.items()}
+        self._cid = {h: cid for cid, hs in prepared.handles_of.items() for h in hs}
+        self._fail: Any = None
+
+    def seat(self, name: str) -> int:
+        """The index of seat ``name`` (A is 0)."""
+        return SEAT_NAMES.index(name)
+
+    def remove(self, h: int) -> None:
+        """Take handle ``h`` out of the pool of cards to place (the engine put it somewhere)."""
+        self.pool[self._cid[h]].remove(h)
+
+    def take(self, cid: str, loc: Loc) -> int:
+        """The next unplaced handle of card ``cid``; a finding at ``loc`` when none is left."""
+        hs = self.pool.get(cid)
+        if not hs:
+            raise self.error(loc, f"more copies of {cid!r} than the game has")
+        return hs.pop(0)
+
+    def take_all(self, loc: Loc, cids: list[str]) -> list[int]:
+        return [self.take(cid, loc + (i,)) for i, cid in enumerate(cids)]
+
+    def rest(self, shuffle: bool = True) -> list[int]:
+        """Every handle not placed, in handle order, then shuffled with the match's stream
+        (cards are always conserved); the pool is empty afterwards."""
+        rest = sorted(h for hs in self.pool.values() for h in hs)
+        for hs in self.pool.values():
+            hs.clear()
+        if shuffle:
+            self.match.shuffle_cards(rest)
+        return rest
+
+    def error(self, loc: Loc, message: str, fix: str = "") -> ScenarioError:
+        """A setup finding at ``loc`` (raise it)."""
+        return self.sc.error(loc, message, fix)
+
+    def fail(self, loc: Loc, message: str) -> None:
+        """An expectation that does not hold, at ``expect`` + ``loc``."""
+        self._fail(("expect", *loc), message)
+
+
 def build(sc: Scenario, game: Any = None):
     """Set up the scenario's position; returns the match, ready to play. What needs the game
     (sets, player count, card ids) is checked before the engine is given anything."""
     d = sc.data
-    game = game or _game(sc)
-    module = ENGINES.get(game.manifest.engine or "")
+    game = game or sc.game
+    module = sc.engine if game is sc.game else ENGINES.get(game.manifest.engine or "")
     if module is None:
         raise sc.error(("game",), f"{game.id} has no rules engine")
-    sets = d.get("sets") or ["base"]
+    sets = d.get("sets") or [next(iter(game.manifest.sets))]
     n = d.get("players", 4)
-    lo, hi = game.manifest.players.min, game.manifest.players.max
+    lo = max(game.manifest.players.min, module.PLAYERS[0])
+    hi = min(game.manifest.players.max, module.PLAYERS[1])
     problems = [sc.finding(("sets", i), f"{game.id} has no set {s!r} (known: "
                            f"{', '.join(game.manifest.sets)})")
                 for i, s in enumerate(sets) if s not in game.manifest.sets]
@@ -335,108 +455,25 @@ def build(sc: Scenario, game: Any = None):
         problems.append(sc.finding(("players",), f"{game.id} takes {lo}-{hi} players, not {n}"))
     if problems:
         raise ScenarioError(problems)
-    opts = dict(d.get("options") or {})
-    if opts.get("promo_replace") == "all":
-        opts["promo_replace"] = module.full_replacement(game)
-    elif "promo_replace" in opts:
-        opts["promo_replace"] = tuple(opts["promo_replace"].items())
     try:
-        prep = module.prepare(game, module.Config(sets=tuple(sets), **opts))
-    except ValueError as exc:
-        raise sc.error(("options",), str(exc)) from None
-    problems = _card_findings(sc, game, prep.handles_of)
+        options = resolve_options(getattr(module, "OPTIONS", ()), dict(d.get("options") or {}))
+        prep = module.prepare(game, options, tuple(sets))
+    except EngineError as exc:
+        raise sc.error(("options",) if "options" in d else None, str(exc)) from None
+    problems = _card_findings(sc, game, prep.cards_in_play())
     if problems:
         raise ScenarioError(problems)
     m = prep.new(n, d.get("seed", 0), log=True, deal=False)
     m.auto = False    # every choice is asked, so scripted actions meet forced ones too
-    if d.get("deal"):
-        # the engine's own setup from the seed: jobs, goals and VP cards, decks, chance revealer;
-        # the first draft is about to begin
-        m._setup()
-        m.start(0, 0, draft=True)
-        return m
-    pool = {cid: list(hs) for cid, hs in prep.handles_of.items()}
-    for h in prep.boxed:
-        pool[prep.cid[h]].remove(h)
-        m.box.append(h)
-
-    def take(cid: str, loc: Loc) -> int:
-        if not pool[cid]:
-            raise sc.error(loc, f"more copies of {cid!r} than the game has")
-        return pool[cid].pop(0)
-
-    def take_all(loc: Loc, cids: list[str]) -> list[int]:
-        return [take(cid, loc + (i,)) for i, cid in enumerate(cids)]
-
-    P = prep
-    for name, spec in (d.get("seats") or {}).items():
-        s, at = SEAT_NAMES.index(name), ("seats", name)
-        spec = spec or {}
-        m.hand[s].extend(take_all(at + ("hand",), spec.get("hand", [])))
-        if "job" in spec:
-            h = take(spec["job"], at + ("job",))
-            m.job_owner[h] = s
-            m.hand[s].append(h)
-        m.unatt[s].extend(take_all(at + ("unattached",), spec.get("unattached", [])))
-        for i, pspec in enumerate(spec.get("pairs", [])):
-            pat = at + ("pairs", i)
-            pspec = {"pair": pspec} if isinstance(pspec, str) else pspec
-            pr = take(pspec["pair"], pat + ("pair",))
-            m.pairs[s].append(pr)
-            m.att[pr] = []
-            m.powner[pr] = s
-            for h in take_all(pat + ("attached",), pspec.get("attached", [])):
-                m._attach(h, pr)
-                if P.type[h] != 0:
-                    m.ctrl[h] = s
-                    if P.dur[h]:
-                        m.tokens[h] = P.dur[h]
-            for j, ob in enumerate(pspec.get("obstacles", [])):
-                ob = {"card": ob} if isinstance(ob, str) else ob
-                h = take(ob["card"], pat + ("obstacles", j))
-                m._attach(h, pr)
-                m.ctrl[h] = SEAT_NAMES.index(ob["by"]) if "by" in ob else (s + 1) % n
-                tokens = ob.get("tokens", P.dur[h])
-                if tokens:
-                    m.tokens[h] = tokens
-        m.banked[s] = spec.get("vp", 0)
-    for i, g in enumerate(d.get("goals") or []):
-        if "vp" not in g and not (m.p.config.goals_variant == "same"
-                                  and m.p.config.goals_same_value):
-            raise sc.error(("goals", i), f"goal {g['goal']!r} needs a `vp:` card "
-                           "(or the same-VP variant with goals_same_value)")
-        m.lay_goal(take(g["goal"], ("goals", i, "goal")),
-                   take(g["vp"], ("goals", i, "vp")) if "vp" in g else -1)
-    m.goals_on = bool(m.goals)
-    m.discard.extend(take_all(("discard",), d.get("discard") or []))
-    m.chance_discard.extend(take_all(("chance_discard",), d.get("chance_discard") or []))
-    top = take_all(("deck",), d.get("deck") or [])
-    chance_top = take_all(("chance_deck",), d.get("chance_deck") or [])
-    rest = sorted(h for hs in pool.values() for h in hs)
-    m.rng.shuffle(rest)
-    for h in rest:
-        t = P.type[h]
-        if P.is_job[h]:
-            m.box.append(h)
-        elif t == 6:
-            (m.chance_deck if m.chance else m.box).append(h)
-        elif t == 7:
-            (m.goal_deck if m.goals_on else m.box).append(h)
-        elif t == 8:
-            (m.vp_deck if m.goals_on else m.box).append(h)
-        else:
-            m.deck.append(h)
-    m.deck.extend(reversed(top))              # the deck is drawn from its end
-    m.chance_deck.extend(reversed(chance_top))
-    if "revealer" in d:
-        m.revealer = SEAT_NAMES.index(d["revealer"])
-    start = d.get("start") or {}
-    if start.get("score"):
-        m.phase, m.round = 1, 9
-        m.start(1, 10, draft=False)
-    else:
-        m.phase, m.round = start.get("phase", 1) - 1, start.get("round", 1) - 1
-        m.start(m.phase, m.round, draft=start.get("draft", False))
+    for kind, outcomes in (d.get("rolls") or {}).items():
+        m.script(kind, outcomes)
+    ctx = SetupContext(sc, prep, m)
+    setup = getattr(module, "scenario_setup", None)
+    if setup is not None:
+        setup(m, d, ctx)
+    if m._gen is None:
+        m.begin()
+    m._forge_ctx = ctx
     return m
 
 
@@ -461,6 +498,8 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
         fail(None, f"the engine refuses this position: {type(exc).__name__}: {exc}")
         return res
     d, n = sc.data, m.n
+    stops = dict(getattr(sc.engine.SCENARIO, "stops", {}) if getattr(sc.engine, "SCENARIO", None)
+                 else {})
     # each seat's queue of (where, action label or check)
     queues: list[list[tuple[Loc, Any]]] = [[] for _ in range(n)]
     for i, step in enumerate(d.get("actions") or []):
@@ -469,15 +508,12 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
                                               what.strip() if isinstance(what, str) else what))
     default = d.get("default", "pass")
     stop = d.get("stop", "game")
-    rounds_goal = stop.get("rounds") if isinstance(stop, dict) else None
-    drafts_goal = stop.get("drafts") if isinstance(stop, dict) else None
+    limits = [(stops[k], v) for k, v in stop.items()] if isinstance(stop, dict) else []
     asked: list[list[str]] = [[] for _ in range(n)]
     last: Loc = ("actions",)      # the scripted line played last, which an engine error names
     guard = 0
     while m.decision is not None:
-        if rounds_goal is not None and m.rounds_done >= rounds_goal:
-            break
-        if drafts_goal is not None and m.drafts_done >= drafts_goal:
+        if any(m.reached[kind] >= count for kind, count in limits):
             break
         guard += 1
         if guard > 20000:
@@ -514,11 +550,29 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
             more = f" (and {len(queue) - 1} line(s) after it)" if len(queue) > 1 else ""
             fail(loc, f"seat {SEAT_NAMES[s]}: {what!r} was never legal, or the check never "
                       f"reached{more}")
+    for kind, outcomes in (d.get("rolls") or {}).items():
+        left = m.scripted(kind)
+        if left:
+            fail(("rolls", kind), f"rolls: {len(left)} scripted {kind} outcome(s) never used "
+                                  f"({', '.join(map(str, left))})")
     res.log = list(m.log or [])
     res.orders = [[SEAT_NAMES[s] for s in o] for o in m.orders]
-    scores = m.result["scores"] if m.result else m.scores()
+    try:
+        scores = m.result["scores"] if m.result else m.scores()
+    except Exception as exc:  # noqa: BLE001 - a position the engine cannot score
+        fail(None, f"the engine cannot score this position: {type(exc).__name__}: {exc}")
+        scores = [0] * n
     res.scores = scores
-    _expect(m, d.get("expect") or {}, res, scores, asked, fail)
+    exp = d.get("expect") or {}
+    _expect(m, exp, res, scores, asked, fail)
+    hook = getattr(sc.engine, "scenario_expect", None)
+    if hook is not None and exp:
+        ctx = m._forge_ctx
+        ctx._fail = fail
+        try:
+            hook(m, exp, ctx)
+        except Exception as exc:  # noqa: BLE001 - an engine bug must not hide the others
+            fail(("expect",), f"the engine could not check `expect:`: {type(exc).__name__}: {exc}")
     res.passed = not res.failures
     return res
 
@@ -539,13 +593,10 @@ def _check(loc: Loc, chk: dict, seat: str, dec: Any, labels: list[str], fail: An
                       f"got {got}")
 
 
-def _ids(m: Any, handles: list[int]) -> Counter:
-    return Counter(m.p.cid[h] for h in handles)
-
-
 def _expect(m: Any, exp: dict, res: ScenarioResult, scores: list[int], asked: list[list[str]],
             fail_at: Any) -> None:
-    """Compare the outcome with `expect`; each mismatch is a failure at its key's line."""
+    """Compare the outcome with the common `expect` keys; each mismatch is a failure at its
+    key's line. The engine's `scenario_expect` checks its own keys."""
     def fail(*loc_and_message: Any) -> None:
         *loc, message = loc_and_message
         fail_at(("expect", *loc), message)
@@ -565,85 +616,8 @@ def _expect(m: Any, exp: dict, res: ScenarioResult, scores: list[int], asked: li
             got = [SEAT_NAMES[s] for s in m.result["winners"]]
             if sorted(got) != sorted(exp["winners"]):
                 fail("winners", f"winners: expected {exp['winners']}, got {got}")
-    for name, v in (exp.get("banked") or {}).items():
-        if m.banked[seat(name)] != v:
-            fail("banked", name, f"banked VP of {name}: expected {v}, got {m.banked[seat(name)]}")
-    for name, z in (exp.get("zones") or {}).items():
-        s = seat(name)
-        if "pairs" in z:
-            got = {m.p.cid[pr]: _ids(m, m.att[pr]) for pr in m.pairs[s]}
-            want = {k: Counter(v or []) for k, v in z["pairs"].items()}
-            if got != want:
-                fail("zones", name, "pairs", f"{name} pairs: expected {_show_ids(want)}, "
-                                             f"got {_show_ids(got)}")
-        for key, attr in (("unattached", "unatt"), ("hand", "hand")):
-            if key in z:
-                got = _ids(m, getattr(m, attr)[s])
-                if got != Counter(z[key]):
-                    fail("zones", name, key, f"{name} {key}: expected {sorted(z[key])}, "
-                                             f"got {sorted(got.elements())}")
-        if "hand_size" in z and len(m.hand[s]) != z["hand_size"]:
-            fail("zones", name, "hand_size", f"{name} hand size: expected {z['hand_size']}, "
-                                             f"got {len(m.hand[s])}")
-        if "job" in z:
-            jobs = [h for h in m.hand[s] if m.p.is_job[h]]
-            if m.job_aside[s] >= 0:
-                jobs.append(m.job_aside[s])
-            got = [m.p.cid[h] for h in jobs]
-            if got != ([z["job"]] if z["job"] else []):
-                fail("zones", name, "job", f"{name} job: expected {z['job']}, got {got}")
-    if "discard" in exp:
-        have = _ids(m, m.discard)
-        for i, cid in enumerate(exp["discard"]):
-            if have[cid] <= 0:
-                fail("discard", i, f"discard: {cid} is not in the discard pile")
-            have[cid] -= 1
-    if "not_discarded" in exp:
-        have = _ids(m, m.discard)
-        for i, cid in enumerate(exp["not_discarded"]):
-            if have[cid]:
-                fail("not_discarded", i, f"discard: {cid} should not be in the discard pile")
-    for gid, who in (exp.get("goals") or {}).items():
-        got = [sorted(SEAT_NAMES[s] for s in m.goal_claimed[i])
-               for i, g in enumerate(m.goals) if m.p.cid[g] == gid]
-        if not got:
-            fail("goals", gid, f"goal {gid} is not in play")
-        elif got[0] != sorted(who or []):
-            fail("goals", gid, f"goal {gid}: expected {sorted(who or [])}, got {got[0]}")
-    for cid, t in (exp.get("tokens") or {}).items():
-        got = [m.tokens[h] for h in m.tokens if m.p.cid[h] == cid]
-        if got != ([t] if t else []):
-            fail("tokens", cid, f"tokens on {cid}: expected {t}, got {got or 0}")
     if "over" in exp and bool(m.result) != exp["over"]:
         fail("over", f"game over: expected {exp['over']}, got {bool(m.result)}")
     for name, kinds in (exp.get("asked") or {}).items():
         if asked[seat(name)] != kinds:
             fail("asked", name, f"{name} was asked {asked[seat(name)]}, expected {kinds}")
-    if "box" in exp:
-        got, want = _ids(m, m.box), Counter(exp["box"])
-        if got != want:
-            fail("box", f"box: expected {sorted(want.elements())}, got {sorted(got.elements())}")
-    for zone, size in (exp.get("sizes") or {}).items():
-        if len(getattr(m, zone)) != size:
-            fail("sizes", zone, f"size of {zone}: expected {size}, got {len(getattr(m, zone))}")
-    if "goal_table" in exp:
-        P = m.p
-        got = {"first": sum(1 for g in m.goals if P.goal[g][0] == "first"),
-               "end": sum(1 for g in m.goals if P.goal[g][0] == "end"),
-               "vp_cards": len(m.goal_vp), "face_up": sum(m.goal_open),
-               "values": sorted(m.goal_value)}
-        for key, want in exp["goal_table"].items():
-            want = sorted(want) if key == "values" else want
-            if got[key] != want:
-                fail("goal_table", key, f"goal table {key}: expected {want}, got {got[key]}")
-    for gid, up in (exp.get("vp_face_up") or {}).items():
-        got = [m.goal_open[i] for i, g in enumerate(m.goals) if m.p.cid[g] == gid]
-        if not got:
-            fail("vp_face_up", gid, f"goal {gid} is not in play")
-        elif got[0] != up:
-            fail("vp_face_up", gid, f"VP card under {gid}: expected face "
-                                    f"{'up' if up else 'down'}, got face {'up' if got[0] else 'down'}")
-
-
-def _show_ids(d: dict) -> str:
-    return "{" + ", ".join(f"{k}: {sorted(v.elements())}" for k, v in sorted(d.items())) + "}"

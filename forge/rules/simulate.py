@@ -2,7 +2,8 @@
 
 Game ``i`` of a run with seed ``S`` is played with seed ``derive_seed(S, "game", i)``, whichever
 worker plays it, so the same arguments give the same results with any ``jobs`` (timings aside).
-A shared victory counts ``1/k`` of a win for each of its ``k`` winners.
+A shared victory counts ``1/k`` of a win for each of its ``k`` winners. Nothing here names a
+game: the engine (docs/engines.md) brings its options, agents and optional statistics.
 """
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .agents import AGENTS
-from .core import ENGINES, InvariantViolation, Violation, derive_seed, play_game
+from ..errors import EngineError
+from . import ENGINES
+from .agents import agents_for
+from .core import (InvariantViolation, Rolled, Violation, derive_seed, play_game,
+                   resolve_options)
 
 TIMING_KEYS = ("seconds", "games_per_s", "decisions_per_s")
 
@@ -23,7 +27,8 @@ TIMING_KEYS = ("seconds", "games_per_s", "decisions_per_s")
 class Job:
     root: str
     game_id: str
-    config: Any
+    options: tuple
+    sets: tuple
     players: int
     agents: tuple[str, ...]
     seed: int
@@ -36,18 +41,19 @@ _CACHE: dict = {}
 
 
 def _prepared(job: Job) -> Any:
-    key = (job.root, job.config)
+    key = (job.root, job.options, job.sets)
     if key not in _CACHE:
         from ..model import load_game
         game, _ = load_game(Path(job.root))
         module = ENGINES[game.manifest.engine]
-        _CACHE[key] = module.prepare(game, job.config)
+        _CACHE[key] = module.prepare(game, dict(job.options), job.sets)
     return _CACHE[key]
 
 
 def _run(job: Job) -> list[dict]:
     prep = _prepared(job)
-    agents = [AGENTS[job.agents[s % len(job.agents)]] for s in range(job.players)]
+    known = agents_for(ENGINES[prep.game.manifest.engine])
+    agents = [known[job.agents[s % len(job.agents)]] for s in range(job.players)]
     out = []
     for i in range(job.first, job.first + job.count):
         gseed = derive_seed(job.seed, "game", i)
@@ -57,13 +63,16 @@ def _run(job: Job) -> list[dict]:
         except (InvariantViolation, Exception) as exc:   # noqa: BLE001 - a crash is a finding too
             kind = "invariant" if isinstance(exc, InvariantViolation) else type(exc).__name__
             v = Violation(gseed, job.players, f"{kind}: {exc}", list(match.actions),
-                          len(match.actions))
+                          sum(1 for a in match.actions if type(a) is not Rolled))
             out.append({"violation": v.as_dict(), "game": i})
             continue
         r = match.result
-        out.append({"game": i, "scores": r["scores"], "winners": r["winners"],
-                    "decisions": decisions,
-                    "plays": sorted({(d, s) for d, s in match.played})})
+        rec = {"game": i, "scores": r["scores"], "winners": r["winners"],
+               "decisions": decisions, "plays": sorted({(d, s) for d, s in match.played})}
+        stats = getattr(match, "stats", None)
+        if stats is not None:
+            rec["stats"] = stats()
+        out.append(rec)
     return out
 
 
@@ -85,29 +94,40 @@ def player_range(game: Any, module: Any) -> tuple[int, int]:
 
 
 def simulate(game: Any, games: int = 1000, players: int = 4, seed: int = 0,
-             config: Any = None, agents: tuple[str, ...] = ("random",), jobs: int = 1,
-             check: str = "round") -> dict:
+             options: dict | None = None, sets: Any = None, agents: tuple[str, ...] = ("random",),
+             jobs: int = 1, check: str = "round", config: Any = None) -> dict:
     """Simulate ``games`` games of ``game`` (a loaded `Game`) and return the summary dict.
-    Arguments no game could be played with are a ValueError, before any game starts."""
+
+    ``options`` are the engine's option values by name (text or typed; see its ``OPTIONS``),
+    ``sets`` the sets in play (None: the engine's default). ``config`` is an engine's ready
+    configuration object, passed to its ``prepare`` as the options (kept for callers that
+    build one). Arguments no game could be played with are an EngineError, before any game
+    starts."""
     engine_id = game.manifest.engine
     if engine_id not in ENGINES:
-        raise ValueError(f"no rules engine {engine_id!r} for {game.id}")
+        raise EngineError(f"no rules engine {engine_id!r} for {game.id}")
     module = ENGINES[engine_id]
     lo, hi = player_range(game, module)
     if not lo <= players <= hi:
-        raise ValueError(f"{game.id} takes {lo}-{hi} players, not {players}")
+        raise EngineError(f"{game.id} takes {lo}-{hi} players, not {players}")
+    known = agents_for(module)
     if not agents:
-        raise ValueError("no agents given (known: " + ", ".join(AGENTS) + ")")
-    config = config if config is not None else module.Config()
+        raise EngineError("no agents given (known: " + ", ".join(known) + ")")
     for a in agents:
-        if a not in AGENTS:
-            raise ValueError(f"unknown agent {a!r} (known: {', '.join(AGENTS)})")
-    prep = module.prepare(game, config)     # validates the configuration up front
-    _CACHE[(str(game.root), config)] = prep
+        if a not in known:
+            raise EngineError(f"unknown agent {a!r} (known: {', '.join(known)})")
+    if config is not None:
+        prep = module.prepare(game, config)
+    else:
+        opts = resolve_options(getattr(module, "OPTIONS", ()), dict(options or {}))
+        prep = module.prepare(game, opts, tuple(sets) if sets else None)
+    # workers rebuild the same tables from these (fork: they find them in the cache)
+    key_opts = tuple(sorted(prep.options.items()))
+    _CACHE[(str(game.root), key_opts, prep.sets)] = prep
     jobs = max(1, min(jobs or os.cpu_count() or 1, games or 1))
     size = math.ceil(games / jobs) if games else 0
-    work = [Job(str(game.root), game.id, config, players, tuple(agents), seed, k, min(size, games - k),
-                check) for k in range(0, games, size or 1)] if games else []
+    work = [Job(str(game.root), game.id, key_opts, prep.sets, players, tuple(agents), seed, k,
+                min(size, games - k), check) for k in range(0, games, size or 1)] if games else []
     start = time.perf_counter()
     if jobs > 1 and len(work) > 1:
         import multiprocessing as mp
@@ -117,11 +137,15 @@ def simulate(game: Any, games: int = 1000, players: int = 4, seed: int = 0,
         parts = [_run(j) for j in work]
     elapsed = time.perf_counter() - start
     records = [r for part in parts for r in part]
-    return summarise(prep, records, games, players, seed, agents, config, elapsed)
+    result = summarise(prep, records, games, players, seed, agents, elapsed)
+    hook = getattr(module, "statistics", None)
+    if hook is not None:
+        result["engine"] = hook(prep, [r for r in records if "violation" not in r])
+    return result
 
 
 def summarise(prep: Any, records: list[dict], games: int, players: int, seed: int,
-              agents: tuple[str, ...], config: Any, elapsed: float) -> dict:
+              agents: tuple[str, ...], elapsed: float) -> dict:
     done = [r for r in records if "violation" not in r]
     violations = [dict(r["violation"], game=r["game"]) for r in records if "violation" in r]
     n = len(done)
@@ -170,7 +194,7 @@ def summarise(prep: Any, records: list[dict], games: int, players: int, seed: in
         "players": players,
         "seed": seed,
         "agents": list(agents),
-        "sets": list(getattr(config, "sets", ())),
+        "sets": list(prep.sets),
         "seconds": round(elapsed, 3),
         "games_per_s": round(len(records) / elapsed, 1) if elapsed else 0.0,
         "decisions_per_s": round(decisions / elapsed, 1) if elapsed else 0.0,

@@ -1,0 +1,196 @@
+"""«High Card»: the complete example engine of docs/engines.md.
+
+Rules: shuffle the 16 number cards, deal 3 to each player. Three tricks: everyone picks a card
+from hand at once (hidden, revealed together); the highest value wins the trick and scores its
+value (a tie is settled by a d6 roll-off, rolled again while tied). Then each played card's
+effects resolve for the player who played it: `draw: {count}` draws cards, `gain: {count}` adds
+points if that player won the trick. Highest score wins; then the most cards left in hand.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping, Sequence
+
+from forge.rules.core import (Match, Option, Prepared, Requires, ScenarioKeys, SEAT_NAMES,
+                              InvariantViolation, operation, operations_of)
+from forge.rules.agents import random_agent
+from forge.rules.scenario import Card, Map, N
+
+NAME = "high_card"
+PLAYERS = (2, 4)
+OPTIONS = (Option("tricks", int, 3, help="Tricks in a game."),
+           Option("hand", int, 3, choices=(2, 3, 4), help="Cards dealt to each player."))
+REQUIRES = Requires({"number": ("value", "effects")})
+SCENARIO = ScenarioKeys(
+    setup={"deck": [Card(frozenset({"number"}))]},        # the deck, top card first
+    seat=[Card(frozenset({"number"}))],                     # seats: {A: [ids in hand]}
+    expect={"hand_size": Map(str, N)},                      # expect: {hand_size: {A: 2}}
+    stops={"tricks": "trick"})
+
+
+def smallest_agent(match: "HighCardMatch", seat: int, options: list, rng: Any) -> tuple:
+    """Always plays its lowest card (a sensible agent would be smarter)."""
+    return min(options, key=lambda o: match.p.value[o[1]])
+
+
+AGENTS = {"random": random_agent, "smallest": smallest_agent}
+
+
+class HighCardPrepared(Prepared):
+    def __init__(self, game: Any, options: Mapping[str, Any], sets: Sequence[str]):
+        super().__init__(game, options, sets)
+        self.cid: list[str] = []      # handle -> card id
+        self.dix: list[int] = []      # handle -> index into def_ids
+        self.value: list[int] = []
+        self.ops: list[tuple] = []    # handle -> ((op name, {param: value}), ...)
+        for i, card in enumerate(c for c in game.cards if c.set in self.sets):
+            for _ in range(card.copies):
+                self.handles_of.setdefault(card.id, []).append(len(self.cid))
+                self.cid.append(card.id)
+                self.dix.append(i)
+                self.value.append(card.value)
+                self.ops.append(tuple((op.name, op.args()) for op in card.effects))
+
+    def new(self, players: int, seed: int, log: bool = False, deal: bool = True) -> "HighCardMatch":
+        m = HighCardMatch(self, players, seed, log)
+        if deal:
+            m.begin()                            # flow() deals from the seed
+        return m
+
+
+class HighCardMatch(Match):
+    def __init__(self, p: HighCardPrepared, players: int, seed: int, log: bool = False):
+        super().__init__(players, seed, log)
+        self.p = p
+        self.deck: list[int] = []
+        self.hand: list[list[int]] = [[] for _ in range(players)]
+        self.discard: list[int] = []
+        self.points = [0] * players
+        self.dealt = False
+        self.rolloffs = 0
+
+    # --- the whole game, one generator
+    def flow(self) -> Iterator:
+        if not self.dealt:                       # a scenario may have dealt by hand
+            self.deck = list(range(len(self.p.cid)))
+            yield from self.shuffle(self.deck)
+            for _ in range(self.p.options["hand"]):
+                for s in range(self.n):
+                    self.draw(s)
+        for _ in range(self.p.options["tricks"]):
+            seats = [s for s in range(self.n) if self.hand[s]]
+            if not seats:
+                break
+            picks = yield from self.ask_all("play", seats, [[("play", h) for h in self.hand[s]]
+                                                            for s in seats])
+            played = list(zip(seats, (c[1] for c in picks)))
+            for s, h in played:
+                self.hand[s].remove(h)
+                self.played.append((self.p.dix[h], s))
+            winner = yield from self.best(played)
+            self.orders.append([winner])
+            self.points[winner] += self.p.value[dict(played)[winner]]
+            self._log("trick", SEAT_NAMES[winner])
+            for s, h in played:
+                for name, args in self.p.ops[h]:
+                    yield from self.OPERATIONS[name].func(self, s, winner, **args)
+                self.discard.append(h)
+            yield from self.checkpoint("trick")
+        self.finish()
+
+    def best(self, played: list[tuple[int, int]]) -> Iterator:
+        top = max(self.p.value[h] for _, h in played)
+        tied = [s for s, h in played if self.p.value[h] == top]
+        while len(tied) > 1:                     # a d6 roll-off, again while tied
+            self.rolloffs += 1
+            rolls = []
+            for _ in tied:
+                rolls.append((yield from self.die(6)))
+            tied = [s for s, r in zip(tied, rolls) if r == max(rolls)]
+        return tied[0]
+
+    def draw(self, s: int) -> None:
+        if self.deck:
+            self.hand[s].append(self.deck.pop())
+
+    # --- the effect operations, registered for `forge check`
+    @operation("draw", count=int)
+    def op_draw(self, seat: int, winner: int, count: int) -> Iterator:
+        for _ in range(count):
+            self.draw(seat)
+        return
+        yield
+
+    @operation("gain", count=int)
+    def op_gain(self, seat: int, winner: int, count: int) -> Iterator:
+        if seat == winner:
+            self.points[seat] += count
+        return
+        yield
+
+    # --- what the base needs
+    def zones(self):
+        yield "deck", self.deck
+        yield "discard", self.discard
+        for s in range(self.n):
+            yield f"hand[{SEAT_NAMES[s]}]", self.hand[s]
+
+    def total(self) -> int:
+        return len(self.p.cid)
+
+    def invariants(self) -> None:
+        if any(v < 0 for v in self.points):
+            raise InvariantViolation("negative points")
+
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    def tiebreak(self, seat: int) -> tuple:
+        return (len(self.hand[seat]),)
+
+    def view(self, seat: int) -> dict:
+        return {"hand": [self.p.cid[h] for h in self.hand[seat]], "points": list(self.points),
+                "hand_sizes": [len(h) for h in self.hand], "deck": len(self.deck)}
+
+    def label(self, option: tuple) -> str:
+        return f"{option[0]} {self.p.cid[option[1]]}"
+
+    def handle_name(self, h: int) -> str:
+        return self.p.cid[h]
+
+    def stats(self) -> dict:
+        """What `statistics` gets from each game (small and JSON-able)."""
+        return {"rolloffs": self.rolloffs}
+
+
+OPERATIONS = operations_of(HighCardMatch)
+
+
+def prepare(game: Any, options: Mapping[str, Any], sets: Sequence[str] | None = None) -> HighCardPrepared:
+    return HighCardPrepared(game, options, sets or tuple(game.manifest.sets)[:1])
+
+
+def statistics(prepared: HighCardPrepared, records: list[dict]) -> dict:
+    """Game-specific figures for `forge simulate` (JSON `engine`, and report lines)."""
+    per_game = sum(r["stats"]["rolloffs"] for r in records) / max(1, len(records))
+    return {"rolloffs_per_game": round(per_game, 3),
+            "lines": [f"d6 roll-offs per game: {per_game:.2f}"]}
+
+
+def scenario_setup(match: HighCardMatch, data: dict, ctx: Any) -> None:
+    """Place the scenario's cards: `seats: {A: [ids]}` hands, `deck:` top first; or, with
+    `deal: true`, let the flow shuffle and deal from the seed."""
+    if data.get("deal"):
+        return                                   # flow() deals from the seed
+    for name, ids in (data.get("seats") or {}).items():
+        match.hand[SEAT_NAMES.index(name)] += [ctx.take(cid, ("seats", name, i))
+                                               for i, cid in enumerate(ids or [])]
+    top = [ctx.take(cid, ("deck", i)) for i, cid in enumerate(data.get("deck") or [])]
+    match.deck += ctx.rest() + top[::-1]         # drawn with pop(): the top is the end
+    match.dealt = True
+
+
+def scenario_expect(match: HighCardMatch, expect: dict, ctx: Any) -> None:
+    for name, size in (expect.get("hand_size") or {}).items():
+        got = len(match.hand[SEAT_NAMES.index(name)])
+        if got != size:
+            ctx.fail(("hand_size", name), f"{name} holds {got} cards, expected {size}")
