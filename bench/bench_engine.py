@@ -1,9 +1,10 @@
-"""Engine speed: Love Formula (one process, random agents) against RLCard's Uno (random agents).
+"""Engine speed: Love Formula and «Rules. Does Not Exist.» (one process, random agents) against
+RLCard's Uno (random agents).
 
     pip install -e .[bench]      # rlcard, numpy
-    python bench/bench_engine.py [--games 2000] [--uno-games 2000]
+    python bench/bench_engine.py [--games 2000] [--rave-games 1000] [--uno-games 2000]
 
-Prints decisions per second for both on this machine, and their ratio. A "decision" is one
+Prints decisions per second for each on this machine, and their ratios to Uno. A "decision" is one
 seat choosing one action (a simultaneous choice of four seats counts four); RLCard's Uno makes
 one decision per environment step.
 """
@@ -23,7 +24,25 @@ def bench_love_formula(games: int, players: int = 4, sets: tuple = ("base",)) ->
     from forge.rules.core import play_game
 
     game, _ = load_game(ROOT / "cards" / "love_formula")
-    prep = lf.prepare(game, lf.Config(sets=sets))
+    prep = lf.prepare(game, {}, sets)
+    agents = [random_agent] * players
+    start = time.perf_counter()
+    decisions = 0
+    for seed in range(games):
+        match = prep.new(players, seed)
+        decisions += play_game(match, agents, match.streams.agents)
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, games / elapsed
+
+
+def bench_rave(games: int, players: int = 4) -> tuple[float, float]:
+    from forge.model import load_game
+    from forge.rules import rules_does_not_exist as rave
+    from forge.rules.agents import random_agent
+    from forge.rules.core import play_game
+
+    game, _ = load_game(ROOT / "cards" / "rules_does_not_exist")
+    prep = rave.prepare(game, {})
     agents = [random_agent] * players
     start = time.perf_counter()
     decisions = 0
@@ -53,11 +72,15 @@ def bench_uno(games: int) -> tuple[float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--rave-games", type=int, default=1000)
     ap.add_argument("--uno-games", type=int, default=2000)
     args = ap.parse_args()
     lf_dps, lf_gps = bench_love_formula(args.games)
     print(f"Love Formula (4 players, base, random agents): {lf_dps:,.0f} decisions/s, "
           f"{lf_gps:,.1f} games/s")
+    rv_dps, rv_gps = bench_rave(args.rave_games)
+    print(f"Rules. Does Not Exist. (4 players, random):   {rv_dps:,.0f} decisions/s, "
+          f"{rv_gps:,.1f} games/s")
     try:
         uno_dps, uno_gps = bench_uno(args.uno_games)
     except ImportError:
@@ -65,7 +88,7 @@ def main() -> None:
         return
     print(f"RLCard Uno (random agents):                    {uno_dps:,.0f} decisions/s, "
           f"{uno_gps:,.1f} games/s")
-    print(f"ratio: {lf_dps / uno_dps:.2f}x")
+    print(f"ratio: Love Formula {lf_dps / uno_dps:.2f}x, Rules. Does Not Exist. {rv_dps / uno_dps:.2f}x")
 
 
 if __name__ == "__main__":

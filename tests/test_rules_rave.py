@@ -1,0 +1,210 @@
+"""The «Rules. Does Not Exist.» engine: scenarios, every player count, determinism and replay,
+lineup strength, the data checks, statistics and agents."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from forge.model import load_game
+from forge.rules import rules_does_not_exist as rave
+from forge.rules.agents import random_agent
+from forge.rules.core import play_game, replay
+from forge.rules.rave_agents import sensible_agent
+from forge.scenario import run_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDS = ROOT / "cards" / "rules_does_not_exist"
+SCENARIOS = sorted((ROOT / "tests" / "scenarios" / "rules_does_not_exist").glob("*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def game():
+    g, _ = load_game(CARDS)
+    return g
+
+
+@pytest.fixture(scope="module")
+def prep(game):
+    return rave.prepare(game, {})
+
+
+def test_at_least_twenty_scenarios():
+    assert len(SCENARIOS) >= 20
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_scenario(path):
+    res = run_scenario(path)
+    assert res.passed, "\n".join(res.failures)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_player_count_ends_with_invariants(prep, players):
+    for seed in range(6):
+        m = prep.new(players, seed)
+        play_game(m, [random_agent] * players, m.streams.agents, check="step")
+        assert m.decision is None and m.result is not None
+        assert not m.result["capped"]
+        assert m.result["winners"]
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_sensible_agents_and_gentle_round(game, players):
+    p = rave.prepare(game, {"first_player": "gentle"})
+    for seed in range(4):
+        m = p.new(players, seed)
+        agents = [sensible_agent, random_agent] * 3
+        play_game(m, agents[:players], m.streams.agents, check="step")
+        assert m.result and not m.result["capped"]
+
+
+def test_same_seed_same_game_and_replay(prep):
+    a, b = prep.new(4, 7), prep.new(4, 7)
+    for m in (a, b):
+        play_game(m, [random_agent] * 4, m.streams.agents)
+    assert a.state_digest() == b.state_digest() and a.result == b.result
+    c = replay(prep.new(4, 7, deal=False), a.actions, start=lambda m: (m.setup(), m.begin()))
+    assert c.state_digest() == a.state_digest()
+
+
+def test_sensible_beats_random(prep):
+    wins = 0.0
+    for seed in range(40):
+        m = prep.new(4, seed)
+        play_game(m, [sensible_agent] + [random_agent] * 3, m.streams.agents)
+        if 0 in m.result["winners"]:
+            wins += 1 / len(m.result["winners"])
+    assert wins / 40 > 0.5
+
+
+def _lineup(prep, *ids):
+    taken: dict[str, int] = {}
+    out = []
+    for cid in ids:
+        i = taken.get(cid, 0)
+        out.append(prep.handles_of[cid][i])
+        taken[cid] = i + 1
+    return out
+
+
+def test_strength_genres_card_by_card(prep):
+    m = prep.new(2, 0, deal=False)
+    s = m.strength
+    assert s(0, _lineup(prep, "strobe_cathedral", "sunrise_at_the_quarry")) == (15, 21)
+    assert s(0, _lineup(prep, "foggy_balcony", "glowstick_sunrise"))[0] == 8
+    assert s(0, _lineup(prep, "strobe_cathedral", "concrete_stomp", "bass_quake"))[0] == 12
+    assert s(0, _lineup(prep, "bass_quake"))[0] == 3
+    assert s(0, [])[0] == 0
+    # a Class's genre bonus is added before the increase
+    m.cls[0] = _lineup(prep, "techno_purist")
+    assert s(0, _lineup(prep, "strobe_cathedral", "sunrise_at_the_quarry"))[0] == 18
+
+
+def test_operations_match_the_manifest(game):
+    declared = {name: set(spec.params) for name, spec in game.manifest.operations.items()}
+    assert declared == {name: set(op.params) for name, op in rave.OPERATIONS.items()}
+
+
+def _copy_cards(tmp_path: Path) -> Path:
+    dst = tmp_path / "rules_does_not_exist"
+    shutil.copytree(CARDS, dst)
+    return dst
+
+
+def test_check_data_findings(tmp_path):
+    root = _copy_cards(tmp_path)
+    classes = (root / "classes.yaml").read_text()
+    (root / "classes.yaml").write_text(classes.replace(
+        "    - draft_extra: 1\n", "    - reset: {}\n").replace(
+        "    - genre_bonus: {genre: techno, amount: 1}\n", "    - merc_boost: 1\n"))
+    monsters = (root / "monsters.yaml").read_text()
+    (root / "monsters.yaml").write_text(monsters.replace(
+        "    - lose_class: {}\n  flavor:\n    uk: \"Зліплений",
+        "    - draft_extra: 1\n  flavor:\n    uk: \"Зліплений"))
+    g, _ = load_game(root)
+    codes = sorted((f.code, f.file.split("/")[-1] if hasattr(f, "file") else "")
+                   for f in rave.check_data(g))
+    assert [c for c, _ in codes].count("operation-never-applies") == 3
+
+
+def test_check_rejects_unimplemented_failure_operation(tmp_path):
+    root = _copy_cards(tmp_path)
+    manifest = (root / "game.yaml").read_text()
+    (root / "game.yaml").write_text(manifest.replace(
+        "operations:\n", "operations:\n  teleport:\n    params: {}\n    text: {uk: \"Телепорт.\", en: \"Teleport.\"}\n", 1))
+    monsters = (root / "monsters.yaml").read_text()
+    (root / "monsters.yaml").write_text(monsters.replace("    - reset: {}\n", "    - teleport: {}\n", 1))
+    out = subprocess.run([sys.executable, "-m", "forge", "check", str(root)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "teleport" in out.stdout + out.stderr
+    assert "monsters.yaml:" in out.stdout + out.stderr
+
+
+def test_simulate_reports_the_designers_figures(game):
+    from forge.rules import simulate
+    r = simulate(game, games=30, players=3, seed=2)
+    assert not r["violations"]
+    e = r["engine"]
+    assert set(e["monsters"]) == {c.id for c in game.cards if c.type == "monster"}
+    assert e["turn_cap_hits"] == 0 and e["turns"]["mean"] > 0
+    assert "(none)" in e["class_win_share"] and "resets" in e
+    assert any("game length" in line for line in e["lines"])
+
+
+def test_view_hides_other_hands(prep):
+    m = prep.new(3, 1)
+    v = m.view(0)
+    assert "hand" in v and len(v["hand_sizes"]) == 3
+    assert all(isinstance(x, str) for x in v["hand"])
+    assert "hands" not in v
+
+
+def test_check_data_unbeatable_monster(tmp_path):
+    import re
+    root = _copy_cards(tmp_path)
+    sounds = (root / "sounds.yaml").read_text()
+    (root / "sounds.yaml").write_text(re.sub(r"\n  bonus: \d+\n", "\n  bonus: 1\n", sounds))
+    g, _ = load_game(root)
+    found = [(f.code, f.message) for f in rave.check_data(g)]
+    assert [c for c, _ in found] == ["monster-unbeatable"]
+    assert "level 20" in found[0][1]
+
+
+def test_empty_deck_reshuffles_the_discard(prep):
+    m = prep.new(2, 0, deal=False)
+    m.setup()
+    m.discard, m.deck = m.deck[:3], []
+    gen = m._draw()
+    try:
+        while True:
+            next(gen)
+    except StopIteration as stop:
+        h = stop.value
+    assert h >= 0 and len(m.deck) == 2 and not m.discard
+    m.deck, m.discard = [], []
+    gen = m._draw()
+    try:
+        next(gen)
+    except StopIteration as stop:
+        assert stop.value == -1
+
+
+def test_simulate_json_is_deterministic():
+    import json
+
+    from forge.rules.simulate import without_timings
+
+    def run() -> dict:
+        out = subprocess.run([sys.executable, "-m", "forge", "simulate", "rules_does_not_exist",
+                              "--games", "40", "--players", "4", "--seed", "1", "--format", "json"],
+                             capture_output=True, text=True, cwd=ROOT)
+        assert out.returncode == 0, out.stderr
+        return without_timings(json.loads(out.stdout))
+
+    a, b = run(), run()
+    assert a == b and not a["violations"] and a["engine"]["turn_cap_hits"] == 0
