@@ -17,32 +17,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def bench_love_formula(games: int, players: int = 4, sets: tuple = ("base",)) -> tuple[float, float]:
+def bench_engine(game_id: str, games: int, players: int = 4, sets: tuple | None = None) -> tuple[float, float]:
+    """Decisions and games per second of `game_id`'s engine with random agents in every seat."""
     from forge.model import load_game
-    from forge.rules import love_formula as lf
+    from forge.rules import get_engine
     from forge.rules.agents import random_agent
     from forge.rules.core import play_game
 
-    game, _ = load_game(ROOT / "cards" / "love_formula")
-    prep = lf.prepare(game, {}, sets)
-    agents = [random_agent] * players
-    start = time.perf_counter()
-    decisions = 0
-    for seed in range(games):
-        match = prep.new(players, seed)
-        decisions += play_game(match, agents, match.streams.agents)
-    elapsed = time.perf_counter() - start
-    return decisions / elapsed, games / elapsed
-
-
-def bench_rave(games: int, players: int = 4) -> tuple[float, float]:
-    from forge.model import load_game
-    from forge.rules import rules_does_not_exist as rave
-    from forge.rules.agents import random_agent
-    from forge.rules.core import play_game
-
-    game, _ = load_game(ROOT / "cards" / "rules_does_not_exist")
-    prep = rave.prepare(game, {})
+    game, _ = load_game(ROOT / "cards" / game_id)
+    engine = get_engine(game_id)
+    prep = engine.prepare(game, {}, sets) if sets is not None else engine.prepare(game, {})
     agents = [random_agent] * players
     start = time.perf_counter()
     decisions = 0
@@ -75,10 +59,10 @@ def main() -> None:
     ap.add_argument("--rave-games", type=int, default=1000)
     ap.add_argument("--uno-games", type=int, default=2000)
     args = ap.parse_args()
-    lf_dps, lf_gps = bench_love_formula(args.games)
+    lf_dps, lf_gps = bench_engine("love_formula", args.games, sets=("base",))
     print(f"Love Formula (4 players, base, random agents): {lf_dps:,.0f} decisions/s, "
           f"{lf_gps:,.1f} games/s")
-    rv_dps, rv_gps = bench_rave(args.rave_games)
+    rv_dps, rv_gps = bench_engine("rules_does_not_exist", args.rave_games)
     print(f"Rules. Does Not Exist. (4 players, random):   {rv_dps:,.0f} decisions/s, "
           f"{rv_gps:,.1f} games/s")
     try:

@@ -13,19 +13,13 @@ Prints the best of `--repeat` runs for:
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
+
+from bench_check import best  # (bench/ is the script's folder, first on sys.path)
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def main() -> None:
