@@ -232,6 +232,18 @@ def operation(name: str, help: str = "", **params: Any) -> Callable[[Callable], 
     return mark
 
 
+def passive(name: str, help: str, **params: Any) -> Callable:
+    """An operation that does nothing when it resolves: its card changes a rule while it is in
+    play, and the engine reads it where that rule applies (``help`` says where). Declared like
+    any operation, so ``check`` knows it::
+
+        op_bigger_hand = passive("bigger_hand", "the hand limit is higher", amount=int)"""
+    def nothing(self: Any, *args: Any, **kwargs: Any) -> Iterator:
+        return
+        yield  # a generator, like every operation
+    return operation(name, help, **params)(nothing)
+
+
 def operations_of(cls: type) -> dict[str, Operation]:
     """The operations registered with `operation` on ``cls`` and its bases, by name."""
     out: dict[str, Operation] = {}

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping, Sequence
 
 from . import core
-from .core import InvariantViolation, Option, Requires, SEAT_NAMES, operation, operations_of
+from .core import InvariantViolation, Option, Requires, SEAT_NAMES, operation, operations_of, passive
 
 NAME = "rules_does_not_exist"
 #: Seats the Basic mode is written for.
@@ -772,59 +772,15 @@ class Match(core.Match):
             self.skip[s] = 0
             self.out_turn[s] = self.turns
 
-    @operation("raise_limit", zone=("hand", "inventory"), amount=int)
-    def op_raise_limit(self, s: int, zone: str, amount: int) -> Iterator:
-        """Passive: the owner's hand or inventory limit is higher (`hand_limit`, `inv_limit`)."""
-        return
-        yield
-
-    @operation("draft_extra", count=int)
-    def op_draft_extra(self, s: int, count: int) -> Iterator:
-        """Passive: more cards in the owner's draft (`turn`)."""
-        return
-        yield
-
-    @operation("bonus_souls", role=ROLES, count=int)
-    def op_bonus_souls(self, s: int, role: str, count: int) -> Iterator:
-        """Passive: more souls for a success in that role (`gain`)."""
-        return
-        yield
-
-    @operation("escape_bonus", add=int)
-    def op_escape_bonus(self, s: int, add: int) -> Iterator:
-        """Passive: added to the owner's d6 escape rolls (`bounty`)."""
-        return
-        yield
-
-    @operation("hire_bonus", add=int)
-    def op_hire_bonus(self, s: int, add: int) -> Iterator:
-        """Passive: added to the owner's d6 hiring rolls (`_shop`)."""
-        return
-        yield
-
-    @operation("genre_bonus", genre=str, amount=int)
-    def op_genre_bonus(self, s: int, genre: str, amount: int) -> Iterator:
-        """Passive: each card of the genre in the owner's lineup counts more (`strength`)."""
-        return
-        yield
-
-    @operation("reroll_expectation", count=int)
-    def op_reroll_expectation(self, s: int, count: int) -> Iterator:
-        """Passive: the owner may reroll the expectation d20 (`turn`)."""
-        return
-        yield
-
-    @operation("merc_choose")
-    def op_merc_choose(self, s: int) -> Iterator:
-        """Passive: the owner chooses the card this Mercenary tosses in (`_rave_act`)."""
-        return
-        yield
-
-    @operation("merc_boost", amount=int)
-    def op_merc_boost(self, s: int, amount: int) -> Iterator:
-        """Passive: cards this Mercenary tosses in count more (`strength`)."""
-        return
-        yield
+    op_raise_limit = passive("raise_limit", "Passive: the owner's hand or inventory limit is higher (`hand_limit`, `inv_limit`).", zone=("hand", "inventory"), amount=int)
+    op_draft_extra = passive("draft_extra", "Passive: more cards in the owner's draft (`turn`).", count=int)
+    op_bonus_souls = passive("bonus_souls", "Passive: more souls for a success in that role (`gain`).", role=ROLES, count=int)
+    op_escape_bonus = passive("escape_bonus", "Passive: added to the owner's d6 escape rolls (`bounty`).", add=int)
+    op_hire_bonus = passive("hire_bonus", "Passive: added to the owner's d6 hiring rolls (`_shop`).", add=int)
+    op_genre_bonus = passive("genre_bonus", "Passive: each card of the genre in the owner's lineup counts more (`strength`).", genre=str, amount=int)
+    op_reroll_expectation = passive("reroll_expectation", "Passive: the owner may reroll the expectation d20 (`turn`).", count=int)
+    op_merc_choose = passive("merc_choose", "Passive: the owner chooses the card this Mercenary tosses in (`_rave_act`).")
+    op_merc_boost = passive("merc_boost", "Passive: cards this Mercenary tosses in count more (`strength`).", amount=int)
 
     # ------------------------------------------------------------------ the end
     def over(self) -> bool:
