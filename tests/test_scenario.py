@@ -186,3 +186,29 @@ def test_an_engine_error_in_play_names_the_action(tmp_path, monkeypatch):
     monkeypatch.setattr(Match, "step", breaks_after_quarrel)
     res = run_scenario(HERE / "reaction_no_move.yaml")
     assert "KeyError: 'boom'" in _line(res, "A: play quarrel")
+
+
+def test_an_impossible_position_to_score_is_a_failure_not_a_crash(tmp_path):
+    """`start: {score: true}` with a position the rules forbid (two unattached events) fails the
+    scenario at its `seats:` line with exit 1, never exit 3 or a traceback."""
+    import subprocess
+    import sys
+    bad = tmp_path / "impossible.yaml"
+    bad.write_text(
+        "game: love_formula\n"
+        "title: {uk: Неможливо, en: Impossible}\n"
+        "story: {uk: Дві неприкріплені події., en: Two unattached events.}\n"
+        "players: 2\n"
+        "start: {score: true}\n"
+        "seats:\n"
+        "  A: {unattached: [festival, hanami], job: job_tutor}\n"
+        "  B: {job: job_pizza_delivery}\n"
+        "expect:\n"
+        "  scores: {A: 2}\n", encoding="utf-8")
+    res = run_scenario(bad)
+    assert not res.passed
+    assert any(f.startswith(f"{bad}:6:") and "refuses this position" in f
+               and "more than one unattached preparation" in f for f in res.failures), res.failures
+    out = subprocess.run([sys.executable, "-m", "forge", "scenario", str(bad)],
+                         capture_output=True, text=True)
+    assert out.returncode == 1 and "Traceback" not in out.stdout + out.stderr

@@ -46,6 +46,8 @@ class Config:
     goals_same_value: int = 0
     #: For `planned`: how many "first" goals (the rest of X+1 are "end" goals); None: (X+2)//2.
     goals_planned_first: int | None = None
+    #: For `planned`: the goals the players chose (card ids); empty: drawn by `goals_planned_first`.
+    goals_planned: tuple[str, ...] = ()
     #: Promo jobs: "mix" (4 base + 4 promo shuffled) or "replace" (promo jobs only).
     promo_jobs: str = "mix"
     #: Promo replacements: (promo card id, copies) pairs; each copy takes the place of one copy
@@ -58,13 +60,19 @@ class Config:
         if self.goals_variant not in GOAL_VARIANTS:
             raise EngineError(f"unknown goals variant {self.goals_variant!r} "
                               f"(known: {', '.join(GOAL_VARIANTS)})")
+        if self.goals_planned and "goals" not in self.sets:
+            raise EngineError("goals_planned needs the #RelationshipGoals set: --sets base,goals")
+        if self.goals_planned and self.goals_variant != "planned":
+            raise EngineError("goals_planned names the goals of goals_variant=planned; "
+                              "add --option goals_variant=planned")
         if self.promo_jobs not in ("mix", "replace"):
             raise EngineError("promo_jobs is 'mix' or 'replace'")
 
     def options(self) -> dict[str, Any]:
         """This configuration as the engine's option values (see `OPTIONS`)."""
         return {"goals_variant": self.goals_variant, "goals_same_value": self.goals_same_value,
-                "goals_planned_first": self.goals_planned_first, "promo_jobs": self.promo_jobs,
+                "goals_planned_first": self.goals_planned_first,
+                "goals_planned": ",".join(self.goals_planned), "promo_jobs": self.promo_jobs,
                 "promo_cards": "add",
                 "promo_replace": ",".join(f"{c}:{n}" for c, n in self.promo_replace)}
 
@@ -312,11 +320,17 @@ class Match(BaseMatch):
         self.shuffle_cards(self.goal_deck)
         self.shuffle_cards(self.vp_deck)
         count = self.n + 1
-        if cfg.goals_variant == "planned":
+        if cfg.goals_planned:       # the players chose the goals
+            chosen = [p.handles_of[g][0] for g in cfg.goals_planned]
+        elif cfg.goals_variant == "planned":
+            # DECISION: X+1 goals as in the standard game, (X+2)//2 of them "first" goals unless
+            # the players ask for another number; more "first" goals than X+1 gives X+1 of them,
+            # and a kind that runs out is made up from the other.
             first_n = cfg.goals_planned_first if cfg.goals_planned_first is not None else (self.n + 2) // 2
-            firsts = [g for g in self.goal_deck if p.goal[g][0] == "first"][:first_n]
+            firsts = [g for g in self.goal_deck if p.goal[g][0] == "first"][:min(first_n, count)]
             ends = [g for g in self.goal_deck if p.goal[g][0] == "end"][:count - len(firsts)]
             chosen = firsts + ends
+            chosen += [g for g in self.goal_deck if g not in chosen][:count - len(chosen)]
         else:
             chosen = self.goal_deck[:count]
         self.goal_deck = [g for g in self.goal_deck if g not in chosen]
@@ -460,7 +474,6 @@ class Match(BaseMatch):
             self.played.append((p.dix[h], s))
             yield from self._play(s, h)
             yield from self._move_window(s)
-            self._check_goals(s)
         self.extra_next = [0] * n
         yield from self._end_round()
 
@@ -605,6 +618,7 @@ class Match(BaseMatch):
             if verb == "scrap":
                 self.unatt[s].remove(q)
                 self._to_discard(q)
+                self._check_goals(s)
                 continue
             self.moves_left -= 1
             if q in self.on:
@@ -616,6 +630,7 @@ class Match(BaseMatch):
             else:
                 self.unatt[s].append(q)
             self._log("move", s, self.p.cid[q])
+            self._check_goals(s)
 
     # ------------------------------------------------------------------ playing cards
     def _play(self, s: int, h: int) -> Iterator:
@@ -696,11 +711,14 @@ class Match(BaseMatch):
                     self._to_discard(h)
 
     def _effects(self, ctx: Ctx) -> Iterator:
-        ops = self.p.on_play[ctx.card]
-        for name, args in ops:
+        """Resolve a card that has just landed; a "first" goal is claimed the moment its
+        condition holds: when the card lands and after each of its operations."""
+        self._check_goals(ctx.seat)
+        for name, args in self.p.on_play[ctx.card]:
             if ctx.cancelled:
                 return
             yield from OPS[name](self, ctx, **args)
+            self._check_goals(ctx.seat)
 
     def _react(self, trigger: str, ctx: Ctx, owner: int = -1) -> Iterator:
         """Open a reaction window: eligible seats may play a reaction whose trigger holds."""
@@ -756,43 +774,21 @@ class Match(BaseMatch):
                 yield from self._react("your_pair_would_end", ctx, owner=owner)
                 if ctx.cancelled or self.on.get(h) != pair:
                     continue
-                yield from self._end_pair(pair, by=self.ctrl.get(h, -1))
+                self._end_pair(pair, by=self.ctrl.get(h, -1))
             else:
                 self._detach(h)
                 self._to_discard(h)
         self._check_goals(0)
 
-    def _end_pair(self, pair: int, by: int) -> Iterator:
-        """Discard a pair; its preparations stay with the owner, unattached, down to the limit."""
-        p = self.p
+    def _end_pair(self, pair: int, by: int) -> None:
+        """A relationship ended by an obstacle: the pair goes to the discard pile with every
+        card attached to it, preparations included (the rulebook: the owner discards the pair)."""
         owner = self.powner[pair]
-        freed = []
-        for c in list(self.att[pair]):
-            if p.type[c] == PREP:
-                self._detach(c)
-                self.limbo.append(c)
-                freed.append(c)
         self._remove_pair(pair)
         self._to_discard(pair)
-        self._log("pair_ended", owner, p.cid[pair])
+        self._log("pair_ended", owner, self.p.cid[pair])
         if by >= 0:
             self._goal_event("first_pair_ended", by)
-        for sub in range(3):
-            same = [u for u in self.unatt[owner] if p.sub[u] == sub] + \
-                [q for q in freed if p.sub[q] == sub]
-            if not same:
-                continue
-            c = yield from self.ask("limit", owner, [("keep", u) for u in same])
-            for u in same:
-                if u in freed:
-                    self.limbo.remove(u)
-                    if u == c[1]:
-                        self.unatt[owner].append(u)
-                    else:
-                        self._to_discard(u)
-                elif u != c[1]:
-                    self.unatt[owner].remove(u)
-                    self._to_discard(u)
 
     # ------------------------------------------------------------------ chance
     def _reveal_chance(self, s: int) -> Iterator:
@@ -1305,17 +1301,24 @@ class Match(BaseMatch):
     def view(self, seat: int) -> dict:
         """What ``seat`` sees: its own hand, draft pack and picks; everyone's table (pairs with
         their attached cards, unattached preparations, banked VP, claimed goals, heart tokens);
-        only the sizes of other hands and of the decks. Face-down VP cards stay hidden."""
-        p, cid = self.p, self.p.cid
-        ids = lambda hs: [cid[h] for h in hs]   # noqa: E731
+        only the sizes of other hands and of the decks. Face-down VP cards stay hidden.
+        Agents read it once a decision: it is kept to flat lists of card ids, built with map."""
+        cid = self.p.cid
+        name, att = cid.__getitem__, self.att
+        pairs = []
+        for prs in self.pairs:
+            table = {}
+            for pr in prs:
+                table[cid[pr]] = [*map(name, att[pr])]
+            pairs.append(table)
         return {
             "seat": seat, "players": self.n, "phase": self.phase, "round": self.round,
-            "hand": ids(self.hand[seat]), "pack": ids(self.pack[seat]),
-            "picked": ids(self.picked[seat]),
-            "hand_sizes": [len(h) for h in self.hand],
-            "pairs": [{cid[pr]: ids(self.att[pr]) for pr in self.pairs[s]} for s in range(self.n)],
-            "unattached": [ids(u) for u in self.unatt],
-            "banked": list(self.banked), "discard": ids(self.discard),
+            "hand": list(map(name, self.hand[seat])), "pack": list(map(name, self.pack[seat])),
+            "picked": list(map(name, self.picked[seat])),
+            "hand_sizes": list(map(len, self.hand)),
+            "pairs": pairs,
+            "unattached": [list(map(name, u)) for u in self.unatt],
+            "banked": list(self.banked), "discard": list(map(name, self.discard)),
             "deck": len(self.deck), "chance_deck": len(self.chance_deck),
             "goals": [{"goal": cid[g], "claimed": list(self.goal_claimed[i]),
                        "vp": self.goal_value[i] if self.goal_open[i] else None}
@@ -1348,6 +1351,9 @@ OPTIONS = (
     Option("goals_planned_first", int, None, (),
            "For goals_variant=planned: how many \"first\" goals (default (players+2)//2).",
            min=0),
+    Option("goals_planned", str, "", (),
+           "For goals_variant=planned: the goals the players choose, `goal,goal,...` "
+           "(default: drawn at random by goals_planned_first)."),
     Option("promo_jobs", str, "mix", ("mix", "replace"),
            "Promo jobs: mix (4 base + 4 promo shuffled) or replace (promo jobs only)."),
     Option("promo_cards", str, "add", ("add", "replace"),
@@ -1382,8 +1388,24 @@ def config_from(game: Any, options: Any = None, sets: Any = None) -> Config:
         replace = tuple(dict(replace, **dict(pairs)).items())
     return Config(sets=tuple(sets) if sets else ("base",), goals_variant=o["goals_variant"],
                   goals_same_value=o["goals_same_value"],
-                  goals_planned_first=o["goals_planned_first"], promo_jobs=o["promo_jobs"],
+                  goals_planned_first=o["goals_planned_first"],
+                  goals_planned=_planned_goals(game, o["goals_planned"]), promo_jobs=o["promo_jobs"],
                   promo_replace=replace)
+
+
+def _planned_goals(game: Any, text: str) -> tuple[str, ...]:
+    """The goal ids of the option `goals_planned`, each a goal card of the game, none twice."""
+    ids = tuple(g.strip() for g in text.split(",") if g.strip())
+    goals = {c.id for c in game.cards if c.type == "goal"}
+    unknown = [g for g in ids if g not in goals]
+    if unknown:
+        raise EngineError(f"option goals_planned: {', '.join(unknown)} "
+                          f"{'is not a goal' if len(unknown) == 1 else 'are not goals'} "
+                          f"(goals: {', '.join(sorted(goals))})")
+    twice = sorted({g for g in ids if ids.count(g) > 1})
+    if twice:
+        raise EngineError(f"option goals_planned: {', '.join(twice)} named twice")
+    return ids
 
 
 def prepare(game: Any, options: Any = None, sets: Any = None) -> Prepared:

@@ -495,7 +495,8 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
         res.failures += [str(f) for f in exc.findings]
         return res
     except Exception as exc:  # the engine refuses the position (an invariant, say)
-        fail(None, f"the engine refuses this position: {type(exc).__name__}: {exc}")
+        fail(("seats",) if "seats" in sc.data else None,
+             f"the engine refuses this position: {type(exc).__name__}: {exc}")
         return res
     d, n = sc.data, m.n
     stops = dict(getattr(sc.engine.SCENARIO, "stops", {}) if getattr(sc.engine, "SCENARIO", None)
