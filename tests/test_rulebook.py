@@ -213,3 +213,21 @@ def test_booklet_pages_read_back_in_saddle_stitch_order(built):
     # The outermost sheet holds the last and the first page; the innermost the middle spread.
     assert sides[0][1] == ((padded - 1) if padded - 1 < n else None, 0)
     assert sides[-1][1] == (padded // 2 - 1, padded // 2)
+
+
+def test_a_block_glued_to_text_is_a_finding_not_debug_text(tmp_path):
+    """A scenario quoted with no blank line before the next list item would print its
+    placeholder; the build refuses it at the quote's line instead."""
+    root = copy_game(tmp_path, "love_formula")
+    shutil.copytree(ROOT / "tests" / "scenarios" / "love_formula",
+                    tmp_path / "tests" / "scenarios" / "love_formula")
+    template = tmp_path / "templates" / "love_formula" / "rulebook.uk.md.j2"
+    lines = template.read_text(encoding="utf-8").splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith("9. "))
+    lines.insert(at, "{{ scenario('scoring_11vp') }}")
+    template.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    game, _ = load_game(root)
+    built = build_rulebook(game, "uk", pictures=False)
+    hits = [f for f in built.findings if f.code == "rulebook-block"]
+    assert len(hits) == 1, [str(f) for f in built.findings]
+    assert hits[0].file.endswith("rulebook.uk.md.j2") and hits[0].line == at + 1

@@ -131,6 +131,11 @@ def overfull_findings(rendered: Rendered, sink: Sink) -> list[Finding]:
         where = display_path(Path(file)) if file else rendered.template
         out.append(Finding(where, line, 1 if line else 0, "rulebook-picture",
                            f"card {card_id!r} cannot be drawn: {problem}", card=card_id))
+    for file, line in sink.stray:
+        where = display_path(Path(file)) if file else rendered.template
+        out.append(Finding(where, line, 1 if line else 0, "rulebook-block",
+                           "a card picture or scenario shares its paragraph with text, so it "
+                           "cannot be drawn", "put a blank line before and after the call"))
     for ch, (font, around) in sink.glyphs.items():
         around = around.replace(SHY, "").strip()
         out.append(Finding(rendered.template, rendered.line_of(ch), 0, "rulebook-glyph",

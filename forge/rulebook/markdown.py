@@ -29,6 +29,7 @@ from ..text.typography import SHY
 from .styles import HEAD_FILL, RULE, TINT, Styles
 
 _BLOCK = re.compile(r"^@@forge-block-\d+@@$")
+_ANY_BLOCK = re.compile(r"@@forge-block-\d+@@")
 _BREAKS = re.compile(r"[ \t\n\r]+")
 _TINY = 0.5  # points of tolerance when comparing widths
 
@@ -52,6 +53,9 @@ class Sink:
     #: card id -> (why the card renderer could not draw it, template file, line); a placeholder
     #: stands in for the picture
     pictures: dict[str, tuple[str, str, int]] = field(default_factory=dict)
+    #: blocks (a card picture, a scenario) that share a paragraph with text, so they cannot
+    #: be drawn: (file, line) of the call
+    stray: list[tuple[str, int]] = field(default_factory=list)
 
     def add(self, item: Overfull) -> None:
         self.items.setdefault(item.word, item)
@@ -203,6 +207,11 @@ class Converter:
         return parser().parseInline(typeset(token.content, self.lang))[0].children or []
 
     def inline(self, token: Token) -> str:
+        for mark in _ANY_BLOCK.findall(token.content):
+            block = self.rendered.blocks.get(mark)
+            where = (block.file, block.line) if block else ("", 0)
+            if where not in self.sink.stray:
+                self.sink.stray.append(where)
         out = []
         for child in self.children(token):
             kind = child.type
