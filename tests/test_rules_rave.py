@@ -153,7 +153,23 @@ def test_simulate_reports_the_designers_figures(game):
     assert set(e["monsters"]) == {c.id for c in game.cards if c.type == "monster"}
     assert e["turn_cap_hits"] == 0 and e["turns"]["mean"] > 0
     assert "(none)" in e["class_win_share"] and "resets" in e
-    assert any("game length" in line for line in e["lines"])
+    assert any(line.startswith("Game length") for line in e["lines"]["en"])
+    assert any(line.startswith("Тривалість гри") for line in e["lines"]["uk"])
+
+
+def test_report_pdf_prints_the_designers_figures_in_its_language(game, tmp_path):
+    """The balance report carries the engine's own figures, in Ukrainian, cards by name."""
+    import io
+    import re
+    from pypdf import PdfReader
+    from forge.rules import simulate
+    from forge.rules.report import write_report
+    r = simulate(game, games=20, players=4, seed=3)
+    pdf = write_report(r, tmp_path / "report.pdf", "uk", game)
+    text = re.sub(r"\s+", " ", " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.read_bytes())).pages))
+    assert "Тривалість гри" in text and "Клас переможця" in text
+    gremlin = next(c for c in game.cards if c.type == "monster" and c.level == 1)
+    assert gremlin.name["uk"] in text and gremlin.id not in text
 
 
 def test_view_hides_other_hands(prep):

@@ -919,6 +919,7 @@ def statistics(prep: Prepared, records: list[dict]) -> dict:
             key = c or "(none)"
             cls_wins[key] = cls_wins.get(key, 0.0) + share
     monsters = sorted((c for c in prep.defs if c.type == "monster"), key=lambda c: c.level)
+    names = {c.id: dict(c.name) for c in prep.defs}
     classes = [c.id for c in prep.defs if c.type == "class"] + ["(none)"]
     out = {
         "turns": {"mean": round(sum(turns) / n, 2), "median": turns[n // 2], "min": turns[0],
@@ -933,25 +934,55 @@ def statistics(prep: Prepared, records: list[dict]) -> dict:
                      for c in monsters},
         "class_win_share": {c: round(cls_wins.get(c, 0.0) / n, 4) for c in classes},
     }
-    t = out["turns"]
-    lines = [f"game length: {t['mean']} turns on average (median {t['median']}, 90% within "
-             f"{t['p90']}, longest {t['max']}); turn cap hit in {out['turn_cap_hits']} games",
-             f"resets («Обнулення»): {resets} in all, {out['resets']['games_with_reset']} games "
-             f"with at least one"]
-    lines.append("monsters (level: invited / satisfied):")
-    for cid, m in out["monsters"].items():
-        lines.append(f"  {m['level']:>2} {cid}: {m['invited']} / {m['satisfied']}"
-                     f" ({100 * m['satisfied_rate']:.0f}% satisfied)")
-    never = [cid for cid, m in out["monsters"].items() if not m["invited"]]
-    if never:
-        lines.append(f"monsters never invited in {n} games: {', '.join(never)}")
-    unmet = [cid for cid, m in out["monsters"].items() if m["invited"] and not m["satisfied"]]
-    if unmet:
-        lines.append(f"monsters invited but never satisfied in {n} games: {', '.join(unmet)}")
-    lines.append("class held by the winner (share of wins): " + ", ".join(
-        f"{c} {100 * v:.1f}%" for c, v in sorted(out["class_win_share"].items(), key=lambda kv: -kv[1])))
-    out["lines"] = lines
+    out["lines"] = {lang: _lines(out, n, resets, names, lang) for lang in ("uk", "en")}
     return out
+
+
+_LINES = {
+    "en": {"length": "Game length: {mean} turns on average (median {median}, 90% within {p90}, "
+                     "longest {max}); turn cap hit in {cap} games",
+           "resets": "Resets: {total} in all, {games} games with at least one",
+           "monsters": "Monsters (level: invited / satisfied):",
+           "monster": "  {level:>2} {name}: {invited} / {satisfied} ({rate:.0f}% satisfied)",
+           "never": "Monsters never invited in {n} games: {names}",
+           "unmet": "Monsters invited but never satisfied in {n} games: {names}",
+           "classes": "Class held by the winner (share of wins): {shares}",
+           "none": "no class"},
+    "uk": {"length": "Тривалість гри: у середньому {mean} ходу (медіана {median}, 90 % ігор — "
+                     "до {p90}, найдовша — {max}); межу ходів досягнуто в {cap} іграх",
+           "resets": "Обнулень: {total} загалом, в {games} іграх хоча б одне",
+           "monsters": "Монстри (рівень: запрошено / задоволено):",
+           "monster": "  {level:>2} {name}: {invited} / {satisfied} (задоволено {rate:.0f} %)",
+           "never": "Монстри, яких жодного разу не запросили за {n} ігор: {names}",
+           "unmet": "Монстри, яких запрошували, але ні разу не задовольнили за {n} ігор: {names}",
+           "classes": "Клас переможця (частка перемог): {shares}",
+           "none": "без класу"},
+}
+
+
+def _lines(out: dict, n: int, resets: int, names: dict, lang: str) -> list[str]:
+    """The report's lines in ``lang``, cards named as printed."""
+    w = _LINES[lang]
+    name = lambda cid: names.get(cid, {}).get(lang, w["none"] if cid == "(none)" else cid)  # noqa: E731
+    pct = (lambda v: f"{v:.1f}".replace(".", ",") + "\u00a0%") if lang == "uk" else (lambda v: f"{v:.1f}%")  # noqa: E731
+    t = out["turns"]
+    mean = str(t["mean"]).replace(".", ",") if lang == "uk" else t["mean"]
+    lines = [w["length"].format(mean=mean, median=t["median"], p90=t["p90"], max=t["max"],
+                                cap=out["turn_cap_hits"]),
+             w["resets"].format(total=resets, games=out["resets"]["games_with_reset"]),
+             w["monsters"]]
+    for cid, m in out["monsters"].items():
+        lines.append(w["monster"].format(level=m["level"], name=name(cid), invited=m["invited"],
+                                         satisfied=m["satisfied"], rate=100 * m["satisfied_rate"]))
+    never = [name(cid) for cid, m in out["monsters"].items() if not m["invited"]]
+    if never:
+        lines.append(w["never"].format(n=n, names=", ".join(never)))
+    unmet = [name(cid) for cid, m in out["monsters"].items() if m["invited"] and not m["satisfied"]]
+    if unmet:
+        lines.append(w["unmet"].format(n=n, names=", ".join(unmet)))
+    shares = sorted(out["class_win_share"].items(), key=lambda kv: -kv[1])
+    lines.append(w["classes"].format(shares=", ".join(f"{name(c)} {pct(100 * v)}" for c, v in shares)))
+    return lines
 
 
 OPERATIONS = operations_of(Match)
