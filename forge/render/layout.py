@@ -35,9 +35,9 @@ from typing import Any, Iterable
 from xml.sax.saxutils import escape
 
 import jinja2
-import yaml
 
 from ..errors import ForgeError
+from ..load import parse_yaml
 from ..templating import BYTECODE, Environment, FolderLoader, error_position, templates_root
 from ..text.effects import operations_text, effect_text
 from ..text.plural import plural
@@ -307,11 +307,13 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
             raise LayoutError(f"layout {template.name} writes elements both with el() and as YAML "
                               f"text; use one of the two")
         return made
-    try:
-        data = yaml.load(source, Loader=_LOADER)  # noqa: S506 (a safe loader)
-    except yaml.YAMLError as exc:
-        raise LayoutError(f"layout {template.name} for {card.id if card else 'back'} ({lang}) is not "
-                          f"valid YAML: {exc}") from exc
+    # the loader of card data, with its limits: YAML text a template wrote is data from the game
+    doc, problems = parse_yaml(source, Path(template.filename or template.name))
+    if problems:
+        raise LayoutError(f"layout {template.name} for {card.id if card else 'back'} ({lang}) does "
+                          f"not write valid YAML (line {problems[0].line} of what it writes): "
+                          f"{problems[0].message}", template.filename or "")
+    data = doc.data
     if isinstance(data, dict):
         data = data.get("elements")
     if not isinstance(data, list) or not all(isinstance(e, dict) and "kind" in e for e in data):
@@ -325,8 +327,6 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
             raise LayoutError(f"layout {template.name}, element {n}: {exc}", template.filename or "") from None
     return data
 
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 # --------------------------------------------------------------------------------------------
