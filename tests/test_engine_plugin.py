@@ -120,6 +120,9 @@ def test_a_manifest_naming_an_engine_that_does_not_fit_its_cards_is_a_finding(si
     assert done.returncode == 1, done.stdout + done.stderr
     assert re.search(r"game\.yaml:9:\d+: engine-requires: .*'pair'.* cards", done.stdout), done.stdout
     assert "Traceback" not in done.stderr
+    played = forge(site, "simulate", str(copy), "--games", "2")   # the same findings, no game
+    assert played.returncode == 1 and "Traceback" not in played.stderr
+    assert re.search(r"game\.yaml:9:\d+: engine-requires", played.stdout + played.stderr)
 
 
 def test_an_effect_in_an_effects_field_that_the_engine_lacks_is_a_finding(site, tmp_path):

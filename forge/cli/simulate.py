@@ -102,6 +102,10 @@ def simulate(
     if module is None:
         raise EngineError(f"{loaded.id} names no rules engine this forge has "
                           f"(engine: {loaded.manifest.engine!r}; known: {', '.join(ENGINES)})")
+    from ..check.engine import check_engine
+    unfit = list(check_engine(loaded))     # data the engine cannot play: findings, never a crash
+    if unfit:
+        raise FindingsError(unfit)
     if help_options:
         typer.echo(options_help(module))
         typer.echo("agents: " + ", ".join(agents_for(module)))
