@@ -1300,30 +1300,40 @@ class Match(BaseMatch):
 
     def view(self, seat: int) -> dict:
         """What ``seat`` sees: its own hand, draft pack and picks; everyone's table (pairs with
-        their attached cards, unattached preparations, banked VP, claimed goals, heart tokens);
+        their attached cards, unattached preparations, banked VP but for face-down VP cards won by
+        others, claimed goals, heart tokens);
         only the sizes of other hands and of the decks. Face-down VP cards stay hidden.
-        Agents read it once a decision: it is kept to flat lists of card ids, built with map."""
+        Agents read it once a decision, so it is built in one cheap pass (many zones are empty)."""
         cid = self.p.cid
         name, att = cid.__getitem__, self.att
         pairs = []
         for prs in self.pairs:
             table = {}
             for pr in prs:
-                table[cid[pr]] = [*map(name, att[pr])]
+                cards = att[pr]
+                table[cid[pr]] = [*map(name, cards)] if cards else []
             pairs.append(table)
+        hand, pack, picked = self.hand[seat], self.pack[seat], self.picked[seat]
+        banked = self.banked[:]
+        for i, who in enumerate(self.goal_claimed):   # face-down VP cards: only their owner
+            if who and not self.goal_open[i]:          # knows what they are worth
+                for s in who:
+                    if s != seat:
+                        banked[s] -= self.goal_value[i]
         return {
             "seat": seat, "players": self.n, "phase": self.phase, "round": self.round,
-            "hand": list(map(name, self.hand[seat])), "pack": list(map(name, self.pack[seat])),
-            "picked": list(map(name, self.picked[seat])),
-            "hand_sizes": list(map(len, self.hand)),
+            "hand": [*map(name, hand)] if hand else [], "pack": [*map(name, pack)] if pack else [],
+            "picked": [*map(name, picked)] if picked else [],
+            "hand_sizes": [*map(len, self.hand)],
             "pairs": pairs,
-            "unattached": [list(map(name, u)) for u in self.unatt],
-            "banked": list(self.banked), "discard": list(map(name, self.discard)),
+            "unattached": [[*map(name, u)] if u else [] for u in self.unatt],
+            "banked": banked, "discard": [*map(name, self.discard)],
             "deck": len(self.deck), "chance_deck": len(self.chance_deck),
-            "goals": [{"goal": cid[g], "claimed": list(self.goal_claimed[i]),
-                       "vp": self.goal_value[i] if self.goal_open[i] else None}
-                      for i, g in enumerate(self.goals)],
-            "tokens": {cid[h]: t for h, t in self.tokens.items()},
+            "goals": [{"goal": cid[g], "claimed": self.goal_claimed[i][:],
+                       "vp": self.goal_value[i] if self.goal_open[i] or self.same_value
+                       or seat in self.goal_claimed[i] else None}
+                      for i, g in enumerate(self.goals)] if self.goals else [],
+            "tokens": {cid[h]: t for h, t in self.tokens.items()} if self.tokens else {},
             "decision": self.decision.kind if self.decision else None,
         }
 

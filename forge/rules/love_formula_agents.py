@@ -3,6 +3,11 @@
 - ``greedy``: prefers completing dates: attaches preparations that a pair of its own still
   needs (the one closest to perfect first), plays pairs it can fill, drafts what its pairs need,
   targets the opponent pair closest to perfect with obstacles, and otherwise plays at random.
+
+An agent decides from ``match.view(seat)`` (its own hand, pack and picks, the public table), the
+options it is offered and the printed card data of the prepared game (``match.p``); it never
+reads the match's zones. The view names cards by id: `_card_index` maps an id to one of its
+handles, whose rows in the static tables (type, requirement key, requirements) every copy shares.
 """
 from __future__ import annotations
 
@@ -12,72 +17,109 @@ from typing import Any
 from .agents import random_agent
 
 
-def _needs(match: Any, seat: int) -> dict[int, int]:
-    """Requirement key -> how few cards its pair still misses (smaller is better)."""
-    p = match.p
+def _card_index(p: Any) -> dict[str, int]:
+    """{card id: a handle of it} for the prepared game ``p``, built once and kept on it."""
+    index = getattr(p, "_agent_card_index", None)
+    if index is None:
+        index = {cid: hs[0] for cid, hs in p.handles_of.items()}
+        p._agent_card_index = index
+    return index
+
+
+def _needs(p: Any, ix: dict[str, int], mine: dict[str, list[str]]) -> dict[int, int]:
+    """Requirement key -> how few cards its pair still misses (smaller is better); ``mine`` is
+    the seat's pairs as the view shows them: {pair id: [attached card ids]}."""
+    typ, key, req = p.type, p.key, p.req
     need: dict[int, int] = {}
-    for pr in match.pairs[seat]:
-        have = {p.key[c] for c in match.att[pr] if p.type[c] == 0}
-        missing = p.req[pr] - have
+    for pid, att in mine.items():
+        have = {key[ix[c]] for c in att if typ[ix[c]] == 0}
+        missing = req[ix[pid]] - have
         for k in missing:
             if k not in need or len(missing) < need[k]:
                 need[k] = len(missing)
     return need
 
 
-def _wanted_in_hand(match: Any, seat: int) -> set[int]:
-    p = match.p
-    keys = set()
-    for h in match.hand[seat] + match.picked[seat]:
+def _wanted_in_hand(p: Any, ix: dict[str, int], view: dict) -> set[int]:
+    keys: set[int] = set()
+    for c in view["hand"] + view["picked"]:
+        h = ix[c]
         if p.type[h] == 1:
             keys |= p.req[h]
     return keys
 
 
+def _missing(p: Any, ix: dict[str, int], pair: int, att: list[str]) -> int:
+    """How many requirements of ``pair`` (a handle) its attached cards (ids) leave open."""
+    have = {p.key[ix[c]] for c in att if p.type[ix[c]] == 0}
+    return len(p.req[pair] - have)
+
+
+def _find_pair(view: dict, seat: int, pid: str) -> tuple[int, list[str]]:
+    """(owner, attached ids) of the pair ``pid`` on the table, the seat's own pairs first."""
+    pairs = view["pairs"]
+    if pid in pairs[seat]:
+        return seat, pairs[seat][pid]
+    for o, mine in enumerate(pairs):
+        if pid in mine:
+            return o, mine[pid]
+    return -1, []
+
+
 def greedy_agent(match: Any, seat: int, options: list, rng: random.Random) -> tuple:
     p = match.p
+    typ, key = p.type, p.key
     verb = options[0][0]
     best, best_score = None, -1e9
-    need = _needs(match, seat)
+    view: dict | None = None          # read when an option needs the table (not for a pass)
+    ix: dict[str, int] = {}
+    need: dict[int, int] | None = None
+    wanted: set[int] | None = None
     for opt in options:
         v = opt[0]
         score = rng.random()          # random tie-break among equals
+        if view is None and (v in ("attach", "move", "target") or
+                             ((v == "pick" or v == "play") and typ[opt[1]] in (0, 1, 2, 4))):
+            view = match.view(seat)
+            ix = _card_index(p)
         if v == "pick" or v == "play":
             h = opt[1]
-            t = p.type[h]
+            t = typ[h]
             if t == 0:    # preparation
-                k = p.key[h]
+                k = key[h]
+                if need is None:
+                    need = _needs(p, ix, view["pairs"][seat])
                 if k in need:
                     score += 20 - need[k]
-                elif k in _wanted_in_hand(match, seat):
-                    score += 8
                 else:
-                    score += 1
+                    if wanted is None:
+                        wanted = _wanted_in_hand(p, ix, view)
+                    score += 8 if k in wanted else 1
             elif t == 1:  # pair
-                have = {p.key[u] for u in match.unatt[seat]}
+                have = {key[ix[u]] for u in view["unattached"][seat]}
                 score += 6 + 3 * len(p.req[h] & have)
             elif t == 2:  # obstacle
-                score += 4 if any(match.pairs[o] for o in range(match.n) if o != seat) else -5
+                pairs = view["pairs"]
+                score += 4 if any(pairs[o] for o in range(len(pairs)) if o != seat) else -5
             elif t == 4:  # connection
-                score += 5 if match.pairs[seat] else -5
+                score += 5 if view["pairs"][seat] else -5
             elif t == 5 and p.is_job[h]:
                 score += 0.5 if v == "play" else 0
             else:
                 score += 2
         elif v in ("attach", "move"):
             pr = opt[2]
-            have = {p.key[c] for c in match.att[pr] if p.type[c] == 0}
-            left = len(p.req[pr] - have)
-            score += 30 - left
+            _, att = _find_pair(view, seat, p.cid[pr])
+            score += 30 - _missing(p, ix, pr, att)
         elif v == "keep":
             score += 10
         elif v == "target":
             pr = opt[1]
-            if match.powner.get(pr) == seat:
-                score += 5 + len(match.att[pr])
+            owner, att = _find_pair(view, seat, p.cid[pr])
+            if owner == seat:
+                score += 5 + len(att)
             else:
-                have = {p.key[c] for c in match.att[pr] if p.type[c] == 0}
-                score += 10 - len(p.req[pr] - have)
+                score += 10 - _missing(p, ix, pr, att)
         elif v == "pass":
             score += 0.5 if verb == "pass" else 0
         elif v in ("scrap", "drop"):

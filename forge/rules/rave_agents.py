@@ -1,7 +1,9 @@
 """Agents for «Rules. Does Not Exist.» (`forge simulate rules_does_not_exist --agents sensible`).
 
-``sensible`` plays like a careful player and reads only what its seat may know (its own hand,
-inventory and Mercenaries' card counts, the public table: lineups, souls, Classes, hand sizes):
+``sensible`` plays like a careful player and decides from ``match.view(seat)`` only (its own
+hand and Mercenaries' card counts, the public table: lineups with the boosts Mercenaries gave
+their cards, inventories, souls, Classes, Mercenaries, hand sizes), the options it is offered
+and the printed card data of the prepared game (``match.p``); it never reads the match's zones:
 
 - it invites a monster only when its own cards beat the expectation with room to spare, and
   then the one with the richest reward;
@@ -20,44 +22,96 @@ import random
 from typing import Any
 
 from .agents import random_agent
+from .rules_does_not_exist import lineup_strength  # defined before this module is imported
 
 
-def _cards(m: Any, s: int) -> list[int]:
-    return m.hand[s] + m.inv[s]
+def _card_index(p: Any) -> dict[str, int]:
+    """{card id: a handle of it} for the prepared game ``p``, built once and kept on it: every
+    copy of a card shares its row in the static tables (bonus, genres, duration, abilities)."""
+    index = getattr(p, "_agent_card_index", None)
+    if index is None:
+        index = {cid: hs[0] for cid, hs in p.handles_of.items()}
+        p._agent_card_index = index
+    return index
 
 
-def _merc_cards(m: Any, s: int) -> int:
-    return sum(len(m.under[x]) for x in m.mercs[s])
+class _Sight:
+    """What seat ``s`` sees (its view ``v``), with card ids turned into handles of the static
+    tables, and lineup strength computed from it exactly as the engine's `Match.strength` does."""
+
+    __slots__ = ("p", "v", "ix", "s", "host", "expect", "souls", "win", "_cards", "_line",
+                 "_extra")
+
+    def __init__(self, p: Any, v: dict, s: int):
+        self.p, self.v, self.ix, self.s = p, v, _card_index(p), s
+        self.host, self.expect = v["host"], v["expectation"]
+        self.souls, self.win = v["souls"], v["souls_to_win"]
+        self._cards: list[int] | None = None
+        self._line: dict[int, list[int]] = {}
+        self._extra: dict[int, list] = {}
+
+    @property
+    def cards(self) -> list[int]:
+        """The seat's own cards: its hand and its inventory."""
+        if self._cards is None:
+            ix, v = self.ix, self.v
+            self._cards = [ix[c] for c in v["hand"]] + [ix[c] for c in v["inventories"][self.s]]
+        return self._cards
+
+    def line(self, owner: int) -> list[int]:
+        """The cards of ``owner``'s lineup (empty: no lineup)."""
+        got = self._line.get(owner)
+        if got is None:
+            ix = self.ix
+            got = self._line[owner] = [ix[c] for c in self.v["lineups"][owner]]
+        return got
+
+    def strength(self, owner: int, cards: list[int], boosts: list[int] = ()) -> tuple[int, int]:
+        """(bonus, duration) of ``owner``'s lineup of ``cards``; ``boosts`` are the Mercenary
+        boosts of its first cards (those already in the lineup)."""
+        p = self.p
+        extra = self._extra.get(owner)
+        if extra is None:
+            ix, fx, v = self.ix, p.fx, self.v
+            extra = [g for c in v["classes"][owner] for g in fx[ix[c]]["genres"]] + \
+                    [g for c in v["mercenaries"][owner] for g in fx[ix[c]]["genres"]]
+            self._extra[owner] = extra
+        return lineup_strength(p, cards, boosts, extra)
+
+    def lineup(self, owner: int, more: list[int] = ()) -> tuple[int, int]:
+        """Strength of ``owner``'s lineup on the table with ``more`` cards added."""
+        return self.strength(owner, self.line(owner) + list(more), self.v["lineup_boosts"][owner])
 
 
-def _potential(m: Any, s: int, owner: int, extra: list[int] | None = None) -> int:
-    """Bonus of ``owner``'s lineup if ``s`` added every card it holds."""
-    return m.strength(owner, m.line[owner] + _cards(m, s) + (extra or []))[0]
+def _potential(t: _Sight, owner: int) -> int:
+    """Bonus of ``owner``'s lineup if the seat added every card it holds."""
+    return t.lineup(owner, t.cards)[0]
 
 
-def _rivals_best(m: Any, owner: int) -> tuple[int, int] | None:
+def _rivals_best(t: _Sight, owner: int) -> tuple[int, int] | None:
     """The strongest other lineup of this rave (None: only the expectation to beat)."""
-    keys = [m.strength(o, m.line[o]) for o in [m.host] + m.invaders if o != owner and m.line[o]]
+    keys = [t.lineup(o) for o in [t.host] + t.v["invaders"] if o != owner and t.line(o)]
     return max(keys) if keys else None
 
 
-def _wins(m: Any, owner: int, cards: list[int], target: tuple[int, int] | None) -> bool:
-    key = m.strength(owner, cards)
-    if key[0] <= m.expect:
+def _wins(t: _Sight, owner: int, key: tuple[int, int], target: tuple[int, int] | None) -> bool:
+    """Whether a lineup of strength ``key`` wins against the expectation and ``target``."""
+    if key[0] <= t.expect:
         return False
-    return target is None or key > target or (key == target and owner == m.host)
+    return target is None or key > target or (key == target and owner == t.host)
 
 
-def _weakest(m: Any, options: list, verbs: tuple = ()) -> tuple:
-    b = m.p.bonus
+def _weakest(p: Any, options: list, verbs: tuple = ()) -> tuple:
+    """The option whose card (its last argument) has the lowest printed bonus, then duration."""
+    b, d = p.bonus, p.dur
     pool = [o for o in options if not verbs or o[0] in verbs]
-    return min(pool, key=lambda o: (b[o[-1]], m.p.dur[o[-1]]))
+    return min(pool, key=lambda o: (b[o[-1]], d[o[-1]]))
 
 
-def _strongest(m: Any, options: list, verbs: tuple = ()) -> tuple:
-    b = m.p.bonus
+def _strongest(p: Any, options: list, verbs: tuple = ()) -> tuple:
+    b, d = p.bonus, p.dur
     pool = [o for o in options if not verbs or o[0] in verbs]
-    return max(pool, key=lambda o: (b[o[-1]], m.p.dur[o[-1]]))
+    return max(pool, key=lambda o: (b[o[-1]], d[o[-1]]))
 
 
 def _find(options: list, verb: str) -> tuple | None:
@@ -67,94 +121,103 @@ def _find(options: list, verb: str) -> tuple | None:
     return None
 
 
-def _lay(m: Any, s: int, owner: int, options: list) -> tuple:
+def _lay(t: _Sight, s: int, owner: int, options: list) -> tuple:
     """Lay the smallest card that makes ``owner``'s lineup win, else the one adding most."""
-    target = _rivals_best(m, owner)
-    line = m.line[owner]
-    if line and _wins(m, owner, line, target):
+    target = _rivals_best(t, owner)
+    if t.line(owner) and _wins(t, owner, t.lineup(owner), target):
         return ("stand",)
     lays = [o for o in options if o[0] in ("lay", "lay_inv")]
     if lays:
-        winning = [o for o in lays if _wins(m, owner, line + [o[1]], target)]
+        winning = [o for o in lays if _wins(t, owner, t.lineup(owner, [o[1]]), target)]
         if winning:
-            return _weakest(m, winning)
-        if s == owner or _potential(m, s, owner) > max(m.expect, target[0] if target else 0):
-            return max(lays, key=lambda o: (m.strength(owner, line + [o[1]])[0], -m.p.bonus[o[1]]))
+            return _weakest(t.p, winning)
+        if s == owner or _potential(t, owner) > max(t.expect, target[0] if target else 0):
+            return max(lays, key=lambda o: (t.lineup(owner, [o[1]])[0], -t.p.bonus[o[1]]))
     merc = _find(options, "merc")
     if merc:
         return merc
     calls = [o for o in options if o[0] == "call"]
     if calls:
         # ask the seat holding most cards, promising every reward card
-        return max(calls, key=lambda o: (len(m.hand[o[1]]) + len(m.inv[o[1]]), o[2], -o[1]))
+        sizes, invs = t.v["hand_sizes"], t.v["inventories"]
+        return max(calls, key=lambda o: (sizes[o[1]] + len(invs[o[1]]), o[2], -o[1]))
     return ("stand",)
 
 
+def _shopping(t: _Sight, options: list, cards_to_hire: int) -> tuple | None:
+    """Buy a Class with souls to spare when it has none; hire with spare cards; else None."""
+    s, v = t.s, t.v
+    if not v["classes"][s] and t.souls[s] >= 2 and t.souls[s] + 2 < t.win and _find(options, "buy"):
+        return ("buy",)
+    if len(v["mercenaries"][s]) < 2 and len(t.cards) >= cards_to_hire and _find(options, "hire"):
+        return ("hire",)
+    return None
+
+
 def sensible_agent(m: Any, s: int, options: list, rng: random.Random) -> tuple:
-    d = m.decision
-    kind = d.kind if d is not None else ""
     p = m.p
-    if kind == "open":
-        win_souls = m.souls_to_win
-        if not m.cls[s] and m.souls[s] >= 2 and m.souls[s] + 2 < win_souls and _find(options, "buy"):
-            return ("buy",)
-        if len(m.mercs[s]) < 2 and len(_cards(m, s)) >= 7 and _find(options, "hire"):
-            return ("hire",)
-        power = _potential(m, s, s)
-        if _find(options, "invite"):
-            weakest = min(_cards(m, s), key=lambda x: p.bonus[x])
-            rest = [x for x in _cards(m, s) if x != weakest]
-            if m.strength(s, rest)[0] >= m.expect + 4:
-                return ("invite",)
-        if power <= m.expect and _find(options, "pass"):
-            return ("pass",)
-        return ("rave",)
+    v = m.view(s)
+    kind = v["decision"] or ""
+    # decided by the options and the printed cards alone
     if kind == "monster":
         return max(options, key=lambda o: (p.rsouls[o[1]] * 2 + p.rsounds[o[1]], p.level[o[1]]))
     if kind in ("pay", "hire", "offer", "discard"):
-        return _weakest(m, options)
+        return _weakest(p, options)
     if kind == "limit":
         stash = [o for o in options if o[0] == "stash"]
         if stash:
-            return _strongest(m, stash)
-        return _weakest(m, options)
+            return _strongest(p, stash)
+        return _weakest(p, options)
     if kind == "keep" or kind == "toss":
-        return _strongest(m, options)
-    if kind == "dismiss":
-        return min(options, key=lambda o: len(m.under[o[1]]))
+        return _strongest(p, options)
     if kind == "reset":
         return ("pay",) if ("pay",) in options else options[0]
-    if kind == "reroll":
-        return ("reroll",) if _potential(m, s, s) <= m.expect else ("keep",)
-    if kind == "rescue":
-        h = m.host
-        near = m.souls[h] + 1 >= m.souls_to_win
-        return ("accept",) if not near and _cards(m, s) else ("decline",)
     if kind == "answer":
         return ("decline",)
-    if kind == "shop":
-        if not m.cls[s] and m.souls[s] >= 2 and m.souls[s] + 2 < m.souls_to_win and _find(options, "buy"):
-            return ("buy",)
-        if len(m.mercs[s]) < 2 and len(_cards(m, s)) >= 6 and _find(options, "hire"):
-            return ("hire",)
-        return ("end",)
     if kind == "gentle":
         lays = [o for o in options if o[0] == "lay"]
         return lays[0] if lays else ("done",)
+    if kind == "dismiss":
+        under = v["under"]
+        return min(options, key=lambda o: under[p.cid[o[1]]])
+    # decided by the table
+    t = _Sight(p, v, s)
+    if kind == "open":
+        shop = _shopping(t, options, 7)
+        if shop:
+            return shop
+        power = _potential(t, s)
+        if _find(options, "invite"):
+            cards = t.cards
+            weakest = min(range(len(cards)), key=lambda i: p.bonus[cards[i]])
+            rest = cards[:weakest] + cards[weakest + 1:]
+            if t.strength(s, rest)[0] >= t.expect + 4:
+                return ("invite",)
+        if power <= t.expect and _find(options, "pass"):
+            return ("pass",)
+        return ("rave",)
+    if kind == "reroll":
+        return ("reroll",) if _potential(t, s) <= t.expect else ("keep",)
+    if kind == "rescue":
+        near = t.souls[t.host] + 1 >= t.win
+        return ("accept",) if not near and t.cards else ("decline",)
+    if kind == "shop":
+        return _shopping(t, options, 6) or ("end",)
     if kind == "rave":
-        h = m.host
-        if s == h or s in m.invaders:
-            return _lay(m, s, s, options)
-        if s == m.rescuer:
-            return _lay(m, s, h, options)
+        h = t.host
+        invaders = v["invaders"]
+        if s == h or s in invaders:
+            return _lay(t, s, s, options)
+        if s == v["rescuer"]:
+            return _lay(t, s, h, options)
         if _find(options, "invade"):
-            host_key = m.strength(h, m.line[h]) if m.line[h] else (0, 0)
-            mine = m.strength(s, _cards(m, s))[0]
-            if mine >= max(m.expect + 1, host_key[0] + 3) and m.souls[h] + 2 >= m.souls[s]:
+            host_key = t.lineup(h) if t.line(h) else (0, 0)
+            mine = t.strength(s, t.cards)[0]
+            if mine >= max(t.expect + 1, host_key[0] + 3) and t.souls[h] + 2 >= t.souls[s]:
                 return ("invade",)
         adds = [o for o in options if o[0] in ("add", "add_inv") and o[1] != h]
-        if adds and m.line[h] and _wins(m, h, m.line[h], _rivals_best(m, h)):
-            return _strongest(m, adds)
+        if adds and t.line(h) and _wins(t, h, t.lineup(h), _rivals_best(t, h)):
+            return _strongest(p, adds)
         return ("stand",)
     return random_agent(m, s, options, rng)
 

@@ -152,6 +152,36 @@ class Prepared(core.Prepared):
         return m
 
 
+def lineup_strength(p: "Prepared", cards: Sequence[int], boosts: Sequence[int],
+                    extra: list[tuple[int, int]]) -> tuple[int, int]:
+    """(bonus, duration) of a lineup of ``cards``; ``boosts`` are the Mercenary boosts of its
+    first cards, ``extra`` the owner's (genre mask, bonus) from Class and Mercenaries.
+    DECISION: each card counts its printed bonus plus those, times 1.5 when another card of the
+    lineup shares one genre with it, times 2 when one shares two or more; the total is rounded
+    down. The engine and the agents count with this one function."""
+    gm, bonus, dur = p.gm, p.bonus, p.dur
+    nb = len(boosts)
+    twice = total = 0
+    for i, h in enumerate(cards):
+        g = gm[h]
+        b = bonus[h] + (boosts[i] if i < nb else 0)
+        for mask, amt in extra:
+            if g & mask:
+                b += amt
+        best = 2
+        for j, k in enumerate(cards):
+            if j != i:
+                common = g & gm[k]
+                if common:
+                    if common & (common - 1):
+                        best = 4
+                        break
+                    best = 3
+        twice += b * best
+        total += dur[h]
+    return twice // 2, total
+
+
 class Match(core.Match):
     """One game. Seats 0..n-1 (A, B, ...), clockwise; the next seat is the one to the left."""
 
@@ -343,34 +373,11 @@ class Match(core.Match):
             self.discard.append(c[1])
 
     def strength(self, owner: int, cards: list[int]) -> tuple[int, int]:
-        """(bonus, duration) of a lineup. DECISION: each card counts its printed bonus plus its
-        owner's genre bonuses and its Mercenary's boost, times 1.5 when another card of the
-        lineup shares one genre with it, times 2 when one shares two or more; the total is
-        rounded down."""
-        p = self.p
-        gm, bonus = p.gm, p.bonus
+        """(bonus, duration) of ``owner``'s lineup of ``cards`` (see `lineup_strength`)."""
+        p, boost = self.p, self.boost
         extra = [g for c in self.cls[owner] for g in p.fx[c]["genres"]] + \
                 [g for m in self.mercs[owner] for g in p.fx[m]["genres"]] if owner >= 0 else []
-        twice = 0
-        dur = 0
-        for i, h in enumerate(cards):
-            g = gm[h]
-            b = bonus[h] + self.boost.get(h, 0)
-            for mask, amt in extra:
-                if g & mask:
-                    b += amt
-            best = 2
-            for j, k in enumerate(cards):
-                if j != i:
-                    common = g & gm[k]
-                    if common:
-                        if common & (common - 1):
-                            best = 4
-                            break
-                        best = 3
-            twice += b * best
-            dur += p.dur[h]
-        return twice // 2, dur
+        return lineup_strength(p, cards, [boost.get(h, 0) for h in cards] if boost else (), extra)
 
     def gain(self, s: int, role: str, solo: bool = True) -> int:
         """Souls a success in ``role`` earns (before monster rewards)."""
@@ -859,21 +866,30 @@ class Match(core.Match):
     # ------------------------------------------------------------------ descriptions
     def view(self, seat: int) -> dict:
         """What ``seat`` may see: its own hand and the face-down count under its Mercenaries;
-        everyone's lineups, inventories, Classes, Mercenaries and souls (all face up); the
-        others' hand sizes only."""
+        everyone's lineups (with the boost a Mercenary gave each card tossed in, in lineup
+        order), inventories, Classes, Mercenaries and souls (all face up); the others' hand
+        sizes only; the souls that win the game."""
         cid = self.p.cid
+        name, boost = cid.__getitem__, self.boost
+        # built once a decision for the agents: one pass over the seats (most zones are empty)
+        inv, lines, boosts, cls, mercs = [], [], [], [], []
+        for iv, x, c, r in zip(self.inv, self.line, self.cls, self.mercs):
+            inv.append([*map(name, iv)] if iv else [])
+            lines.append([*map(name, x)] if x else [])
+            boosts.append([boost.get(h, 0) for h in x] if boost and x else [0] * len(x))
+            cls.append([*map(name, c)] if c else [])
+            mercs.append([*map(name, r)] if r else [])
+        mine = self.mercs[seat]
         return {
             "seat": seat, "host": self.host, "expectation": self.expect,
-            "hand": [cid[h] for h in self.hand[seat]],
-            "under": {cid[m]: len(self.under[m]) for m in self.mercs[seat]},
-            "hand_sizes": [len(x) for x in self.hand],
-            "inventories": [[cid[h] for h in x] for x in self.inv],
-            "lineups": [[cid[h] for h in x] for x in self.line],
-            "classes": [[cid[h] for h in x] for x in self.cls],
-            "mercenaries": [[cid[h] for h in x] for x in self.mercs],
-            "souls": list(self.souls), "alive": list(self.alive),
-            "guest": [cid[h] for h in self.guest], "rescuer": self.rescuer,
-            "invaders": list(self.invaders), "deck": len(self.deck),
+            "hand": [*map(name, self.hand[seat])],
+            "under": {cid[m]: len(self.under[m]) for m in mine} if mine else {},
+            "hand_sizes": [*map(len, self.hand)],
+            "inventories": inv, "lineups": lines, "lineup_boosts": boosts,
+            "classes": cls, "mercenaries": mercs,
+            "souls": self.souls[:], "alive": self.alive[:], "souls_to_win": self.souls_to_win,
+            "guest": [*map(name, self.guest)] if self.guest else [], "rescuer": self.rescuer,
+            "invaders": self.invaders[:], "deck": len(self.deck),
             "decision": self.decision.kind if self.decision else None,
         }
 
