@@ -2,7 +2,8 @@
 
 The scenario files are the rules engine's tests (tests/scenarios/<game>/*.yaml, see
 docs/scenarios.md): the rulebook prints what the engine checks, so an example in print is an
-example that passes. The outcome is printed from the file's assertions, not from prose.
+example that passes. The outcome is printed from the file's assertions, not from prose: as
+sentences in the rulebook's language (forge/rulebook/outcome.py), never as keys and card ids.
 """
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from typing import Any
 from markdown_it.tree import SyntaxTreeNode
 
 from ..errors import Finding
-from ..scenario import run_scenario
+from ..scenario import ScenarioError, load_scenario, run_scenario
+from ..text.typography import typeset
 from .markdown import parser
+from .outcome import describe
 
 def failing_examples(game: Any, rendered: Any) -> list[Finding]:
     """Run every scenario a rendered template quotes; each one that fails is a finding at the
@@ -32,7 +35,6 @@ def failing_examples(game: Any, rendered: Any) -> list[Finding]:
 
 
 _LABEL = {"uk": "Перевірено рушієм гри", "en": "Checked by the game engine"}
-_OUTCOME_KEYS = ("expect", "expected", "assert", "asserts", "outcome", "then")
 
 
 def localised(value: Any, lang: str) -> str:
@@ -41,40 +43,19 @@ def localised(value: Any, lang: str) -> str:
     return "" if value is None else str(value)
 
 
-def outcome_lines(data: dict, lang: str) -> list[str]:
-    """One line per asserted fact, `key: value`, nested keys joined by a space."""
-    for key in _OUTCOME_KEYS:
-        if key in data:
-            return list(_flatten(data[key], lang, ""))
-    return []
-
-
-def _flatten(value: Any, lang: str, prefix: str):
-    if isinstance(value, dict) and set(value) >= {lang}:
-        yield f"{prefix}{localised(value, lang)}"
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if isinstance(item, (dict, list)):
-                yield from _flatten(item, lang, f"{prefix}{key} ")
-            else:
-                yield f"{prefix}{key}: {_value(item, lang)}"
-    elif isinstance(value, list):
-        if all(not isinstance(v, (dict, list)) for v in value):
-            yield f"{prefix.strip()}: {', '.join(_value(v, lang) for v in value)}"
-        else:
-            for item in value:
-                yield from _flatten(item, lang, prefix)
-    else:
-        yield f"{prefix.strip()}: {_value(value, lang)}"
-
-
-_YES_NO = {"uk": ("так", "ні"), "en": ("yes", "no")}
-
-
-def _value(v: Any, lang: str = "en") -> str:
-    if isinstance(v, bool):
-        return _YES_NO.get(lang, _YES_NO["en"])[0 if v else 1]
-    return str(v)
+def outcome_sentences(data: dict, lang: str) -> list[str]:
+    """What the scenario's `expect:` asserts, as sentences a player reads in `lang` (see
+    forge/rulebook/outcome.py): card names, not ids; «гравець А», not keys. Empty when the file
+    cannot be read again or asserts nothing that can be put in words."""
+    path = data.get("_path")
+    if not path:
+        return []
+    try:
+        sc = load_scenario(path)
+    except ScenarioError:
+        return []
+    names = {c.id: c.name for c in sc.game.cards} if sc.game is not None else {}
+    return describe(sc.data.get("expect") or {}, lang, names, sc.engine, sc.game)
 
 
 def scenario_flowables(conv, data: dict) -> list:
@@ -87,8 +68,9 @@ def scenario_flowables(conv, data: dict) -> list:
     story = localised(data.get("story"), lang)
     if story.strip():
         out.extend(conv.nodes(SyntaxTreeNode(parser().parse(story)).children, 0, s.quote))
-    lines = outcome_lines(data, lang)
-    if lines:
-        out.append(conv.para(f"<i>{conv.text(_LABEL.get(lang, _LABEL['en']))}:</i> "
-                             + "; ".join(conv.text(line) for line in lines), s.small))
+    sentences = outcome_sentences(data, lang)
+    if sentences:
+        label = typeset(_LABEL.get(lang, _LABEL["en"]), lang)
+        out.append(conv.para(f"<i>{conv.text(label)}.</i> "
+                             + " ".join(conv.text(line) for line in sentences), s.small))
     return out

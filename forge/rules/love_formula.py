@@ -1425,4 +1425,5 @@ def prepare(game: Any, options: Any = None, sets: Any = None) -> Prepared:
 
 
 from .love_formula_agents import AGENTS, greedy_agent  # noqa: E402  (agents read Match and the type codes)
-from .love_formula_scenario import SCENARIO, scenario_expect, scenario_setup  # noqa: E402,F401
+from .love_formula_scenario import (SCENARIO, SCORE_UNIT, describe_expect,  # noqa: E402,F401
+                                    scenario_expect, scenario_setup)

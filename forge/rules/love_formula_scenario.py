@@ -204,3 +204,173 @@ def scenario_expect(m: Any, exp: dict, ctx: Any) -> None:
         elif got[0] != up:
             fail("vp_face_up", gid, f"VP card under {gid}: expected face "
                                     f"{'up' if up else 'down'}, got face {'up' if got[0] else 'down'}")
+
+
+# ------------------------------------------------------------------ worked examples in words
+#: The unit of a score, in the plural forms of each language (forge/rulebook/outcome.py).
+SCORE_UNIT = {"uk": ("ПО",), "en": ("VP",)}
+
+_HEARTS = {"uk": ("жетон серця", "жетони сердець", "жетонів сердець"),
+           "en": ("heart token", "heart tokens")}
+#: Where `sizes:` counts cards: (uk, en) phrase and the noun counted (uk forms, en forms).
+_CARDS = (("карта", "карти", "карт"), ("card", "cards"))
+_VP_CARDS = (("карта ПО", "карти ПО", "карт ПО"), ("VP card", "VP cards"))
+_GOALS = (("ціль", "цілі", "цілей"), ("goal", "goals"))
+_SIZES = {"deck": ("у колоді", "the deck holds", _CARDS),
+          "discard": ("у скиді", "the discard pile holds", _CARDS),
+          "box": ("у коробці", "the box holds", _CARDS),
+          "chance_deck": ("у колоді шансів", "the chance deck holds", _CARDS),
+          "chance_discard": ("у скиді шансів", "the chance discard pile holds", _CARDS),
+          "goal_deck": ("у колоді цілей", "the goal deck holds", _CARDS),
+          "vp_deck": ("у колоді карт ПО", "the VP deck holds", _CARDS),
+          "goals": ("на столі", "the table holds", _GOALS),
+          "goal_vp": ("під цілями", "under the goals lie", _VP_CARDS)}
+
+
+def describe_expect(expect: dict, lang: str, w: Any) -> list[str]:
+    """Love Formula's own `expect:` keys as sentences a player reads, in the order the file gives
+    them (forge/rulebook/outcome.py gives `w`: card names, seats, plurals). Every sentence says
+    what `scenario_expect` checks, no more: `discard:` lists cards that are in the discard pile
+    (not all of them), `pairs:` and `hand:` are exact."""
+    out: list[str] = []
+    for key, value in expect.items():
+        phrase = _PHRASES.get(key)
+        if phrase is not None and value is not None:
+            out.extend(phrase(value, w))
+    return out
+
+
+def _zones(zones: dict, w: Any) -> list[str]:
+    out = []
+    for seat, z in zones.items():
+        z = z or {}
+        g = w.seat(seat, "gen")
+        if "pairs" in z:
+            if not z["pairs"]:
+                out.append(w.pick(f"у {g} немає жодної пари в грі",
+                                  f"{w.seat(seat)} has no pair in play"))
+            for pair, attached in z["pairs"].items():
+                if attached:
+                    out.append(w.pick(
+                        f"до пари {w(pair)} {g} прикріплено {w.cards(attached, 'acc')}",
+                        f"{w.seat(seat)}’s pair {w(pair)} carries {w.names(attached)}"))
+                else:
+                    out.append(w.pick(f"пара {w(pair)} {g} лежить у грі без прикріплених карт",
+                                      f"{w.seat(seat)}’s pair {w(pair)} is in play with nothing "
+                                      "attached"))
+        if "unattached" in z:
+            ids = z["unattached"] or []
+            if not ids:
+                out.append(w.pick(f"у {g} немає неприкріплених карт",
+                                  f"{w.seat(seat)} has no unattached card"))
+            else:
+                adj = "неприкріплена" if len(ids) == 1 else "неприкріплені"
+                out.append(w.pick(f"у {g} {adj} {w.cards(ids)}",
+                                  f"{w.seat(seat)} has {w.names(ids)} unattached"))
+        if "hand" in z:
+            out.append(w.hand(seat, z["hand"] or []))
+        if "hand_size" in z:
+            out.append(w.hand_size(seat, z["hand_size"]))
+        if "job" in z:
+            job = z["job"]
+            out.append(w.pick(f"{w.seat(seat)} зберігає підробіток {w(job)}",
+                              f"{w.seat(seat)} keeps the part-time job {w(job)}") if job else
+                       w.pick(f"у {g} немає підробітку", f"{w.seat(seat)} has no part-time job"))
+    return out
+
+
+def _goals(goals: dict, w: Any) -> list[str]:
+    out = []
+    for goal, seats in goals.items():
+        seats = list(seats or [])
+        if not seats:
+            out.append(w.pick(f"ціль {w(goal)} не дістається нікому",
+                              f"nobody claims the goal {w(goal)}"))
+        elif len(seats) == 1:
+            out.append(w.pick(f"ціль {w(goal)} дістається {w.seat(seats[0], 'dat')}",
+                              f"{w.seat(seats[0])} claims the goal {w(goal)}"))
+        else:
+            out.append(w.pick(f"ціль {w(goal)} дістається {w.seats(seats, 'dat')}",
+                              f"{w.seats(seats)} share the goal {w(goal)}"))
+    return out
+
+
+def _banked(banked: dict, w: Any) -> list[str]:
+    if w.lang == "uk":
+        return [w.holdings(banked, SCORE_UNIT["uk"], order=banked)
+                .replace(" має ", " вже має ", 1).replace(" мають ", " вже мають ", 1)]
+    return [w.holdings(banked, SCORE_UNIT["en"], order=banked)
+            .replace(" has ", " has already scored ").replace(" have ", " have already scored ")]
+
+
+def _tokens(tokens: dict, w: Any) -> list[str]:
+    out = []
+    for cid, n in tokens.items():
+        if not n:
+            out.append(w.pick(f"на карті {w(cid)} немає жетонів сердець",
+                              f"{w(cid)} carries no heart token"))
+        else:
+            lie = w.form(n, ("лежить", "лежать", "лежить"))
+            out.append(w.pick(f"на карті {w(cid)} {lie} {w.count(n, _HEARTS['uk'])}",
+                              f"{w(cid)} carries {w.count(n, _HEARTS['en'])}"))
+    return out
+
+
+def _box(ids: list, w: Any) -> list[str]:
+    if not ids:
+        return [w.pick("у коробці немає карт", "the box holds no card")]
+    many = len(ids) > 1
+    return [w.pick(f"у коробці {'лежать' if many else 'лежить'} {w.cards(ids)}",
+                   f"{w.names(ids)} {'are' if many else 'is'} in the box")]
+
+
+def _sizes(sizes: dict, w: Any) -> list[str]:
+    parts = []
+    for zone, n in sizes.items():
+        uk, en, (uk_forms, en_forms) = _SIZES[zone]
+        parts.append(w.pick(f"{uk} {w.count(n, uk_forms)}", f"{en} {w.count(n, en_forms)}"))
+    return [", ".join(parts)]
+
+
+def _goal_table(t: dict, w: Any) -> list[str]:
+    out = []
+    kinds = [(t[k], w.kind("goal", k)) for k in ("first", "end") if k in t]
+    if any(n for n, _ in kinds):
+        kinds = [(n, name) for n, name in kinds if n]
+    if kinds:
+        goals = w.join(w.pick(f"{w.count(n, _GOALS[0])} {w.quote(name)}",
+                              f"{n}\u00a0{w.quote(name)} {w.form(n, _GOALS[1])}")
+                       for n, name in kinds)
+        out.append(w.pick(f"на столі {goals}", f"the table holds {goals}"))
+    if "vp_cards" in t:
+        n = t["vp_cards"]
+        out.append(w.pick(f"під цілями {w.count(n, _VP_CARDS[0])}" if n else
+                          "під цілями немає карт ПО",
+                          f"under the goals lie {w.count(n, _VP_CARDS[1])}" if n else
+                          "no VP card lies under the goals"))
+    if "face_up" in t:
+        n = t["face_up"]
+        out.append(w.pick(f"відкрито {w.count(n, _VP_CARDS[0])}" if n else
+                          "жодна карта ПО не відкрита",
+                          f"the goals show {w.count(n, _VP_CARDS[1])} face up" if n else
+                          "no VP card is face up"))
+    if t.get("values"):
+        values = w.join(str(v) for v in sorted(t["values"]))
+        out.append(w.pick(f"карти ПО під цілями варті {values}\u00a0ПО",
+                          f"the VP cards under the goals are worth {values}\u00a0VP"))
+    return out
+
+
+def _vp_face_up(faces: dict, w: Any) -> list[str]:
+    return [w.pick(f"карта ПО під ціллю {w(goal)} лежить {'відкрито' if up else 'закрито'}",
+                   f"the VP card under {w(goal)} is face {'up' if up else 'down'}")
+            for goal, up in faces.items()]
+
+
+_PHRASES = {
+    "zones": _zones,
+    "discard": lambda ids, w: [w.in_discard(ids)] if ids else [],
+    "not_discarded": lambda ids, w: [w.not_in_discard(ids)] if ids else [],
+    "goals": _goals, "banked": _banked, "tokens": _tokens, "box": _box, "sizes": _sizes,
+    "goal_table": _goal_table, "vp_face_up": _vp_face_up,
+}

@@ -1073,6 +1073,7 @@ def prepare(game: Any, options: Mapping[str, Any] | None = None,
 
 # ---------------------------------------------------------------------------------- scenarios
 from .scenario import ANY, SEAT, Map, N, Rec, card  # noqa: E402
+from .rave_scenario_text import SCORE_UNIT, describe_expect  # noqa: E402,F401  (rulebook examples)
 
 _SOUND = card("sound")
 _MERC = Rec({"card": card("mercenary"), "under": [_SOUND]}, required=("card",))
