@@ -8,6 +8,7 @@ import typer
 
 from ..errors import FindingsError, ForgeError, UsageError
 from . import build, cards, check, scenario, schema, simulate  # noqa: F401  (each registers its command)
+from . import import_cards, new, preview, watch  # noqa: F401  (new, import, watch, preview: issue 14)
 from .app import FINDINGS, USAGE, app
 
 

@@ -18,6 +18,32 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_
 CLEAN, FINDINGS, USAGE = 0, 1, 2
 
 
+def package_version() -> str:
+    """This installation's version, from the package metadata of the distribution that ships
+    `forge` with our console script (another distribution may install a module named `forge`)."""
+    from importlib import metadata
+    for name in dict.fromkeys(metadata.packages_distributions().get("forge", [])):
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue
+        if "forge.cli:main" in (dist.read_text("entry_points.txt") or ""):
+            return dist.version
+    return "unknown (not installed; run pip install -e .)"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"forge {package_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """Card Forge: check card data, play it, print it."""
+
+
 class Format(str, Enum):
     text = "text"
     json = "json"

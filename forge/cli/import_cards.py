@@ -1,0 +1,42 @@
+"""`forge import`: card data from a spreadsheet (.csv, .ods, .xlsx) into a game's YAML."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import FindingsError
+from ..spreadsheet import import_sheet, summary
+from .app import CLEAN, FINDINGS, Format, app, report, resolve_games
+
+
+@app.command("import")
+def import_cards(
+    game: str = typer.Argument(..., metavar="GAME", help="Game id or folder."),
+    sheet: Path = typer.Argument(..., metavar="FILE", exists=True, dir_okay=False,
+                                 help="The sheet: .csv, .tsv, .ods, .xlsx (.xlsm, .xlsb, .xls)."),
+    type_id: str = typer.Option(..., "--type", help="The card type of every row."),
+    set_id: Optional[str] = typer.Option(None, "--set", help="Set of new cards; default: an updated "
+                                         "card's own, else the manifest's first set."),
+    file: Optional[str] = typer.Option(None, "--file", help="Card file to write, cards/GAME/FILE.yaml; "
+                                       "default: the sheet's name."),
+    sheet_name: Optional[str] = typer.Option(None, "--sheet", help="Sheet of a workbook; default: the first."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Check the rows, write nothing."),
+    format: Format = typer.Option(Format.text, "--format", help="Output format of the findings."),
+) -> None:
+    """Write or update cards/GAME/FILE.yaml from a sheet: one row per card, one column per field
+    (name.uk, name.en for texts; effects as YAML flow text, e.g. `draw: 3`). An existing file
+    keeps its comments, order and other cards. Every finding names the sheet's row and column;
+    a row that cannot become a card stops the import (nothing written, exit 1)."""
+    (root,) = resolve_games([game])
+    result = import_sheet(root, sheet, type_id, set_id, file, sheet_name, write=not dry_run)
+    if not result.written and not result.findings and not dry_run:
+        raise FindingsError(result.findings)
+    code = report(result.findings, format)
+    if format is Format.text:
+        for line in summary(result):
+            typer.echo(line if result.written or not dry_run else
+                       f"{line} (--dry-run): {len(result.added)} to add, {len(result.updated)} to update",
+                       err=True)
+    raise typer.Exit(FINDINGS if code != CLEAN else CLEAN)

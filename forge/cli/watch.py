@@ -1,0 +1,166 @@
+"""`forge watch`: rebuild a game's files whenever one of its sources is saved.
+
+The watcher (watchfiles) looks at each game's card folder, its templates and the shared
+`templates/_common`. A batch of saves rebuilds, per game, only the products the changed files
+feed: a rulebook template its rulebook and booklet, a cheat-sheet template its cheat sheet, card
+data, card layouts and art everything (the rulebook and cheat sheet show cards and counts). A
+template of a language not being built rebuilds nothing.
+
+Each rebuild is `forge build` in a fresh process: templates and data are read anew (the build's
+in-process caches assume files do not change under them), and a build that fails cannot take the
+watcher with it. `build` checks the game first and refuses one with findings, printing them, and
+writes every file atomically: the last good PDFs stay until the sources are fixed.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Callable, Iterable, Optional
+
+import typer
+
+from ..build import DEFAULT_PRODUCTS, check_products
+from ..errors import UsageError, display_path
+from ..templating import templates_root
+from .app import USAGE, app, check_output, resolve_games, split_names
+
+#: Products made from the rulebook and cheat-sheet templates alone.
+TEMPLATE_PRODUCTS = {"rulebook": ("rulebook", "rulebook-booklet"), "cheatsheet": ("cheatsheet",)}
+
+
+@dataclass(frozen=True)
+class Watched:
+    """One game and the folders its products are made from."""
+
+    root: Path  # cards/<game>
+    templates: Path  # templates/<game>
+    common: Path  # templates/_common
+
+    @property
+    def id(self) -> str:
+        return self.root.name
+
+    @classmethod
+    def of(cls, root: Path) -> Watched:
+        base = templates_root(SimpleNamespace(root=root, id=root.name))
+        return cls(root.resolve(), (base / root.name).resolve(), (base / "_common").resolve())
+
+    def folders(self) -> list[Path]:
+        return [p for p in (self.root, self.templates, self.common) if p.is_dir()]
+
+
+def products_for(game: Watched, path: Path, products: list[str], lang: str | None) -> list[str]:
+    """Which of `products` the file at `path` feeds for `game` (none if it is not its source)."""
+    path = path.resolve()
+    if path.parent == game.templates:
+        kind, _, rest = path.name.partition(".")
+        if kind in TEMPLATE_PRODUCTS and rest.endswith(".md.j2"):
+            file_lang = rest[: -len(".md.j2")]
+            if lang is not None and file_lang != lang:
+                return []
+            return [p for p in products if p in TEMPLATE_PRODUCTS[kind]]
+    if any(path.is_relative_to(folder) for folder in (game.root, game.templates, game.common)):
+        return list(products)
+    return []
+
+
+def plan(games: Iterable[Watched], changed: Iterable[Path], products: list[str],
+         lang: str | None) -> dict[Watched, tuple[list[str], list[Path]]]:
+    """For each game a batch of changes touches: (products to rebuild, in build order; the
+    changed files that call for them)."""
+    out: dict[Watched, tuple[list[str], list[Path]]] = {}
+    for game in games:
+        wanted: set[str] = set()
+        why = []
+        for path in changed:
+            found = products_for(game, path, products, lang)
+            if found:
+                wanted.update(found)
+                why.append(path)
+        if wanted:
+            out[game] = ([p for p in products if p in wanted], why)
+    return out
+
+
+def build_command(game: Watched, products: list[str], out: Path, lang: str | None, paper: str) -> list[str]:
+    command = [sys.executable, "-m", "forge", "build", str(game.root), "--what", ",".join(products),
+               "--out", str(out), "--paper", paper]
+    return command + (["--lang", lang] if lang else [])
+
+
+def _say(text: str) -> None:
+    sys.stdout.flush()
+    typer.echo(f"[{time.strftime('%H:%M:%S')}] {text}", err=True)
+
+
+def watch_games(roots: list[Path], products: list[str], out: Path, lang: str | None = None,
+                paper: str = "a4,letter", stop: threading.Event | None = None,
+                on_build: Callable[[Watched, list[str], int], None] | None = None,
+                debounce: int = 400) -> None:
+    """Build each game, then rebuild what each batch of saved files feeds, until `stop` is set
+    (or Ctrl-C). `on_build(game, products, exit_code)` is called after every build."""
+    from watchfiles import watch
+
+    games = [Watched.of(root) for root in roots]
+    folders = sorted({folder for game in games for folder in game.folders()})
+
+    def build(game: Watched, what: list[str]) -> int:
+        started = time.perf_counter()
+        code = subprocess.run(build_command(game, what, out, lang, paper)).returncode
+        if code == 0:
+            _say(f"{game.id}: built {', '.join(what)} in {time.perf_counter() - started:.1f} s")
+        else:
+            _say(f"{game.id}: not built (exit {code}); the last good files stay")
+        if on_build is not None:
+            on_build(game, what, code)
+        return code
+
+    _say("watching " + ", ".join(display_path(f) for f in folders) + " (Ctrl-C to stop)")
+    first = True
+    # The watcher runs from the first step on: a save during a build is the next batch. With
+    # `yield_on_timeout` the loop gets an empty batch when all is quiet; the first one starts
+    # the initial build (with the watcher already listening).
+    for changes in watch(*folders, stop_event=stop, debounce=debounce, step=50, rust_timeout=250,
+                         yield_on_timeout=True, raise_interrupt=True):
+        if first:
+            first = False
+            for game in games:
+                if build(game, products) == USAGE:  # a wrong option: every rebuild would fail too
+                    raise UsageError("the build was refused (see above); nothing to watch")
+            continue
+        if not changes:
+            continue
+        changed = sorted({Path(path) for _, path in changes})
+        for game, (what, why) in plan(games, changed, products, lang).items():
+            names = ", ".join(display_path(p) for p in why[:3]) + (" ..." if len(why) > 3 else "")
+            _say(f"{game.id}: {names} changed")
+            build(game, what)
+
+
+@app.command()
+def watch(
+    games: Optional[list[str]] = typer.Argument(None, help="Game ids or folders; default: every game."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="Language; default: as forge build."),
+    what: Optional[str] = typer.Option(None, "--what", help="Products, comma-separated; default: "
+                                       "every default product of forge build."),
+    out: Path = typer.Option(Path("output"), "--out", help="Output folder: OUT/<game>/<lang>/."),
+    paper: str = typer.Option("a4,letter", "--paper", help="PnP paper sizes: a4, letter, or both."),
+) -> None:
+    """Build, then rebuild on every save what the saved files feed (card data, layouts,
+    rulebook and cheat-sheet templates). Findings are printed and the last good files stay.
+    Ctrl-C stops (exit 130)."""
+    from .. import render, rulebook  # noqa: F401  (register their products, as forge build does)
+
+    products = split_names(what, "--what") if what is not None else list(DEFAULT_PRODUCTS)
+    check_products(products)
+    check_output(out, "--out", folder=True)
+    roots = resolve_games(games)
+    try:
+        watch_games(roots, products, out, lang, paper)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None

@@ -1,0 +1,682 @@
+"""Card data from a spreadsheet (`forge import`): one row per card, one column per field.
+
+Reading: `.csv` / `.tsv` with the standard library (UTF-8, the delimiter sniffed among comma,
+semicolon and tab); `.xlsx`, `.xlsm`, `.xlsb`, `.xls` and `.ods` with python-calamine (its
+first sheet unless one is named). The first non-empty row is the header; every other non-empty
+row is a card. Rows and columns are counted from 1 as the spreadsheet shows them (CSV: records,
+so a quoted cell spanning lines is still one row).
+
+Columns: a column's name is a card key (`id`, `subtype`, `set`, `copies`, `art`, `replaces`, or
+a field of the card type), with a dot for the parts of a mapping: `name.uk`, `name.en`,
+`flavor.en`, or `stats.attack` for an `object` field. Values follow the field's type from the
+manifest: numbers for `int` (`3` and `3.0` alike), `true`/`false`/`yes`/`no`/`1`/`0` for `bool`,
+text as written otherwise. `effects`, `list`, `object` and `effects`-typed fields hold YAML flow
+text, read by forge's own YAML loader with its limits: `draw: 3`, `[draw: 3, discard: {count: 1}]`,
+`[techno, house]` (a list without its brackets gets them; a block list pasted with its line
+breaks, `- draw: 3`, is read as it is). An empty cell leaves the key out (and
+removes it from a card being updated); a column whose header starts with `#` is the designer's
+own (notes, sums) and is skipped. The type is the `--type` of the import, the set `--set`, else
+the card's own when updated, else the manifest's first set.
+
+Validation is forge's: the rows become a document whose positions are sheet cells, validated
+by the card models `load_game` uses (`forge.model.game._read_cards`), then the game with those
+cards runs every check of `forge check` (`forge.check.DATA_CHECKS`, `DERIVED_CHECKS`). So every
+finding about an imported card names the sheet, the row and the column: `cards.csv:7:3: ...`.
+
+Writing: the cards go into `cards/<game>/<file>.yaml` (by default the sheet's name). A card
+whose id is already in that file is updated in place and the others keep their order, comments
+and formatting (ruamel.yaml round trip); new cards are appended in the sheet's order; cards the
+sheet does not name stay. Nothing is written while a row cannot become a card (a model error
+or a cell that cannot be read): the file would lose that card. Findings of the other checks
+(references, counts in the manifest, text fit ...) are reported after writing, as `forge check`
+would report them.
+"""
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .errors import Finding, ForgeError, UsageError, display_path
+from .files import write_atomic
+from .load import MAX_FILE_BYTES, MAX_STRING, Document, load_yaml, parse_yaml
+from .model import Game, load_game
+from .model.cards import COMMON_KEYS, card_models
+
+__all__ = ["Cell", "ImportResult", "Sheet", "import_sheet", "read_sheet", "SHEET_SUFFIXES"]
+
+CSV_SUFFIXES = (".csv", ".tsv")
+CALAMINE_SUFFIXES = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods")
+SHEET_SUFFIXES = CSV_SUFFIXES + CALAMINE_SUFFIXES
+#: Most rows and columns a sheet may have (the YAML limits make 20,000 cards load in a second).
+MAX_ROWS = 100_000
+MAX_COLUMNS = 1_000
+#: The type of each key every card has, as a field spec's type.
+COMMON_TYPES = {"id": "str", "type": "str", "subtype": "str", "set": "str", "copies": "int",
+                "name": "text", "text": "text", "flavor": "text", "art": "str", "replaces": "str",
+                "effects": "effects"}
+assert set(COMMON_TYPES) == set(COMMON_KEYS)
+
+
+@dataclass(frozen=True)
+class Cell:
+    row: int  # 1-based, as the spreadsheet shows it
+    col: int  # 1-based (A = 1)
+    value: Any  # str (stripped, never empty), int, float, bool, date or time
+
+
+@dataclass
+class Sheet:
+    path: Path
+    rows: list[list[Cell]]  # non-empty rows, each with its non-empty cells; the first is the header
+
+    @property
+    def name(self) -> str:
+        return display_path(self.path)
+
+    def finding(self, row: int, col: int, code: str, message: str, fix: str = "", card: str = "") -> Finding:
+        return Finding(self.name, row, col, code, message, fix, card)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_sheet(path: Path, sheet: str | None = None) -> tuple[Sheet | None, list[Finding]]:
+    """The non-empty cells of a CSV file or a workbook's sheet; findings when it cannot be read."""
+    name = display_path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SHEET_SUFFIXES:
+        raise UsageError(f"{name}: not a spreadsheet forge reads (use {', '.join(SHEET_SUFFIXES)})")
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        return None, [Finding(name, 0, 0, "io", f"cannot read the file: {exc.strerror}")]
+    if size > MAX_FILE_BYTES:
+        return None, [Finding(name, 0, 0, "too-large", f"the file is larger than "
+                              f"{MAX_FILE_BYTES // 2**20} MiB", "split the cards into several sheets")]
+    if suffix in CSV_SUFFIXES:
+        if sheet is not None:
+            raise UsageError("--sheet names a sheet of a workbook; a CSV file has one")
+        rows, findings = _csv_rows(path, name)
+    else:
+        rows, findings = _workbook_rows(path, name, sheet)
+    if findings:
+        return None, findings
+    cells = []
+    for r, values in enumerate(rows, 1):
+        if r > MAX_ROWS:
+            return None, [Finding(name, r, 1, "too-large", f"more than {MAX_ROWS:,} rows",
+                                  "split the cards into several sheets")]
+        row = []
+        for c, value in enumerate(values, 1):
+            if isinstance(value, str):
+                value = value.strip()
+                if len(value) > MAX_STRING:
+                    return None, [Finding(name, r, c, "too-large", f"a cell of {len(value):,} "
+                                          f"characters; the limit is {MAX_STRING:,}")]
+            if value is None or value == "":
+                continue
+            if c > MAX_COLUMNS:
+                return None, [Finding(name, r, c, "too-large", f"more than {MAX_COLUMNS:,} columns")]
+            row.append(Cell(r, c, value))
+        if row:
+            cells.append(row)
+    if not cells:
+        return None, [Finding(name, 0, 0, "empty", "the sheet has no cells",
+                              "put a header row (id, name.uk, ...) and a row per card")]
+    return Sheet(path, cells), []
+
+
+def _csv_rows(path: Path, name: str) -> tuple[list[list[str]], list[Finding]]:
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        return [], [Finding(name, line, 0, "encoding", f"byte 0x{raw[exc.start]:02x} is not UTF-8",
+                            "export the sheet as CSV in UTF-8")]
+    if path.suffix.lower() == ".tsv":
+        delimiter = "\t"
+    else:
+        try:
+            delimiter = csv.Sniffer().sniff(text[:65536], delimiters=",;\t").delimiter
+        except csv.Error:
+            delimiter = ","
+    try:
+        return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)), []
+    except csv.Error as exc:
+        return [], [Finding(name, 0, 0, "syntax", f"not readable as CSV: {exc}")]
+
+
+def _workbook_rows(path: Path, name: str, sheet: str | None) -> tuple[list[list[Any]], list[Finding]]:
+    import python_calamine
+
+    try:
+        book = python_calamine.CalamineWorkbook.from_path(str(path))
+        if sheet is None:
+            if not book.sheet_names:
+                return [], [Finding(name, 0, 0, "empty", "the workbook has no sheet")]
+            data = book.get_sheet_by_index(0)
+        elif sheet in book.sheet_names:
+            data = book.get_sheet_by_name(sheet)
+        else:
+            raise UsageError(f"{name} has no sheet {sheet!r} (it has {', '.join(book.sheet_names)})")
+        return data.to_python(skip_empty_area=False), []
+    except UsageError:
+        raise
+    except Exception as exc:  # noqa: BLE001 (calamine's errors are many: zip, XML, password ...)
+        return [], [Finding(name, 0, 0, "syntax", f"cannot read the workbook: {type(exc).__name__}: {exc}")]
+
+
+# --------------------------------------------------------------------------------------------
+# Columns and cells to card data
+
+
+@dataclass
+class _Column:
+    cell: Cell  # the header cell
+    path: tuple[str, ...]
+    kind: str  # the field spec's type of the value at `path` (or "str")
+
+
+def _columns(sheet: Sheet, manifest: Any, type_id: str, model: Any) -> tuple[list[_Column], list[Finding]]:
+    spec = manifest.card_types[type_id]
+    columns, findings = [], []
+    seen: dict[tuple[str, ...], Cell] = {}
+    for cell in sheet.rows[0]:
+        header = _text(cell.value).strip()
+        if header.startswith("#"):  # the designer's own column (notes, formulas): not card data
+            continue
+        path = tuple(part.strip() for part in header.split("."))
+        if not all(path):
+            findings.append(sheet.finding(cell.row, cell.col, "unknown-column",
+                                          f"column {header!r} is not a card key"))
+            continue
+        if path[0] not in model.model_fields:
+            findings.append(sheet.finding(
+                cell.row, cell.col, "unknown-column", f"column {header!r}: {path[0]!r} is not a key "
+                f"of {type_id} cards", "use one of: " + ", ".join(model.model_fields)))
+            continue
+        clash = next((other for p, other in seen.items() if p[:len(path)] == path or path[:len(p)] == p), None)
+        if clash is not None:
+            findings.append(sheet.finding(cell.row, cell.col, "duplicate-column",
+                                          f"column {header!r} sets what column {clash.col} sets"))
+            continue
+        seen[path] = cell
+        columns.append(_Column(cell, path, _kind(path, spec.fields.get(path[0]))))
+    if ("id",) not in seen:
+        first = sheet.rows[0][0]
+        findings.append(sheet.finding(first.row, first.col, "missing-column",
+                                      "the header has no `id` column", "add a column `id`"))
+    return columns, findings
+
+
+def _kind(path: tuple[str, ...], spec: Any) -> str:
+    """The type of the value a column holds: its field's type, walked down an object's fields
+    (a text's locale is a plain string)."""
+    kind = COMMON_TYPES.get(path[0]) if spec is None else spec.type
+    for part in path[1:]:
+        if kind == "text":
+            return "str"
+        if kind == "object" and spec is not None and spec.fields and part in spec.fields:
+            spec = spec.fields[part]
+            kind = spec.type
+        else:
+            return "str"
+    return kind or "str"
+
+
+_INT = re.compile(r"[+-]?\d+")
+_TRUE, _FALSE = {"true", "yes", "1"}, {"false", "no", "0"}
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (datetime.date, datetime.time, datetime.datetime)):
+        return value.isoformat()
+    return str(value)
+
+
+def _value(sheet: Sheet, cell: Cell, kind: str) -> tuple[Any, Finding | None]:
+    """A cell's value as the field's type wants it; one that cannot be is passed on as text, so
+    the card model reports it at this cell, with the model's words. YAML flow text that does
+    not parse is a finding here."""
+    value = cell.value
+    if kind == "int":
+        if isinstance(value, float) and value.is_integer():
+            return int(value), None
+        if isinstance(value, str) and _INT.fullmatch(value):
+            return int(value), None
+        return value, None
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value, None
+        word = _text(value).lower()
+        return (True if word in _TRUE else False if word in _FALSE else value), None
+    if kind in ("list", "effects", "object"):
+        if not isinstance(value, str):
+            return value, None
+        text = value
+        opening = "{" if kind == "object" else "["
+        block = kind != "object" and text.startswith("- ")  # a block list pasted with its lines
+        if not text.startswith(opening) and not block:
+            text = opening + text + ("}" if kind == "object" else "]")
+        doc, problems = parse_yaml(text, sheet.path)
+        if problems:
+            return None, sheet.finding(cell.row, cell.col, "cell-yaml",
+                                       f"not YAML flow text: {problems[0].message}",
+                                       "write it like [draw: 3, discard: {count: 1}]")
+        return doc.data, None
+    return _text(value), None
+
+
+@dataclass
+class _Row:
+    index: int  # in the sheet's data rows
+    cells: dict[tuple[str, ...], Cell]  # the cell behind each key path
+    data: dict[str, Any]  # the values the sheet gives (nested by path)
+    cleared: list[tuple[str, ...]]  # paths whose column is there but the cell empty
+    row: int
+    id_col: int
+
+
+def _rows(sheet: Sheet, columns: list[_Column]) -> tuple[list[_Row], list[Finding]]:
+    out, findings = [], []
+    by_col = {c.cell.col: c for c in columns}
+    id_col = next((c.cell.col for c in columns if c.path == ("id",)), 1)
+    for index, cells in enumerate(sheet.rows[1:]):
+        data: dict[str, Any] = {}
+        where: dict[tuple[str, ...], Cell] = {}
+        for cell in cells:
+            column = by_col.get(cell.col)
+            if column is None:  # under a header cell that is missing or refused
+                if not any(c.col == cell.col for c in sheet.rows[0]):
+                    findings.append(sheet.finding(cell.row, cell.col, "unknown-column",
+                                                  "a value in a column without a header",
+                                                  "name the column in the header row, or clear the cell"))
+                continue
+            value, problem = _value(sheet, cell, column.kind)
+            if problem is not None:
+                findings.append(problem)
+                continue
+            _put(data, column.path, value)
+            where[column.path] = cell
+        given = set(where)
+        cleared = [c.path for c in columns if c.path not in given]
+        out.append(_Row(index, where, data, cleared, cells[0].row, id_col))
+    return out, findings
+
+
+def _put(data: dict, path: tuple[str, ...], value: Any) -> None:
+    for part in path[:-1]:
+        data = data.setdefault(part, {})
+    data[path[-1]] = value
+
+
+def _remove(data: dict, path: tuple[str, ...]) -> None:
+    """Remove the key at `path`, and the mappings it leaves empty (`flavor` without a locale)."""
+    if len(path) > 1:
+        inner = data.get(path[0])
+        if isinstance(inner, dict):
+            _remove(inner, path[1:])
+            if not inner:
+                data.pop(path[0])
+        return
+    data.pop(path[0], None)
+
+
+#: Key order of a new card, as this project's card files write them; the type's own fields
+#: come between `name` and `effects`, in the manifest's order.
+_FIRST = ("id", "type", "subtype", "set", "copies", "name")
+_LAST = ("effects", "text", "flavor", "art", "replaces")
+
+
+def _ordered(card: dict, fields: Iterable[str]) -> dict:
+    order = {key: n for n, key in enumerate((*_FIRST, *fields, *_LAST))}
+    return dict(sorted(card.items(), key=lambda item: order.get(item[0], len(order))))
+
+
+def _merge(old: Any, new: Any) -> Any:
+    """`new` over `old`: mappings key by key, anything else replaced."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        out = dict(old)
+        for key, value in new.items():
+            out[key] = _merge(old.get(key), value)
+        return out
+    return new
+
+
+# --------------------------------------------------------------------------------------------
+# Import
+
+
+@dataclass
+class ImportResult:
+    target: Path
+    written: bool = False
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # cards of the file the sheet does not name
+    findings: list[Finding] = field(default_factory=list)
+
+
+def target_file(root: Path, sheet_path: Path, name: str | None) -> Path:
+    """`cards/<game>/<name>.yaml` (default: the sheet's name); never the manifest."""
+    stem = name if name is not None else sheet_path.stem
+    stem = stem[:-5] if stem.endswith(".yaml") else stem[:-4] if stem.endswith(".yml") else stem
+    if not stem or "/" in stem or "\\" in stem or stem.startswith(".") or stem == "game":
+        raise UsageError(f"{stem!r} cannot be a card file name: give --file a plain name (not game)")
+    return root / f"{stem}.yaml"
+
+
+def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None = None,
+                 file: str | None = None, sheet: str | None = None, write: bool = True) -> ImportResult:
+    """Import the rows of a sheet as cards of `type_id` into the game at `root` (see the module
+    docstring); `write=False` only validates."""
+    from .check import DATA_CHECKS, DERIVED_CHECKS
+    from .model.game import _read_cards
+
+    target = target_file(root, sheet_path, file)
+    result = ImportResult(target)
+    game, game_findings = load_game(root)
+    if game is None:
+        result.findings = game_findings
+        return result
+    manifest = game.manifest
+    if type_id not in manifest.card_types:
+        raise UsageError(f"{game.id} has no card type {type_id!r} (it has {', '.join(manifest.card_types)})")
+    if set_id is not None and set_id not in manifest.sets:
+        raise UsageError(f"{game.id} has no set {set_id!r} (it has {', '.join(manifest.sets)})")
+    table, findings = read_sheet(sheet_path, sheet)
+    if table is None:
+        result.findings = findings
+        return result
+    models = card_models(manifest)
+    columns, findings = _columns(table, manifest, type_id, models[type_id])
+    rows, more = _rows(table, columns)
+    findings += more
+
+    # The file as it is: plain data by forge's loader (what check sees), and ruamel's round trip.
+    existing: list[Any] = []
+    if target.exists():
+        doc, problems = load_yaml(target)
+        if doc is None or not isinstance(doc.data, (list, type(None))):
+            result.findings = problems or [doc.finding((), "shape", "a card file is a YAML list of cards")]
+            return result
+        existing = list(doc.data or [])
+    old_by_id = {c["id"]: c for c in existing if isinstance(c, dict) and isinstance(c.get("id"), str)}
+
+    # Each row as the card it makes (merged over the card it updates), positioned at its cells.
+    data, positions = [], {}
+    first_set = next(iter(manifest.sets))
+    for i, row in enumerate(rows):
+        card_id = row.data.get("id")
+        old = old_by_id.get(card_id) if isinstance(card_id, str) else None
+        card = _merge(old or {}, row.data)
+        for path in row.cleared:
+            _remove(card, path)
+        given = row.data.get("type")
+        if given is not None and given != type_id:
+            cell = row.cells[("type",)]
+            findings.append(table.finding(cell.row, cell.col, "type-change",
+                                          f"this row is a {given} card; the import is of {type_id} cards",
+                                          "import each type with its own --type", card=str(card_id or "")))
+        elif old is not None and old.get("type") != type_id:
+            findings.append(table.finding(row.row, row.id_col, "type-change",
+                                          f"{card_id!r} is a {old.get('type')} card in "
+                                          f"{display_path(target)}; this import makes {type_id} cards",
+                                          "import it with its own --type", card=card_id))
+        card["type"] = type_id
+        if ("set",) not in row.cells:
+            card["set"] = set_id or (old or {}).get("set") or first_set
+        data.append(_ordered(card, manifest.card_types[type_id].fields))
+        positions[(i,)] = (row.row, row.id_col)
+        for path, cell in row.cells.items():
+            positions[(i, *path)] = (cell.row, cell.col)
+    sheet_doc = Document(table.path, data, positions)
+    sheet_cards: list[Any] = []
+    ids: set[str] = set()
+    if data:
+        findings += _read_cards(sheet_doc, models, sheet_cards, ids, manifest.locales)
+    else:
+        findings.append(table.finding(table.rows[0][0].row, 1, "empty", "the sheet has a header but no card rows"))
+    refused = bool(findings)  # a row that is not a card, or a cell that cannot be read
+
+    # The game as it will be: the other files' cards, this file's others, and the sheet's.
+    named = {c["id"] for c in data if isinstance(c.get("id"), str)}
+    here = display_path(target)
+    cards = [c for c in game.cards if c.source.file != here or c.id not in named] + sheet_cards
+    declared = frozenset(set(game.declared_ids) | ids)
+    merged = Game(root, manifest, tuple(cards), declared, game.manifest_doc)
+    others = [f for f in game_findings if not (f.file == here and f.card in named)]
+    checked = list(others)
+    for check in DATA_CHECKS:
+        checked.extend(check(merged))
+    if not checked and not refused:
+        for check in DERIVED_CHECKS:
+            checked.extend(check(merged))
+    result.findings = sorted(set(findings + checked),
+                             key=lambda f: (f.file != table.name, f.file, f.line, f.col, f.code, f.message))
+    result.added = [str(c.get("id")) for c in data if c.get("id") not in old_by_id]
+    result.updated = [c["id"] for c in data if c.get("id") in old_by_id]
+    result.kept = [i for i in old_by_id if i not in named]
+    if refused or not write:
+        return result
+    try:
+        text = _yaml_text(target, data, [r.cleared for r in rows], table.name, type_id)
+    except Exception as exc:  # noqa: BLE001 (ruamel refusing a file forge's own loader read)
+        raise ForgeError(f"{here}: cannot update the file keeping its comments and order "
+                         f"(ruamel.yaml: {type(exc).__name__}: {exc}); nothing was written") from exc
+    write_atomic(target, text.encode("utf-8"))
+    result.written = True
+    return result
+
+
+# --------------------------------------------------------------------------------------------
+# Writing YAML that keeps what it can
+
+
+def _yaml_text(target: Path, cards: list[dict], cleared: list[list[tuple[str, ...]]], source: str,
+               type_id: str) -> str:
+    """The card file with `cards` updated in place or appended, by ruamel.yaml's round trip."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.comments import CommentedSeq
+
+    yaml = YAML()  # round trip: comments, order, flow style and quotes are kept
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    if target.exists():
+        text = target.read_text(encoding="utf-8")
+        mapping, offset, top = _style(text)
+        doc = yaml.load(text)
+        if doc is None:
+            doc = CommentedSeq()
+    else:
+        mapping, offset, top = 2, 2, 0
+        doc = CommentedSeq()
+        doc.yaml_set_start_comment(f"{type_id} cards imported from {source} by forge import; "
+                                   "edit here or import again.\n")
+    # ruamel puts every sequence's dashes `offset` in, the top level's too: shift it back
+    yaml.indent(mapping=mapping, sequence=offset + 2, offset=offset)
+    dedent = max(offset - top, 0)
+    index = {c.get("id"): n for n, c in enumerate(doc) if hasattr(c, "get")}
+    for card, gone in zip(cards, cleared):
+        n = index.get(card.get("id"))
+        if n is None:
+            doc.append(_fresh(card))
+            doc.yaml_set_comment_before_after_key(len(doc) - 1, before="\n")
+            index[card.get("id")] = len(doc) - 1
+        else:
+            _update(doc[n], card)
+    out = io.StringIO()
+    if dedent:
+        _shift_end_comments(doc, dedent)
+    yaml.dump(doc, out, transform=(lambda s: _dedent(s, dedent)) if dedent else None)
+    text = out.getvalue()
+    if dedent:  # the shifted text must say what ruamel wrote; if not (a block scalar), keep that
+        plain = io.StringIO()
+        _shift_end_comments(doc, -dedent)
+        yaml.dump(doc, plain)
+        if YAML(typ="safe").load(text) != YAML(typ="safe").load(plain.getvalue()):
+            text = plain.getvalue()
+    return text
+
+
+_KEY = re.compile(r"( *)[^\s#-][^:#]*:\s*(#.*)?")
+_DASH = re.compile(r"( *)- ")
+
+
+def _style(text: str) -> tuple[int, int, int]:
+    """A card file's indentation, as (mapping indent, dash offset of a nested list, column of
+    the top level's dashes); this project's style is (2, 2, 0):
+
+        - id: kiss
+          flavor:
+            en: ...
+          effects:
+            - draw: 3
+    """
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    top = next((len(m[1]) for line in lines if (m := _DASH.match(line))), 0)
+    mapping = offset = None
+    for above, below in zip(lines, lines[1:]):
+        key = _KEY.fullmatch(above)
+        if key is None:
+            continue
+        depth = len(key[1])
+        if offset is None and (dash := _DASH.match(below)) and len(dash[1]) >= depth and len(dash[1]) > top:
+            offset = len(dash[1]) - depth
+        elif mapping is None and not _DASH.match(below) and len(below) - len(below.lstrip()) > depth:
+            mapping = len(below) - len(below.lstrip()) - depth
+    return mapping or 2, 2 if offset is None else offset, top
+
+
+def _shift_end_comments(node: Any, by: int) -> None:
+    """Move the comments at the end of lines `by` columns right: ruamel writes each at the
+    column it had, and `_dedent` then shifts their lines left."""
+    import copy
+
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(node, CommentedMap):
+        slot, children = 2, node.values()
+    elif isinstance(node, CommentedSeq):
+        slot, children = 0, node
+    else:
+        return
+    for entry in node.ca.items.values():
+        token = entry[slot] if len(entry) > slot else None
+        mark = getattr(token, "start_mark", None)
+        if mark is not None and not token.value.startswith("\n"):
+            mark = copy.copy(mark)
+            mark.column = max(mark.column + by, 0)
+            token.start_mark = mark
+    for child in children:
+        _shift_end_comments(child, by)
+
+
+def _dedent(text: str, by: int) -> str:
+    pad = " " * by
+    return "".join(line[by:] if line.startswith(pad) and not line.lstrip().startswith("#") else line
+                   for line in text.splitlines(keepends=True))
+
+
+def _is_text(value: Any) -> bool:
+    """A localised string: a mapping of locale codes to strings."""
+    return isinstance(value, dict) and bool(value) and all(
+        isinstance(k, str) and re.fullmatch(r"[a-z]{2,3}(_[A-Z]{2})?", k) and isinstance(v, str)
+        for k, v in value.items())
+
+
+def _fresh(value: Any) -> Any:
+    """Plain data as ruamel nodes in this project's style: localised strings as one-line
+    mappings of double-quoted strings, effects and other lists as block lists of flow items."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+    if _is_text(value):
+        node = CommentedMap((k, DoubleQuotedScalarString(v)) for k, v in value.items())
+        node.fa.set_flow_style()
+        return node
+    if isinstance(value, dict):
+        return CommentedMap((k, _fresh(v)) for k, v in value.items())
+    if isinstance(value, list):
+        if all(not isinstance(v, (dict, list)) for v in value):
+            return _flow_inner(value)  # [techno, house]
+        return CommentedSeq(_flow(v) for v in value)
+    return value
+
+
+def _flow(value: Any) -> Any:
+    """A list item: a mapping or list inside it on one line ({count: 1, from: hand})."""
+    from ruamel.yaml.comments import CommentedMap
+
+    if isinstance(value, dict):
+        return CommentedMap((k, _flow_inner(v)) for k, v in value.items())
+    return _flow_inner(value)
+
+
+def _flow_inner(value: Any) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(value, dict):
+        node = CommentedMap((k, _flow_inner(v)) for k, v in value.items())
+        node.fa.set_flow_style()
+        return node
+    if isinstance(value, list):
+        node = CommentedSeq(_flow_inner(v) for v in value)
+        node.fa.set_flow_style()
+        return node
+    return value
+
+
+def _plain(value: Any) -> Any:
+    """ruamel's nodes as plain data, to compare."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def _update(node: Any, card: dict) -> None:
+    """Make the ruamel mapping `node` hold `card`, touching only what differs: an equal value
+    keeps its formatting and comments, a new key goes last, a key the card lost is removed."""
+    for key in [k for k in node if k not in card]:
+        del node[key]
+    for key, value in card.items():
+        if key in node and _plain(node[key]) == value:
+            continue
+        old = node.get(key)
+        if isinstance(old, dict) and isinstance(value, dict):
+            _update(old, value)
+        elif isinstance(old, str) and isinstance(value, str) and type(old) is not str:
+            node[key] = type(old)(value)  # keep the string's quotes
+        else:
+            node[key] = _fresh(value)
+
+
+def summary(result: ImportResult) -> Iterable[str]:
+    """What an import did, in words."""
+    where = display_path(result.target)
+    if result.written:
+        yield (f"{where}: {len(result.added)} added, {len(result.updated)} updated"
+               + (f", {len(result.kept)} not in the sheet kept" if result.kept else ""))
+    else:
+        yield f"{where}: not written"

@@ -1,0 +1,73 @@
+"""`forge new`: a scaffolded game checks and builds at once, in a folder outside the checkout."""
+from __future__ import annotations
+
+from pypdf import PdfReader
+
+from conftest import run_forge, tree_digest
+from pdfread import assert_fonts_embedded
+
+
+def test_new_game_checks_and_builds_in_an_empty_folder(tmp_path):
+    made = run_forge("new", "my_game", "--types", "action,character,relic", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    listed = made.stdout.split()
+    for name in ("cards/my_game/game.yaml", "cards/my_game/relic.yaml",
+                 "templates/my_game/cards/relic.yaml.j2", "templates/my_game/rulebook.uk.md.j2",
+                 "templates/my_game/cheatsheet.en.md.j2"):
+        assert name in listed and (tmp_path / name).is_file(), name
+    # the manifest counts what the card files hold, and the types' names are localised
+    manifest = (tmp_path / "cards/my_game/game.yaml").read_text(encoding="utf-8")
+    assert "action: 3" in manifest and '{uk: "Дія", en: "Action"}' in manifest
+
+    checked = run_forge("check", "my_game", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "my_game: 9 cards, 0 findings" in checked.stderr
+
+    built = run_forge("build", "my_game", "--lang", "en", "--paper", "a4", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    out = tmp_path / "output" / "my_game" / "en"
+    assert sorted(p.name for p in out.iterdir()) == [
+        "cheatsheet.pdf", "pnp-a4.pdf", "printshop.pdf", "rulebook-booklet.pdf", "rulebook.pdf"]
+    shop = PdfReader(out / "printshop.pdf")
+    assert len(shop.pages) == 2 * 9, "a front and a back per card, copies included"
+    rulebook = PdfReader(out / "rulebook.pdf")
+    text = " ".join(page.extract_text() for page in rulebook.pages)
+    assert "My Game" in text and "Relic 2" in text and "Gain 2 points." in text
+    cheat = PdfReader(out / "cheatsheet.pdf")
+    assert len(cheat.pages) == 1 and "Draw 1 card." in cheat.pages[0].extract_text()
+    assert_fonts_embedded(rulebook)
+
+
+def test_new_refuses_an_existing_game_and_bad_names(tmp_path):
+    assert run_forge("new", "mine", "--lang", "en", cwd=tmp_path).returncode == 0
+    before = tree_digest(tmp_path)
+    again = run_forge("new", "mine", "--lang", "en,uk", cwd=tmp_path)
+    assert again.returncode == 1
+    assert "already exists" in again.stderr and "Traceback" not in again.stderr
+    assert tree_digest(tmp_path) == before, "nothing of the existing game is touched"
+    (tmp_path / "templates" / "other").mkdir()
+    assert run_forge("new", "other", cwd=tmp_path).returncode == 1, "a templates folder counts too"
+    for args in (["Bad-Id"], ["ok", "--lang", "english"], ["ok", "--types", "a,a"], ["ok", "--types", ","]):
+        result = run_forge("new", *args, cwd=tmp_path)
+        assert result.returncode == 2, (args, result.stderr)
+        assert "Traceback" not in result.stderr
+    assert not (tmp_path / "cards" / "ok").exists()
+
+
+def test_other_languages_get_english_text_to_translate(tmp_path):
+    from forge.scaffold import plan
+
+    files = plan("jeu", ["fr", "en"], ["action"])
+    assert "templates/jeu/rulebook.fr.md.j2" in files
+    manifest = files["cards/jeu/game.yaml"]
+    assert 'fr: "Draw {{ count }}' in manifest, "the operation texts keep their Jinja"
+    assert "locales: [fr, en]" in manifest
+
+
+def test_version_comes_from_the_package_metadata():
+    from forge.cli.app import package_version
+
+    result = run_forge("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"forge {package_version()}"
+    assert package_version()[0].isdigit(), "found in the installed distribution's metadata"

@@ -1,0 +1,183 @@
+"""`forge import`: card data from CSV, XLSX and ODS sheets into YAML that `forge check` accepts,
+findings at the sheet's row and column, and an existing file's comments and order kept."""
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import pytest
+
+from conftest import run_forge, tree_digest
+from forge.check import check_game
+from forge.errors import UsageError
+from forge.scaffold import scaffold
+from forge.spreadsheet import import_sheet, read_sheet
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A scaffolded game `g` (action: action_1 x1 and action_2 x2; character likewise)."""
+    scaffold(tmp_path, "g", ["uk", "en"], ["action", "character"])
+    return tmp_path
+
+
+def _csv(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _set_count(project: Path, type_id: str, count: int) -> None:
+    manifest = project / "cards" / "g" / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    old = next(line for line in text.splitlines() if line.strip().startswith(f"{type_id}:") and
+               line.strip().split(":")[1].strip().isdigit())
+    manifest.write_text(text.replace(old, old.split(":")[0] + f": {count}"), encoding="utf-8")
+
+
+def test_csv_updates_a_card_file_in_place_and_check_accepts_it(project):
+    target = project / "cards" / "g" / "action.yaml"
+    original = target.read_text(encoding="utf-8")
+    # a comment of the designer's between the cards and at the end of a line
+    target.write_text(original.replace("- id: action_2", "# keep this note\n- id: action_2")
+                      .replace("cost: 2", "cost: 2  # the dear one"), encoding="utf-8")
+    sheet = _csv(project / "action.csv",
+                 "id;name.uk;name.en;cost;effects;flavor.uk;flavor.en;# notes\n"
+                 "action_1;Іскра;Spark;3;[draw: 2, gain: 1];;;too strong?\n")
+    result = run_forge("import", "g", str(sheet), "--type", "action", "--file", "action", cwd=project)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 updated" in result.stderr and "1 not in the sheet kept" in result.stderr
+    text = target.read_text(encoding="utf-8")
+    assert "# keep this note\n- id: action_2" in text and "cost: 2  # the dear one" in text
+    assert text.startswith(original.split("\n- id:")[0]), "the file's header comment stays"
+    assert 'name: {uk: "Іскра", en: "Spark"}' in text and "cost: 3" in text
+    assert "    - draw: 2\n    - gain: 1\n" in text, "the project's list style"
+    assert "flavor" not in text.split("- id: action_2")[0], "an empty cell removes the key"
+    # action_2 is not in the sheet: byte for byte as it was
+    assert text.split("- id: action_2")[1] == original.split("- id: action_2")[1].replace(
+        "cost: 2", "cost: 2  # the dear one")
+    checked = run_forge("check", "g", cwd=project)
+    assert checked.returncode == 0, checked.stdout
+
+
+def test_xlsx_and_ods_write_new_files_that_check_accepts(project):
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (["id", "name.uk", "name.en", "cost", "effects", "copies"],
+                ["hero", "Герой", "Hero", 3, "gain: 2", 1],
+                [],
+                ["villain", "Лиходій", "Villain", 4.0, "[draw: 1, gain: 1]", 2]):
+        sheet.append(row)
+    book.save(project / "heroes.xlsx")
+    _write_ods(project / "extra.ods", [["id", "name.uk", "name.en", "cost", "effects"],
+                                       ["rally", "Збір", "Rally", 1, "draw: 2"]])
+    root = project / "cards" / "g"
+    _set_count(project, "character", 6)  # the designer updates the manifest's counts
+    first = import_sheet(root, project / "heroes.xlsx", "character")
+    _set_count(project, "action", 4)
+    second = import_sheet(root, project / "extra.ods", "action", set_id="base")
+    assert first.written and first.added == ["hero", "villain"] and first.findings == []
+    assert second.written and second.added == ["rally"] and second.findings == []
+    text = (root / "heroes.yaml").read_text(encoding="utf-8")
+    assert "cost: 4\n" in text and "copies: 2" in text, "4.0 from the sheet is the int 4"
+    game, findings = check_game(root)
+    assert findings == []
+    assert game.card("villain").copies == 2 and game.card("rally").name["en"] == "Rally"
+
+
+def test_a_bad_cell_is_a_finding_at_its_row_and_column_and_nothing_is_written(project):
+    before = tree_digest(project / "cards")
+    sheet = _csv(project / "bad.csv",
+                 "id,name.uk,name.en,cost,effects,bogus,name.fr\n"
+                 "ok_card,Так,Yes,1,draw: 1,,\n"
+                 "bad_cost,Ні,No,eleven,draw: 1,,\n"
+                 "bad_yaml,А,B,2,\"[draw: 1\",,\n"
+                 "big,А,B,12,draw: 9,x,y\n")
+    result = run_forge("import", "g", str(sheet), "--type", "action", cwd=project)
+    assert result.returncode == 1
+    lines = result.stdout + result.stderr
+    for where in ("bad.csv:1:6: unknown-column",   # a header that is no card key
+                  "bad.csv:3:4: invalid [bad_cost]",  # 'eleven' in an int column
+                  "bad.csv:4:5: cell-yaml",          # effects that are not YAML
+                  "bad.csv:5:4: out-of-range [big]",  # cost 12 > max 10
+                  "bad.csv:5:5: out-of-range [big]",  # draw 9 > max 5, inside the effects cell
+                  "bad.csv:5:7: unknown-key [big]"):  # name.fr: not a locale of the game
+        assert where in lines, (where, lines)
+    assert "Traceback" not in result.stderr and "not written" in result.stderr
+    assert tree_digest(project / "cards") == before
+
+
+def test_findings_of_the_whole_game_point_at_cells(project, monkeypatch):
+    """forge check's own checks beyond the card model (ids unique in the game, text that fits
+    its box) name the sheet's cells too."""
+    monkeypatch.chdir(project)
+    sheet = _csv(project / "dupes.csv", "id,name.uk,name.en,cost,effects\n"
+                                        "action_1,А,A,1,draw: 1\n"
+                                        "fresh,Б,B,1,draw: 1\n")
+    result = import_sheet(Path("cards/g"), sheet, "action", write=False)
+    assert not result.written
+    assert [(f.file, f.line, f.col, f.code) for f in result.findings if f.file == "dupes.csv"] == [
+        ("dupes.csv", 2, 1, "duplicate-id")], result.findings
+    long_name = " ".join(["Supercalifragilistic"] * 12)
+    sheet = _csv(project / "long.csv", f"id,name.uk,name.en,cost,effects\nwordy,Б,{long_name},1,draw: 1\n")
+    result = import_sheet(Path("cards/g"), sheet, "action", write=False)
+    assert [(f.file, f.line, f.col) for f in result.findings if f.card == "wordy"] == [("long.csv", 2, 3)], \
+        result.findings
+
+
+def test_update_of_a_built_in_card_file_touches_only_the_changed_line(game_copy, tmp_path):
+    folder = game_copy("rules_does_not_exist")
+    target = folder / "monsters.yaml"
+    original = target.read_text(encoding="utf-8")
+    sheet = _csv(tmp_path / "monsters.csv",
+                 "id,level,reward_souls,reward_sounds,failure,name.uk,name.en,flavor.uk,flavor.en\n"
+                 "glowstick_gremlin,1,0,1,\"discard: {count: 1, zone: hand}\",Гремлін із лайтстиком,"
+                 "Glowstick Gremlin,Гризе лайтстики.,Chews glowsticks.\n")
+    result = import_sheet(folder, sheet, "monster")
+    assert result.written and result.updated == ["glowstick_gremlin"], result.findings
+    assert result.findings == []
+    text = target.read_text(encoding="utf-8")
+    changed = [(a, b) for a, b in zip(original.splitlines(), text.splitlines()) if a != b]
+    assert changed == [('    uk: "Гризе лайтстики, доки сам не почне світитися."', '    uk: "Гризе лайтстики."'),
+                       ('    en: "Chews glowsticks until it starts to glow."', '    en: "Chews glowsticks."')]
+    assert len(text.splitlines()) == len(original.splitlines())
+
+
+def test_reading_sheets():
+    here = Path(__file__).parent
+    with pytest.raises(UsageError, match="not a spreadsheet"):
+        read_sheet(here / "conftest.py")
+
+
+def test_csv_with_bad_bytes_is_a_finding(tmp_path):
+    sheet = tmp_path / "x.csv"
+    sheet.write_bytes(b"id,name.en\nok,\xff\n")
+    table, findings = read_sheet(sheet)
+    assert table is None and findings[0].code == "encoding" and findings[0].line == 2
+
+
+def _write_ods(path: Path, rows: list[list]) -> None:
+    """A minimal OpenDocument spreadsheet (what LibreOffice saves, without styles)."""
+    def cell(value) -> str:
+        if isinstance(value, (int, float)):
+            return (f'<table:table-cell office:value-type="float" office:value="{value}">'
+                    f"<text:p>{value}</text:p></table:table-cell>")
+        return f'<table:table-cell office:value-type="string"><text:p>{escape(value)}</text:p></table:table-cell>'
+    body = "".join("<table:table-row>" + "".join(cell(v) for v in row) + "</table:table-row>" for row in rows)
+    content = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content '
+               'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+               'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+               'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
+               f'<office:body><office:spreadsheet><table:table table:name="Cards">{body}'
+               "</table:table></office:spreadsheet></office:body></office:document-content>")
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
+                'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+                '<manifest:file-entry manifest:full-path="/" '
+                'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
+                '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+                "</manifest:manifest>")
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
+        z.writestr("META-INF/manifest.xml", manifest, compress_type=zipfile.ZIP_DEFLATED)
+        z.writestr("content.xml", content, compress_type=zipfile.ZIP_DEFLATED)
