@@ -104,7 +104,7 @@ def test_undeclared_operation_is_a_finding(game_copy):
     corrupt(folder, {"file": "base_actions.yaml", "replace": ["- draw:", "- teleport:"]})
     _, findings = check_game(folder)
     assert findings and {f.code for f in findings} == {"unknown-operation"}
-    assert "'teleport'" in findings[0].message
+    assert "'teleport' is not an operation of this game (known: draw," in findings[0].message
 
 
 def test_bad_operation_parameter_points_at_it(game_copy):

@@ -110,8 +110,9 @@ class _OperationValidator:
         name, raw = next(iter(value.items()))
         model = self.params.get(name)
         if model is None:
-            raise PydanticCustomError("unknown_operation", "{name!r} is not an operation of this "
-                                      "game (known: {known})", {"name": name, "known": self.known})
+            # the finding (forge/model/game.py) puts the operation's name before this message
+            raise PydanticCustomError("unknown_operation", "not an operation of this game "
+                                      "(known: {known})", {"name": name, "known": self.known})
         try:
             return Operation(name, model.model_validate(_bare(self.names[name], raw)))
         except ValidationError as exc:  # re-raised with the operation's name in the path
