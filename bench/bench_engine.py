@@ -1,8 +1,8 @@
-"""Engine speed: Love Formula and «Rules. Does Not Exist.» (one process, random agents) against
-RLCard's Uno (random agents).
+"""Engine speed: Love Formula, «Rules. Does Not Exist.» and «Аніма: Тінь омеги» (one process,
+random agents) against RLCard's Uno (random agents).
 
     pip install -e .[bench]      # rlcard, numpy
-    python bench/bench_engine.py [--games 2000] [--rave-games 1000] [--uno-games 2000]
+    python bench/bench_engine.py [--games 2000] [--rave-games 1000] [--anima-games 150] [--uno-games 2000]
 
 Prints decisions per second for each on this machine, and their ratios to Uno. A "decision" is one
 seat choosing one action (a simultaneous choice of four seats counts four); RLCard's Uno makes
@@ -57,6 +57,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--rave-games", type=int, default=1000)
+    ap.add_argument("--anima-games", type=int, default=150)
     ap.add_argument("--uno-games", type=int, default=2000)
     args = ap.parse_args()
     lf_dps, lf_gps = bench_engine("love_formula", args.games, sets=("base",))
@@ -65,6 +66,9 @@ def main() -> None:
     rv_dps, rv_gps = bench_engine("rules_does_not_exist", args.rave_games)
     print(f"Rules. Does Not Exist. (4 players, random):   {rv_dps:,.0f} decisions/s, "
           f"{rv_gps:,.1f} games/s")
+    an_dps, an_gps = bench_engine("anima_shadow_of_omega", args.anima_games, players=3)
+    print(f"Anima: Shadow of Omega (3 players, random):   {an_dps:,.0f} decisions/s, "
+          f"{an_gps:,.1f} games/s")
     try:
         uno_dps, uno_gps = bench_uno(args.uno_games)
     except ImportError:
@@ -72,7 +76,8 @@ def main() -> None:
         return
     print(f"RLCard Uno (random agents):                    {uno_dps:,.0f} decisions/s, "
           f"{uno_gps:,.1f} games/s")
-    print(f"ratio: Love Formula {lf_dps / uno_dps:.2f}x, Rules. Does Not Exist. {rv_dps / uno_dps:.2f}x")
+    print(f"ratio: Love Formula {lf_dps / uno_dps:.2f}x, Rules. Does Not Exist. {rv_dps / uno_dps:.2f}x, "
+          f"Anima {an_dps / uno_dps:.2f}x")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,187 @@
+"""Agents for «Аніма: Тінь омеги» (`forge simulate anima_shadow_of_omega --agents pursuer`).
+
+``pursuer`` goes after its missions and reads only what its seat may know: its own hand and
+missions (with the goals done), the public table (groups, their Strength and Speed, positions,
+organisations, the active locations with face-up lead events, the final mission once revealed,
+the discard piles) and the sizes of hidden zones. It never looks at a face-down lead event, a
+deck's order or another seat's hand or missions.
+
+- Movement: it heads for the location of its current goal (a visit, hold or battle goal); when
+  that location is not on the table it explores it from the location discard pile, or opens a
+  new one from the deck; a group that already stands on its goal stays; with nothing to chase
+  it stays to explore again, or rests when it is on the road.
+- Exploration: a Speed check when it can reach the difficulty, else it explores; rewards: the
+  mission goal first, then a hire while the group is small, then bonus cards.
+- Battles: it plays battle cards when its Strength is behind, flees from hopeless fights and
+  rerolls low dice. It never attacks, trades or discards by choice, and it keeps locations its
+  goals need when the table is trimmed.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .agents import random_agent
+
+G_VISIT, G_SPEED, G_HOLD, G_BATTLE = range(4)
+
+
+def _goals(m: Any, s: int) -> list[tuple[int, tuple]]:
+    """Own open goals (own missions are the seat's own knowledge; the final is public)."""
+    return m.open_goals(s)
+
+
+def _targets(m: Any, s: int) -> list[int]:
+    """Def indices of the locations the seat's current goals need: not those needing a skill
+    the group lacks, nor a battle it cannot win even with a 6 (it grows first)."""
+    p = m.p
+    skills = 0
+    for c in m.group[s]:
+        skills |= p.skill[c]
+    out = []
+    for _, g in _goals(m, s):
+        if g[0] == G_SPEED or g[1] < 0 or (g[5] and not skills & g[5]):
+            continue
+        if g[0] == G_BATTLE and m.strength(s) + 6 < g[4] + 1:
+            continue
+        out.append(g[1])
+    return out
+
+
+def _find(options: list, verb: str) -> tuple | None:
+    for o in options:
+        if o[0] == verb:
+            return o
+    return None
+
+
+def pursuer_agent(m: Any, s: int, options: list, rng: random.Random) -> tuple:
+    d = m.decision
+    kind = d.kind if d is not None else ""
+    p = m.p
+    if kind == "keep":
+        return max(options, key=lambda o: p.cstr[o[1]] + p.cspd[o[1]])
+    if kind == "return":
+        # give back an organisation or a card that needs a skill nobody in the group has
+        return options[-1]
+    if kind in ("discard", "interact", "counter", "save", "pickup", "guard", "redirect", "cancel", "drop"):
+        if kind == "cancel" or kind == "guard":
+            for o in options:
+                if o[0] != "pass":
+                    return o
+        if kind == "discard":
+            for o in options:
+                if o[0] in ("play", "use") and _useful(m, s, o):
+                    return o
+        return ("pass",) if ("pass",) in options else options[0]
+    if kind == "move":
+        return _move(m, s, options, rng)
+    if kind in ("go", "new"):
+        plan = _plan(m, s, rng)
+        return plan if plan in options else options[0]
+    if kind == "explore":
+        speed = m.speed(s)
+        for mi, g in _goals(m, s):
+            if g[0] == G_SPEED and speed + 6 >= g[2] and ("speed", mi) in options:
+                return ("speed", mi)
+        for o in options:
+            if o[0] == "challenge" and m.strength(s) + 6 >= p.goals[o[1]][0][4] + 1:
+                return o
+        if ("explore",) in options:
+            return ("explore",)
+        return ("pass",)
+    if kind == "reward":
+        best = max(options, key=lambda o: (o[3] >= 0, o[1] == 1 and len(m.group[s]) < 3,
+                                           o[1] == 0, -o[2]))
+        return best
+    if kind == "battle":
+        b = m._battle
+        if b is not None:
+            a, t, monster = b
+            me = m.strength(s)
+            if monster >= 0:
+                foe = p.mstr[monster] + p.grows[monster] * len(m.group[s])
+            elif t >= 0:
+                foe = m.strength(t if s == a else a)
+            else:
+                foe = m._foe_str
+            if me + 6 < foe + 1:
+                for o in options:
+                    if o[0] in ("play", "use") and any(n in ("flee", "cancel") for n, _ in p.ops[o[1]]):
+                        return o
+            if me < foe + 2:
+                for o in options:
+                    if o[0] in ("play", "use") and not any(n in ("flee",) for n, _ in p.ops[o[1]]):
+                        return o
+        return ("pass",)
+    if kind == "reroll":
+        return options[1] if len(options) > 1 and m.actions and getattr(m.actions[-1], "value", 6) in (1, 2) \
+            else ("pass",)
+    if kind == "remove":
+        keep = set(_targets(m, s))
+        pool = [o for o in options if p.dix[o[1]] not in keep] or options
+        return pool[0]
+    if kind in ("kill", "sleep"):
+        own = [o for o in options if o[1] in m.group[s]]
+        if kind == "sleep" and len(own) < len(options):
+            pool = [o for o in options if o[1] not in m.group[s]]
+            return max(pool, key=lambda o: p.cstr[o[1]])
+        return min(options, key=lambda o: p.cstr[o[1]] + p.cspd[o[1]])
+    if kind in ("lose", "limit", "exchange"):
+        return options[0]
+    if kind == "offer":
+        return options[0]
+    if kind == "answer":
+        return ("pass",)
+    if kind == "to":
+        want = set(_targets(m, s))
+        for o in options:
+            if p.dix[o[1]] in want:
+                return o
+        return options[0]
+    return random_agent(m, s, options, rng)
+
+
+def _useful(m: Any, s: int, o: tuple) -> bool:
+    ops = m.p.ops[o[1]]
+    return bool(ops) and ops[0][0] in ("draw_bonus", "hire")
+
+
+def _plan(m: Any, s: int, rng: random.Random) -> tuple:
+    """The movement it wants: ("stay",), ("go", L), ("new_pick", L), ("new_deck", ...), ("rest",)."""
+    p = m.p
+    here = m.loc[s]
+    want = _targets(m, s)
+    if here >= 0 and p.dix[here] in want:
+        return ("stay",)
+    goes = m.goes(s)
+    for o in goes:
+        L = o[1]
+        if p.dix[L] in want and not (L in m.lead_up and p.monster[m.lead[L]]
+                                     and p.mstr[m.lead[L]] > m.strength(s) + 5):
+            return o
+    news = m.news(s)
+    for o in news:
+        if o[0] == "new_pick" and p.dix[o[1]] in want:
+            return o
+    if want and not any(p.dix[L] in want for L in m.active):
+        for o in news:
+            if o[0] == "new_deck":
+                return o
+    if here >= 0:
+        return ("stay",)
+    safe = [o for o in goes if o[1] not in m.lead]
+    if safe:
+        return safe[int(rng.random() * len(safe))]
+    return ("rest",)
+
+
+def _move(m: Any, s: int, options: list, rng: random.Random) -> tuple:
+    plan = _plan(m, s, rng)
+    top = {"go": ("go",), "new_pick": ("new",), "new_deck": ("new",)}.get(plan[0], plan)
+    if top in options:
+        return top
+    return _find(options, "stay") or _find(options, "rest") or options[0]
+
+
+AGENTS = {"random": random_agent, "pursuer": pursuer_agent}

@@ -1,0 +1,210 @@
+"""The «Аніма: Тінь омеги» engine: scenarios, both player counts and options, determinism and
+replay, hidden information, the data checks, statistics and agents."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from forge.model import load_game
+from forge.rules import anima_shadow_of_omega as anima
+from forge.rules.agents import random_agent
+from forge.rules.anima_agents import pursuer_agent
+from forge.rules.core import play_game, replay
+from forge.scenario import run_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDS = ROOT / "cards" / "anima_shadow_of_omega"
+SCENARIOS = sorted((ROOT / "tests" / "scenarios" / "anima_shadow_of_omega").glob("*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def game():
+    g, _ = load_game(CARDS)
+    return g
+
+
+@pytest.fixture(scope="module")
+def prep(game):
+    return anima.prepare(game, {})
+
+
+def test_at_least_twenty_five_scenarios():
+    assert len(SCENARIOS) >= 25
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_scenario(path):
+    res = run_scenario(path)
+    assert res.passed, "\n".join(res.failures)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("options", [{}, {"location_tree": True}, {"both_basic": True}],
+                         ids=["plain", "tree", "both_basic"])
+def test_games_end_with_invariants_checked_every_step(game, players, options):
+    p = anima.prepare(game, {**options, "turn_cap": 120})
+    for seed in range(6):
+        agents = [pursuer_agent, random_agent, random_agent][:players] if seed % 2 else [random_agent] * players
+        m = p.new(players, seed)
+        play_game(m, agents, m.streams.agents, check="step")
+        assert m.decision is None and m.result is not None
+        assert m.result["winners"] and m.turn <= 120
+
+
+def test_pursuers_finish_without_the_cap(prep):
+    for players in (2, 3):
+        for seed in range(25):
+            m = prep.new(players, seed)
+            play_game(m, [pursuer_agent] * players, m.streams.agents)
+            assert not m.result["capped"] and m.winner >= 0
+            assert m.result["scores"][m.winner] >= 11
+
+
+def test_same_seed_same_game_and_replay(prep):
+    a, b = prep.new(3, 11), prep.new(3, 11)
+    for m in (a, b):
+        play_game(m, [random_agent] * 3, m.streams.agents)
+    assert a.state_digest() == b.state_digest() and a.result == b.result
+    c = replay(prep.new(3, 11, deal=False), a.actions)
+    assert c.state_digest() == a.state_digest() and c.result == a.result
+
+
+def test_every_chance_goes_through_the_core(prep):
+    """A scripted log replays the game even on a match of another seed: no hidden draw from
+    the random stream."""
+    a = prep.new(2, 3)
+    play_game(a, [random_agent] * 2, a.streams.agents)
+    other = replay(prep.new(2, 999, deal=False), a.actions)
+    assert other.state_digest() == a.state_digest()
+
+
+def test_view_hides_hidden_information(prep):
+    m = prep.new(3, 4)
+    v = m.view(0)
+    assert "hand" in v and "hands" not in v
+    assert v["hand_sizes"] == [len(h) for h in m.hand]
+    assert set(v["missions"]) == {m.p.cid[x] for x in m.missions[0]}
+    others = {m.p.cid[x] for s in (1, 2) for x in m.missions[s]}
+    assert not others & set(map(str, json.dumps(v).split('"')))
+    # the starting locations' events are face down
+    assert list(v["locations"].values()).count("hidden") == len(m.lead) - len(m.lead_up)
+    assert json.dumps(v)      # plain data
+
+
+def test_operations_match_the_manifest(game):
+    declared = {name: set(spec.params) for name, spec in game.manifest.operations.items()}
+    assert declared == {name: set(op.params) for name, op in anima.OPERATIONS.items()}
+
+
+def test_check_data_is_clean_on_the_real_cards(game):
+    assert list(anima.check_data(game)) == []
+
+
+def _copy_cards(tmp_path: Path) -> Path:
+    dst = tmp_path / "anima_shadow_of_omega"
+    shutil.copytree(CARDS, dst)
+    return dst
+
+
+def test_check_data_findings(tmp_path):
+    root = _copy_cards(tmp_path)
+    missions = (root / "missions.yaml").read_text(encoding="utf-8")
+    missions = missions.replace("    - {goal: visit, location: cinder_abbey}\n",
+                                "    - {goal: visit}\n")                   # names no location
+    (root / "missions.yaml").write_text(missions, encoding="utf-8")
+    bonuses = (root / "bonuses.yaml").read_text(encoding="utf-8")
+    chars = (root / "characters.yaml").read_text(encoding="utf-8")
+    chars = re.sub(r"skills: \[[^\]]*\]", "skills: [ki]", chars)     # nobody has Magic or Trickery
+    chars = re.sub(r"\n  strength: \d+\n", "\n  strength: 1\n", chars)  # 4 of them + a 6 make 10
+    (root / "characters.yaml").write_text(chars, encoding="utf-8")
+    (root / "bonuses.yaml").write_text(bonuses, encoding="utf-8")
+    locations = (root / "locations.yaml").read_text(encoding="utf-8")
+    locations = locations.replace('{roll: "1-4", result: nothing}', '{roll: "1-3", result: nothing}', 1)
+    inn = locations.index("- id: lantern_inn")                             # no mission reward there
+    cut = locations.index("    - {kind: mission}\n", inn)
+    locations = locations[:cut] + locations[cut + len("    - {kind: mission}\n"):]
+    (root / "locations.yaml").write_text(locations, encoding="utf-8")
+    g, _ = load_game(root)
+    found = [(f.code, f.card) for f in anima.check_data(g)]
+    codes = [c for c, _ in found]
+    assert ("mission-unreachable", "abbey_relic") in found
+    assert ("mission-unreachable", "lost_courier") in found
+    unbeatable = {c for code, c in found if code == "monster-unbeatable"}
+    assert unbeatable == {"abyssal_knight", "elder_drake_morvet", "obsidian_colossus", "echo_of_omega",
+                          "storm_the_citadel", "shattered_gate"}
+    assert ("exploration-table", "willowmere") in found
+    skill_cards = {c for code, c in found if code == "skill-unusable"}
+    assert {"fire_lance", "nimble_fingers", "disguise"} <= skill_cards
+    assert {"iron_fist", "wind_stride"}.isdisjoint(skill_cards)        # Ki is still there
+    assert ("skill-unusable", "forbidden_folio") in found              # a goal needing Magic
+    assert "event-never-happens" not in codes
+
+
+def test_a_foe_beyond_any_group_is_a_check_finding(tmp_path):
+    root = _copy_cards(tmp_path)
+    chars = (root / "characters.yaml").read_text(encoding="utf-8")
+    (root / "characters.yaml").write_text(re.sub(r"\n  strength: \d+\n", "\n  strength: 1\n", chars),
+                                          encoding="utf-8")                # 4 + 6 cannot beat 11
+    out = subprocess.run([sys.executable, "-m", "forge", "check", str(root)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "monster-unbeatable" in out.stdout and "missions.yaml:" in out.stdout
+
+
+def test_check_rejects_an_unimplemented_operation(tmp_path):
+    root = _copy_cards(tmp_path)
+    manifest = (root / "game.yaml").read_text(encoding="utf-8")
+    (root / "game.yaml").write_text(manifest.replace(
+        "operations:\n", "operations:\n  teleport:\n    params: {}\n    text: {uk: \"Телепорт.\", en: \"Teleport.\"}\n", 1),
+        encoding="utf-8")
+    events = (root / "events.yaml").read_text(encoding="utf-8")
+    (root / "events.yaml").write_text(events.replace("    - draw_event: 1\n", "    - teleport: {}\n", 1),
+                                      encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "forge", "check", str(root)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1, out.stdout + out.stderr
+    text = out.stdout + out.stderr
+    assert "teleport" in text and "unimplemented-operation" in text
+    assert "events.yaml:" in text and "game.yaml:" in text
+
+
+def test_simulate_reports_the_designers_figures(game):
+    from forge.rules import simulate
+    r = simulate(game, games=20, players=3, seed=2, agents=("pursuer",))
+    assert not r["violations"]
+    e = r["engine"]
+    assert e["turn_cap_hits"] == 0 and e["turns"]["mean"] > 0
+    assert set(e["monsters"]) == {c.id for c in game.cards if c.type == "event" and c.subtype == "monster"}
+    assert set(e["missions"]) == {c.id for c in game.cards if c.type == "mission"}
+    assert set(e["locations"]) == {c.id for c in game.cards if c.type == "location"}
+    assert all("pick_rate" in c and "survival" in c for c in e["characters"].values())
+    assert any("game length" in line for line in e["lines"])
+    assert any(line.startswith("monsters") for line in e["lines"])
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_simulate_json_is_deterministic(players):
+    from forge.rules.simulate import without_timings
+
+    def run() -> dict:
+        out = subprocess.run([sys.executable, "-m", "forge", "simulate", "anima_shadow_of_omega",
+                              "--games", "30", "--players", str(players), "--seed", "1",
+                              "--format", "json"], capture_output=True, text=True, cwd=ROOT)
+        assert out.returncode == 0, out.stderr
+        return without_timings(json.loads(out.stdout))
+
+    a, b = run(), run()
+    assert a == b and not a["violations"]
+    assert a["engine"]["turn_cap"] == 500
+
+
+def test_the_core_names_no_game():
+    for name in ("core.py", "scenario.py"):
+        text = (ROOT / "forge" / "rules" / name).read_text(encoding="utf-8").lower()
+        assert "anima" not in text and "omega" not in text
