@@ -28,6 +28,8 @@ class BuildOptions:
     alignment_page: bool = False
     backs_first: bool = False  # print-shop page order
     booklet_paper: str = "a5"
+    rgb: bool = False  # print-shop files in RGB for screens (default: DeviceCMYK for a press)
+    proof: bool = False  # print each card's id on its face (PnP and print-shop), for proofing
 
 
 Product = Callable[[Game, BuildOptions], dict[str, bytes]]

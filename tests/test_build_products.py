@@ -44,11 +44,11 @@ def _physical(game) -> int:
     return sum(card.copies for card in game.cards)
 
 
-@pytest.mark.parametrize("paper, size, per_page", [("a4", A4, 9), ("letter", LETTER[::-1], 8)])
+@pytest.mark.parametrize("paper, size, per_page", [("a4", A4[::-1], 8), ("letter", LETTER[::-1], 8)])
 def test_pnp_pages_have_the_paper_size_and_enough_interleaved_sheets(built, paper, size, per_page):
     game, folder = built
     reader = PdfReader(folder / f"pnp-{paper}.pdf")
-    assert {_size(p) for p in reader.pages} == {size}  # Letter: landscape holds 4x2 with bleed
+    assert {_size(p) for p in reader.pages} == {size}  # landscape 4x2 with bleed, inside a 6 mm margin
     n = len(reader.pages)
     assert n % 2 == 0
     assert n >= 2 * math.ceil(_physical(game) / per_page)
@@ -64,8 +64,10 @@ _SEGMENT = re.compile(rb"(-?[\d.]+) (-?[\d.]+) m (-?[\d.]+) (-?[\d.]+) l")
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_pnp_cards_carry_full_3mm_bleed_and_no_crop_mark_touches_a_trim(built, paper):
     """Read the sheet back: every placed face is a form whose box is trim + 3 mm on every side
-    (69 x 94 mm for poker cards), faces do not overlap, and no line drawn on the page itself
-    (crop marks, scale bar) crosses any card's trim rectangle."""
+    (69 x 94 mm for poker cards; on Letter 2.5 mm left and right, where four cards across
+    fit inside the 6 mm margin only so), faces do not overlap, and no line drawn on the page
+    itself (crop marks, scale bar) crosses any card's trim rectangle."""
+    side = 3.0 if paper == "a4" else 2.5
     game, folder = built
     size = game.manifest.card_size
     reader = PdfReader(folder / f"pnp-{paper}.pdf")
@@ -77,9 +79,9 @@ def test_pnp_cards_carry_full_3mm_bleed_and_no_crop_mark_touches_a_trim(built, p
         trims, bleeds = [], []
         for x, y, name in placed:
             x0, y0, x1, y1 = (float(v) for v in xobjects["/" + name].get_object()["/BBox"])
-            assert (x1 - x0) / MM == pytest.approx(size.width + 6, abs=0.01)
+            assert (x1 - x0) / MM == pytest.approx(size.width + 2 * side, abs=0.01)
             assert (y1 - y0) / MM == pytest.approx(size.height + 6, abs=0.01)
-            assert (x0 / MM, y0 / MM) == pytest.approx((-3, -3), abs=0.01)
+            assert (x0 / MM, y0 / MM) == pytest.approx((-side, -3), abs=0.01)
             trims.append((x, y, x + size.width * MM, y + size.height * MM))
             bleeds.append((x + x0, y + y0, x + x1, y + y1))
         w, h = _size(page)
@@ -160,9 +162,10 @@ def test_backs_first_and_home_and_alignment_options(tmp_path):
     shop = PdfReader(folder / "printshop.pdf")
     assert _norm(game.cards[0].name["uk"]) in _norm(shop.pages[1].extract_text())
     assert _norm(game.cards[0].name["uk"]) not in _norm(shop.pages[0].extract_text())
-    pnp = PdfReader(folder / "pnp-a4.pdf")
+    pnp = PdfReader(folder / "pnp-home-a4.pdf")  # home mode: a file of its own
     assert "суміщення" in pnp.pages[0].extract_text()
-    assert len(pnp.pages) == 2 + 2 * math.ceil(_physical(game) / 9)  # home: 3x3, no bleed
+    # home: 3x3, no bleed; then one sheet (front and back) of the 60 soul tokens
+    assert len(pnp.pages) == 2 + 2 * math.ceil(_physical(game) / 9) + 2
 
 
 def test_png_product_gives_the_game_crafter_poker_size(tmp_path):

@@ -17,7 +17,8 @@ def test_build_writes_the_selected_products(tmp_path):
                        "printshop,cheatsheet", "--out", str(out))
     assert result.returncode == 0, result.stderr
     folder = out / "rules_does_not_exist" / "en"
-    assert sorted(p.name for p in folder.iterdir()) == ["cheatsheet.pdf", "printshop.pdf"]
+    assert sorted(p.name for p in folder.iterdir()) == ["cheatsheet.pdf", "printshop-token-soul_token.pdf",
+                                                        "printshop.pdf"]
     cheat = PdfReader(folder / "cheatsheet.pdf")
     assert len(cheat.pages) == 1 and "Rules. Does Not Exist." in cheat.pages[0].extract_text()
     shop = PdfReader(folder / "printshop.pdf")

@@ -97,7 +97,7 @@ def test_a_full_disk_keeps_every_earlier_file_and_leaves_no_temporary_file(built
     real_fsync = os.fsync
 
     def fsync(fd):
-        if ".pnp-letter.pdf." in os.readlink(f"/proc/self/fd/{fd}"):
+        if ".pnp-home-letter.pdf." in os.readlink(f"/proc/self/fd/{fd}"):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real_fsync(fd)
 
@@ -105,7 +105,7 @@ def test_a_full_disk_keeps_every_earlier_file_and_leaves_no_temporary_file(built
     monkeypatch.setattr(os, "fsync", fsync)
     code, said = forge_here(monkeypatch, capsys, "build", GAME, "--what", "pnp", "--home", "--out", "out")
     assert_user_error(code, said)
-    assert "cannot write out/love_formula/uk/pnp-letter.pdf: No space left on device" in said
+    assert "cannot write out/love_formula/uk/pnp-home-letter.pdf: No space left on device" in said
     assert tree_digest(built) == before
     assert temp_files(built) == []
 
@@ -142,7 +142,7 @@ def test_an_unwritable_out_folder_is_a_user_error_naming_the_file(built, monkeyp
     refuse_writes_in(monkeypatch, built)
     code, said = forge_here(monkeypatch, capsys, "build", GAME, "--what", "pnp", "--home", "--out", "out")
     assert_user_error(code, said)
-    assert "cannot write out/love_formula/uk/pnp-a4.pdf: Permission denied" in said
+    assert "cannot write out/love_formula/uk/pnp-home-a4.pdf: Permission denied" in said
     assert tree_digest(built) == before
 
 

@@ -16,19 +16,20 @@ from forge.render import layout
 from forge.render.layout import fit_text
 from forge.text.hyphenation import hyphenate
 from forge.text.typography import SHY
-from forge.render.sheets import grid, mark_segments, png_size
+from forge.render.sheets import SAFE, grid, mark_segments, png_size
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("paper, layout", [("a4", (3, 3, False)), ("letter", (4, 2, True))])
-def test_poker_cards_keep_their_full_bleed_and_the_orientation_holding_most_wins(paper, layout):
+@pytest.mark.parametrize("paper, layout, bleed", [("a4", (4, 2, True), (3, 3)), ("letter", (4, 2, True), (2.5, 3))])
+def test_poker_cards_keep_their_bleed_and_every_trim_stays_6_mm_inside(paper, layout, bleed):
     g = grid(paper, 63, 88, home=False)
     assert (g.cols, g.rows, g.landscape) == layout
-    assert g.bx == g.by == 3
+    assert (g.bx, g.by) == bleed  # Letter: 2.5 mm left and right, or only three cards fit across
     x0, y0, x1, y1 = g.outer
-    assert x1 - x0 == pytest.approx(g.cols * 69) and y1 - y0 == pytest.approx(g.rows * 94)
-    assert min(x0, y0, g.paper[0] - x1, g.paper[1] - y1) >= 1 - 1e-6
+    assert x1 - x0 == pytest.approx(g.cols * (63 + 2 * g.bx)) and y1 - y0 == pytest.approx(g.rows * 94)
+    for tx0, ty0, tx1, ty1 in g.trims():
+        assert min(tx0, ty0, g.paper[0] - tx1, g.paper[1] - ty1) >= SAFE - 1e-6
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -40,8 +41,8 @@ def test_crop_marks_mark_every_cut_line_and_never_touch_a_trim(paper, home):
         for tx0, ty0, tx1, ty1 in g.trims():
             assert not (max(ax0, ax1) >= tx0 and min(ax0, ax1) <= tx1
                         and max(ay0, ay1) >= ty0 and min(ay0, ay1) <= ty1)
-        assert 0 <= min(ax0, ax1) and max(ax0, ax1) <= g.paper[0]
-        assert 0 <= min(ay0, ay1) and max(ay0, ay1) <= g.paper[1]
+        assert SAFE - 1e-6 <= min(ax0, ax1) and max(ax0, ax1) <= g.paper[0] - SAFE + 1e-6
+        assert SAFE - 1e-6 <= min(ay0, ay1) and max(ay0, ay1) <= g.paper[1] - SAFE + 1e-6
     assert all(any(a == c == x for a, _, c, _ in segs) for x in g.xs())
     assert all(any(b == d == y for _, b, _, d in segs) for y in g.ys())
 

@@ -6,7 +6,8 @@
 - `DATA_CHECKS` look at the data itself (ids, references, subtype fields, operation texts, the
   files it names) and always run;
 - `DERIVED_CHECKS` build on clean data: they compare cards with each other (counts, uniqueness),
-  match the data to its rules engine, lay out every card face (glyphs, fit) and render the
+  match the data to its rules engine, lay out every card face (glyphs, fit, every field shown
+  or declared hidden) and render the
   rulebook templates. They run only when the data checks found nothing, so one typo is reported
   once, not again as a wrong count or a layout that fails.
 """
@@ -18,6 +19,7 @@ from ..errors import Finding
 from ..model import Game, load_game
 from .counts import check_counts
 from .engine import check_engine
+from .fields import check_shown_fields
 from .identity import check_ids, check_unique
 from .paths import check_paths
 from .preflight import check_glyphs_and_fit
@@ -25,9 +27,12 @@ from .references import check_references
 from .rulebook import check_rulebooks
 from .subtypes import check_subtype_fields
 from .texts import check_texts
+from .typography import check_typography
 
-DATA_CHECKS = (check_ids, check_references, check_subtype_fields, check_texts, check_paths)
-DERIVED_CHECKS = (check_counts, check_unique, check_engine, check_glyphs_and_fit, check_rulebooks)
+DATA_CHECKS = (check_ids, check_references, check_subtype_fields, check_texts, check_typography,
+               check_paths)
+DERIVED_CHECKS = (check_counts, check_unique, check_engine, check_glyphs_and_fit, check_shown_fields,
+                  check_rulebooks)
 
 
 def check_game(root: Path) -> tuple[Game | None, list[Finding]]:

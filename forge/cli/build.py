@@ -41,16 +41,22 @@ def build(
     games: Optional[list[str]] = typer.Argument(None, help="Game ids or folders; default: every game."),
     lang: Optional[str] = typer.Option(None, "--lang", help="Language (uk, en ...); default: uk, "
                                        "or the game's first locale."),
-    paper: str = typer.Option("a4,letter", "--paper", help="PnP paper sizes: a4, letter, or both."),
+    paper: str = typer.Option("a4,letter", "--paper", help="Paper sizes: a4, letter, or both: PnP "
+                              "sheets in each; the booklet and cheat sheet on the first."),
     what: Optional[str] = typer.Option(None, "--what", help="Products, comma-separated "
                                        "(pnp, printshop, png, ...); default: every default product."),
     out: Path = typer.Option(Path("output"), "--out", help="Output folder: OUT/<game>/<lang>/."),
     duplex: str = typer.Option("long", "--duplex", help="PnP backs for long-edge or short-edge duplex."),
     back_offset: str = typer.Option("0,0", "--back-offset", help="Shift back pages by X,Y mm "
                                     f"(each within ±{MAX_BACK_OFFSET:g})."),
-    home: bool = typer.Option(False, "--home", help="PnP without bleed, for cutting with scissors."),
+    home: bool = typer.Option(False, "--home", help="PnP without bleed, for cutting with scissors "
+                              "(pnp-home-<paper>.pdf)."),
     alignment_page: bool = typer.Option(False, "--alignment-page", help="Add a duplex alignment test sheet."),
     backs_first: bool = typer.Option(False, "--backs-first", help="Print-shop file: each back before its front."),
+    rgb: bool = typer.Option(False, "--rgb", help="Print-shop files in RGB for screens "
+                             "(printshop-rgb.pdf ...) instead of CMYK for a press."),
+    proof: bool = typer.Option(False, "--proof", help="Print each card's id on its face (PnP and "
+                               "print-shop files), for proofreading."),
 ) -> None:
     """Check each game, then write its PnP sheets, print-shop file, rulebook, booklet and cheat
     sheet into OUT/<game>/<lang>/ (a game with findings is refused, exit 1)."""
@@ -96,7 +102,8 @@ def build(
         for game in loaded:
             options = BuildOptions(lang=languages[game.id], paper=papers, duplex=duplex,  # type: ignore[arg-type]
                                    back_offset=offset, home=home,
-                                   alignment_page=alignment_page, backs_first=backs_first)
+                                   alignment_page=alignment_page, backs_first=backs_first,
+                                   rgb=rgb, proof=proof)
             written += build_game(game, products, options, out,
                                   done if progress is not None else None)
     finally:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
@@ -56,6 +56,19 @@ class CardSize(BaseModel):
     height: Annotated[float, Field(gt=10, lt=400)]
 
 
+#: Component kinds that are printed (PnP kit and print-shop files); dice and others are not.
+PRINTED_KINDS = ("token", "counter", "board")
+Hex = Annotated[str, Field(strict=True, pattern=r"^#[0-9a-fA-F]{6}$")]
+
+
+class ComponentSize(BaseModel):
+    """A printed component's trim size in millimetres (its bounding box for round shapes)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    width: Annotated[float, Field(ge=8, le=250)]
+    height: Annotated[float, Field(ge=8, le=250)]
+
+
 class Constraints(BaseModel):
     model_config = STRICT
     #: Each entry names fields whose values together may belong to one card design only.
@@ -67,11 +80,61 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
     """The manifest model whose localised strings carry exactly `locales`."""
     Text = text_model(locales)
 
+    class ComponentSide(BaseModel):
+        """One side of a printed component: a colour to the bleed, a centred icon, a label."""
+
+        model_config = STRICT
+        color: Hex = "#343a40"
+        accent: Hex = "#ffffff"
+        icon: Annotated[str, Field(strict=True, pattern=r"^[a-z]+$")] | None = None
+        label: Text | None = None
+
+    class ComponentVariant(BaseModel):
+        """What changes from copy to copy (e.g. each group counter's colour); unset keys keep
+        the side's own value."""
+
+        model_config = STRICT
+        color: Hex | None = None
+        accent: Hex | None = None
+        icon: Annotated[str, Field(strict=True, pattern=r"^[a-z]+$")] | None = None
+        label: Text | None = None
+
     class Component(BaseModel):
+        """Something in the box besides cards. Tokens, counters and boards are printed in the
+        PnP kit and the print-shop files: they need `shape`, `size` and `front` (`back`
+        omitted: the same design on both sides)."""
+
         model_config = STRICT
         id: Id
         name: Text
         count: Annotated[int, Field(ge=1, le=10_000)]
+        kind: Literal["token", "counter", "board", "die", "other"] = "other"
+        shape: Literal["circle", "square", "rect", "hexagon"] | None = None
+        size: ComponentSize | None = None
+        front: ComponentSide | None = None
+        back: ComponentSide | None = None
+        #: Copy i wears variant i % len(variants), applied to both sides.
+        variants: tuple[ComponentVariant, ...] = ()
+
+        @property
+        def printed(self) -> bool:
+            return self.kind in PRINTED_KINDS
+
+        @model_validator(mode="after")
+        def _printable(self) -> Component:
+            if self.printed:
+                missing = [k for k in ("shape", "size", "front") if getattr(self, k) is None]
+                if missing:
+                    raise ValueError(f"a {self.kind} is printed: give it {', '.join(missing)}")
+                if self.shape in ("circle", "square", "hexagon") and self.size.width != self.size.height:
+                    raise ValueError(f"a {self.shape} has equal width and height "
+                                     f"(got {self.size.width:g} x {self.size.height:g} mm)")
+            elif any(getattr(self, k) is not None for k in ("shape", "size", "front", "back")) or self.variants:
+                raise ValueError(f"only tokens, counters and boards are printed: a {self.kind} "
+                                 "takes no shape, size, front, back or variants")
+            if len(self.variants) > self.count:
+                raise ValueError(f"{len(self.variants)} variants for {self.count} copies")
+            return self
 
     class SetSpec(BaseModel):
         model_config = STRICT

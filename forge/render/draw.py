@@ -64,9 +64,68 @@ def _n(v: float) -> str:
     return f"{v:.2f}"
 
 
-@lru_cache(maxsize=512)
-def _paint(value: Any, op: str) -> str:
-    """`r g b rg` (fill) or `RG` (stroke) for a layout colour."""
+# --------------------------------------------------------------------------------------------
+# Colour: layouts give #rrggbb; a PDF is drawn either in RGB (screens, home printers) or in
+# DeviceCMYK (the print-shop file). The conversion is a plain formula, not ICC colour
+# management, chosen for what a press needs from text and rules:
+#
+# - a grey (the channels within `NEUTRAL` of each other), and any dark colour used for text,
+#   icons or lines (no channel above `DARK_INK`), prints in black ink alone, K = 1 - luminance:
+#   small type never depends on four plates meeting;
+# - a near-black *area* (a fill whose smaller side is at least `AREA` mm, K >= 0.9) prints as
+#   the stated rich black `RICH_BLACK` (C60 M40 Y40 K100, 240 % ink);
+# - any other colour: full grey-component replacement, K = 1 - max(R, G, B), and C, M, Y from
+#   what remains. At least one of C, M, Y is then 0, so the total ink stays below 300 %.
+
+NEUTRAL = 0.06
+DARK_INK = 0.25
+AREA = 10.0  # mm
+RICH_BLACK = (0.6, 0.4, 0.4, 1.0)
+
+
+@lru_cache(maxsize=2048)
+def cmyk_of(value: Any, role: str = "ink") -> tuple[float, float, float, float]:
+    """The CMYK (0..1) a layout colour prints with; `role` is "ink" (text, icons, lines, small
+    fills) or "area" (large fills)."""
+    col = color(value) if not isinstance(value, colors.Color) else value
+    if isinstance(col, colors.CMYKColor):
+        return (col.cyan, col.magenta, col.yellow, col.black)
+    return _cmyk(col.red, col.green, col.blue, role)
+
+
+def _cmyk(r: float, g: float, b: float, role: str) -> tuple[float, float, float, float]:
+    hi, lo = max(r, g, b), min(r, g, b)
+    if hi - lo <= NEUTRAL or (role == "ink" and hi <= DARK_INK):
+        k = round(min(1.0, max(0.0, 1 - (0.299 * r + 0.587 * g + 0.114 * b))), 4)
+        if role == "area" and k >= 0.9:
+            return RICH_BLACK
+        return (0.0, 0.0, 0.0, k)
+    k = 1 - hi
+    return tuple(round((1 - v - k) / (1 - k), 4) for v in (r, g, b)) + (round(k, 4),)  # type: ignore[return-value]
+
+
+def ink(value: Any, cmyk: bool, role: str = "ink"):
+    """A ReportLab colour object for `value` in the PDF's colour model (for canvas calls)."""
+    if not cmyk:
+        return color(value) if not isinstance(value, colors.Color) else value
+    return colors.CMYKColor(*cmyk_of(value, role))
+
+
+def is_cmyk(c: Canvas) -> bool:
+    """Whether this canvas draws in DeviceCMYK (set by `use_cmyk`)."""
+    return c.__dict__.get("_forge_cmyk", False)
+
+
+def use_cmyk(c: Canvas, on: bool = True) -> None:
+    c._forge_cmyk = on
+
+
+@lru_cache(maxsize=2048)
+def _paint(value: Any, op: str, cmyk: bool = False, role: str = "ink") -> str:
+    """`r g b rg` (fill) or `RG` (stroke) for a layout colour; in CMYK `c m y k k` / `K`."""
+    if cmyk:
+        c, m, y, k = cmyk_of(value, role)
+        return f"{c:.4g} {m:.4g} {y:.4g} {k:.4g} {'k' if op == 'rg' else 'K'}"
     col = color(value) if not isinstance(value, colors.Color) else value
     return f"{col.red:.4g} {col.green:.4g} {col.blue:.4g} {op}"
 
@@ -104,6 +163,7 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
     operators directly; text goes through ReportLab's text objects (font subsets)."""
     H = face.height
     out = c._code  # the canvas's content stream (what addLiteral appends to)
+    cmyk = is_cmyk(c)
     static = layout.STATIC
     groups = face.groups
     skip = 0
@@ -115,14 +175,14 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
             skip = len(groups[i]) - 1
             continue
         if id(el) in static:
-            ops = _STATIC_OPS.get((id(el), H, face.width))
+            ops = _STATIC_OPS.get((id(el), H, face.width, cmyk))
             if ops is not None:
                 out.append(ops)
                 continue
             if el["kind"] in _VECTOR:
                 n = len(out)
                 draw_face(c, Face(face.width, H, [dict(el)]))
-                _STATIC_OPS[(id(el), H, face.width)] = out[n] if len(out) == n + 1 else " ".join(out[n:])
+                _STATIC_OPS[(id(el), H, face.width, cmyk)] = out[n] if len(out) == n + 1 else " ".join(out[n:])
                 continue
         kind = el["kind"]
         fill, stroke = el.get("fill"), el.get("stroke")
@@ -131,9 +191,9 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
         lw = float(el.get("width", 0.5))
         head = "q"
         if fill is not None:
-            head += " " + _paint(fill, "rg")
+            head += " " + _paint(fill, "rg", cmyk, _role(el) if cmyk else "ink")
         if stroke is not None:
-            head += f" {_paint(stroke, 'RG')} {lw:.3g} w"
+            head += f" {_paint(stroke, 'RG', cmyk)} {lw:.3g} w"
         if kind == "rect":
             x, y, w, h = _grow(el, face)
             r = float(el.get("radius", 0)) * PT
@@ -147,7 +207,7 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
             dash = ""
             if el.get("dash"):
                 dash = "[" + " ".join(f"{float(d):.3g}" for d in el["dash"]) + "] 0 d "
-            out.append(f"q {_paint(stroke or '#000000', 'RG')} {lw:.3g} w {dash}"
+            out.append(f"q {_paint(stroke or '#000000', 'RG', cmyk)} {lw:.3g} w {dash}"
                        f"{_n(float(el['x1']) * PT)} {_n((H - float(el['y1'])) * PT)} m "
                        f"{_n(float(el['x2']) * PT)} {_n((H - float(el['y2'])) * PT)} l S Q")
         elif kind == "poly":
@@ -164,9 +224,9 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
             if name not in ICONS:
                 raise LayoutError(f"unknown icon {name!r} (known: {', '.join(ICONS)})")
             s = float(el["size"])
-            ink = fill if fill is not None else (None if stroke is not None else "#000000")
-            _icon(out, name, float(el["x"]) * PT, (H - float(el["y"]) - s) * PT, s * PT, ink,
-                  stroke, lw if stroke is not None else 0)
+            ink_ = fill if fill is not None else (None if stroke is not None else "#000000")
+            _icon(out, name, float(el["x"]) * PT, (H - float(el["y"]) - s) * PT, s * PT, ink_,
+                  stroke, lw if stroke is not None else 0, cmyk)
         elif kind == "label":
             _label(c, face, el)
         elif kind == "text":
@@ -174,9 +234,9 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
         elif kind in ("art", "table"):
             c.saveState()
             if fill is not None:
-                c.setFillColor(color(fill))
+                c.setFillColor(ink(fill, cmyk))
             if stroke is not None:
-                c.setStrokeColor(color(stroke))
+                c.setStrokeColor(ink(stroke, cmyk))
                 c.setLineWidth(lw)
             if kind == "label":
                 _label(c, face, el)
@@ -189,6 +249,22 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
             c.restoreState()
         else:
             raise LayoutError(f"unknown layout element kind {kind!r}")
+
+
+def _role(el: dict) -> str:
+    """"area" for a fill large enough to be printed as one (see `cmyk_of`), else "ink"."""
+    kind = el["kind"]
+    if kind == "rect":
+        side = min(float(el.get("w", 0)), float(el.get("h", 0)))
+    elif kind == "circle":
+        side = 2 * float(el.get("r", 0))
+    elif kind == "poly" and el.get("points"):
+        xs = [float(p[0]) for p in el["points"]]
+        ys = [float(p[1]) for p in el["points"]]
+        side = min(max(xs) - min(xs), max(ys) - min(ys))
+    else:
+        return "ink"
+    return "area" if side >= AREA else "ink"
 
 
 def _place_group(c: Canvas, face: Face, i: int, group: tuple, art: Path | None) -> bool:
@@ -221,14 +297,14 @@ _STATIC_OPS: dict[tuple, str] = {}
 
 
 def _icon(out: list, name: str, x: float, y: float, size: float, fill: Any, stroke: Any,
-          line_width: float) -> None:
+          line_width: float, cmyk: bool = False) -> None:
     """Icon `name` in the square (x, y, size) points: its unit-square path, scaled by `cm`."""
     parts = ["q"]
     if fill is not None:
-        parts.append(_paint(fill, "rg"))
+        parts.append(_paint(fill, "rg", cmyk))
     do_stroke = stroke is not None and line_width > 0
     if stroke is not None:
-        parts.append(f"{_paint(stroke, 'RG')} {line_width / size if size else 0:.4g} w")
+        parts.append(f"{_paint(stroke, 'RG', cmyk)} {line_width / size if size else 0:.4g} w")
     parts.append(f"{size:.3f} 0 0 {size:.3f} {_n(x)} {_n(y)} cm {icon_code(name)} "
                  f"{_op(do_stroke, fill is not None)} Q")
     out.append(" ".join(parts))
@@ -283,7 +359,7 @@ def _label(c: Canvas, face: Face, el: dict) -> None:
     elif align == "right":
         x = (x + w if w else x) - width
     tc = f"{track:.3g} Tc " if track else ""
-    c.addLiteral(f"q {_paint(el.get('color', '#000000'), 'rg')} BT {tc}1 0 0 1 {_n(x)} {_n(y)} Tm "
+    c.addLiteral(f"q {_paint(el.get('color', '#000000'), 'rg', is_cmyk(c))} BT {tc}1 0 0 1 {_n(x)} {_n(y)} Tm "
                  f"{_show(c, el['_face'], size, text)} ET Q")
 
 
@@ -301,10 +377,11 @@ def _text(c: Canvas, face: Face, el: dict) -> None:
         top -= max(h - total, 0)
     x, w = float(el["x"]) * PT, float(el["w"]) * PT
     out = ["q BT"]
+    cmyk = is_cmyk(c)
     for n, para in enumerate(paras):
         if n:
             top -= gap
-        out.append(_paint(para.color, "rg"))
+        out.append(_paint(para.color, "rg", cmyk))
         base = top - para.size
         for lw, frags in para.lines:
             if para.align == "center":
@@ -325,7 +402,7 @@ def _stripes(c: Canvas, face: Face, el: dict) -> None:
     x, y, w, h = _grow(el, face)
     X, Y, Wp, Hp = x * PT, (face.height - y - h) * PT, w * PT, h * PT
     step = float(el.get("step", 3)) * PT
-    c._code.append(f"{_paint(el.get('stroke', '#000000'), 'RG')} {float(el.get('width', 0.5)):.3g} w")
+    c._code.append(f"{_paint(el.get('stroke', '#000000'), 'RG', is_cmyk(c))} {float(el.get('width', 0.5)):.3g} w")
     _hatch(c, X, Y, Wp, Hp, step)
 
 
@@ -351,7 +428,8 @@ def _art(c: Canvas, face: Face, el: dict, art: Path | None) -> None:
     X, Y, Wp, Hp = x * PT, (face.height - y - h) * PT, w * PT, h * PT
     r = float(el.get("radius", 0)) * PT
     clip = _round_rect(X, Y, Wp, Hp, r) if r else f"{_n(X)} {_n(Y)} {_n(Wp)} {_n(Hp)} re"
-    img = _image(art) if art is not None else None
+    cmyk = is_cmyk(c)
+    img = _image(art, cmyk) if art is not None else None
     if img is not None:
         c.addLiteral(f"{clip} W n")
         iw, ih = img.getSize()
@@ -360,22 +438,39 @@ def _art(c: Canvas, face: Face, el: dict, art: Path | None) -> None:
         return
     # The designed placeholder: a tinted field, fine diagonal hatching, a ring and the icon.
     fill, ink = el.get("fill", "#eeeeee"), el.get("ink", "#999999")
-    c.addLiteral(f"{clip} W n {_paint(fill, 'rg')} {_n(X)} {_n(Y)} {_n(Wp)} {_n(Hp)} re f "
-                 f"{_paint(mix(ink, fill, 0.75), 'RG')} 0.4 w")
+    role = "area" if min(w, h) >= AREA else "ink"
+    c.addLiteral(f"{clip} W n {_paint(fill, 'rg', cmyk, role)} {_n(X)} {_n(Y)} {_n(Wp)} {_n(Hp)} re f "
+                 f"{_paint(mix(ink, fill, 0.75), 'RG', cmyk)} 0.4 w")
     _hatch(c, X, Y, Wp, Hp, 2.2 * PT)
     s = min(Wp, Hp) * 0.62
     cx, cy = X + Wp / 2, Y + Hp / 2
-    c.addLiteral(f"{_paint(fill, 'rg')} {_paint(ink, 'RG')} 0.8 w {_circle(cx, cy, s / 2)} B*")
+    c.addLiteral(f"{_paint(fill, 'rg', cmyk)} {_paint(ink, 'RG', cmyk)} 0.8 w {_circle(cx, cy, s / 2)} B*")
     icon = el.get("icon")
     if icon in ICONS:
-        _icon(c._code, icon, cx - s * 0.3, cy - s * 0.3, s * 0.6, ink, None, 0)
+        _icon(c._code, icon, cx - s * 0.3, cy - s * 0.3, s * 0.6, ink, None, 0, cmyk)
 
 
-def _image(path: Path) -> ImageReader | None:
+@lru_cache(maxsize=1)
+def _cmyk_lut():
+    """Pictures to CMYK by the same formula as layout colours (greys in K alone, full grey
+    component replacement otherwise), as a 17-point 3D table Pillow interpolates."""
+    from PIL import ImageFilter
+    return ImageFilter.Color3DLUT.generate(17, lambda r, g, b: _cmyk(r, g, b, "image"),
+                                           channels=4, target_mode="CMYK")
+
+
+def _image(path: Path, cmyk: bool = False) -> ImageReader | None:
     """The art at `path` decoded (as `drawImage` would decode it), or None when it cannot be:
-    the face then shows the placeholder instead of failing half-drawn. `check` reports why."""
+    the face then shows the placeholder instead of failing half-drawn. `check` reports why.
+    For a CMYK PDF the picture is converted to CMYK (`_cmyk_lut`, no ICC profile), so the file
+    holds no RGB image either."""
     try:
         img = ImageReader(str(path))
+        if cmyk:
+            pil = img._image
+            if pil.mode != "CMYK":
+                pil = pil.convert("RGB").filter(_cmyk_lut())
+            img = ImageReader(pil)
         img.getRGBData()  # kept by the reader for drawImage
         return img
     except Exception:  # Pillow raises many types for a broken file (OSError, SyntaxError ...)
@@ -388,8 +483,9 @@ def _table(c: Canvas, face: Face, el: dict) -> None:
     cols = [float(v) for v in el.get("cols", [])] or None
     size = float(el.get("size", 7))
     face_name = FACES.get(el.get("font", "regular"), fonts.REGULAR)
-    rule = color(el.get("rule", "#999999"))
-    stripe = color(el.get("stripe")) if el.get("stripe") else None
+    cmyk = is_cmyk(c)
+    rule = ink(el.get("rule", "#999999"), cmyk) if color(el.get("rule", "#999999")) is not None else None
+    stripe = ink(el.get("stripe"), cmyk) if el.get("stripe") else None
     H = face.height
     for r, row in enumerate(el.get("rows", [])):
         top = y0 + r * row_h
@@ -408,7 +504,7 @@ def _table(c: Canvas, face: Face, el: dict) -> None:
             if tw > avail > 0:
                 s = s * avail / tw
             c.setFont(fname, s)
-            c.setFillColor(color(spec.get("color", el.get("color", "#000000"))))
+            c.setFillColor(ink(spec.get("color", el.get("color", "#000000")), cmyk))
             base = (H - top - row_h / 2) * PT - s * 0.35
             align = spec.get("align", "left")
             if align == "center":
@@ -436,4 +532,4 @@ def round_clip(c: Canvas, x: float, y: float, w: float, h: float) -> None:
     c.clipPath(p, stroke=0, fill=0)
 
 
-__all__ = ["art_path", "color", "draw_face", "round_clip"]
+__all__ = ["art_path", "cmyk_of", "color", "draw_face", "ink", "is_cmyk", "round_clip", "use_cmyk"]

@@ -21,7 +21,12 @@ Elements that do not depend on the card (a type's frame, panels, art box, fixed 
 shared by every face that passes them (see `once`).
 
 Fitting happens once per card face; what cannot fit at the minimum size is kept as a problem
-(`forge check` reports it through `forge.check.preflight`) and drawn at the minimum size.
+(`forge check` reports it through `forge.check.preflight`) and drawn at the minimum size. No
+text is ever smaller than `MIN_SIZE` (6 pt), whatever a layout asks for.
+
+While a front is rendered, the card fields its template reads are recorded, with the fields its
+top-level `{% set hidden = [...] %}` declares (`field_use`; `forge.check.fields` reports fields a
+card carries that its face neither shows nor hides).
 """
 from __future__ import annotations
 
@@ -41,13 +46,16 @@ from ..load import parse_yaml
 from ..templating import BYTECODE, Environment, FolderLoader, error_position, templates_root
 from ..text.effects import operations_text, effect_text
 from ..text.plural import plural
-from ..text.hyphenation import can_hyphenate, hyphenate
-from ..text.typography import SHY, typeset
+from ..text.hyphenation import LEFT, MIN_FILL, RIGHT, can_hyphenate, hyphenate
+from ..text.typography import SHY, typeset, typeset_markup
 from . import fonts
 from .elements import Invalid, numbers, validate
 from .fonts import unit_width
 
 PT = 72 / 25.4  # points per millimetre
+#: The smallest type a face prints (pt): a `size` or `min` below it counts as it, a paragraph
+#: `scale` never takes a line below it, and a text that does not fit at it is a `text-overflow`.
+MIN_SIZE = 6.0
 FACES = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC,
          "bolditalic": fonts.BOLD_ITALIC, "medium": "Roboto-Medium", "light": "Roboto-Light",
          "black": "Roboto-Black"}
@@ -113,11 +121,99 @@ class _Context(jinja2.runtime.Context):
                     "value was undefined because a callable raised a StopIteration exception")
         return jinja2.runtime.Context.call(__self, __obj, *args, **kwargs)
 
+    def resolve_or_missing(self, key: str) -> Any:
+        # a variable made from card fields (`effect`, `flavor` ...) counts as showing them
+        if key in _DERIVED and _READING.card is not None:
+            _READING.shown.update(_DERIVED[key])
+        if key in self.vars:
+            return self.vars[key]
+        if key in self.parent:
+            return self.parent[key]
+        return jinja2.utils.missing
+
+
+# --------------------------------------------------------------------------------------------
+# Which card fields a layout shows: every field of the card a template reads while it renders
+# the card's face (`card.x`, `card['x']`, the variables made from fields below) counts as shown;
+# `{% set hidden = [...] %}` at a layout's top level declares the fields it leaves off on
+# purpose. `forge.check.fields` reports the fields a card carries that are neither.
+
+#: Layout variables made from card fields, and the fields each one shows.
+_DERIVED = {"effect": ("effects", "text"), "flavor": ("flavor",), "art_path": ("art",),
+            "set_name": ("set",), "type_name": ("type",), "subtype_name": ("subtype",)}
+
+
+@dataclass(frozen=True)
+class FieldUse:
+    """What a card's front layout did with its fields: read them (`shown`), declared them
+    `hidden`, or declared hidden names that are no field of the card's type (`unknown`)."""
+
+    shown: frozenset
+    hidden: frozenset
+    unknown: tuple
+
+
+class _Reading:
+    """The card whose face is being rendered and the fields read so far (one at a time)."""
+
+    __slots__ = ("card", "shown")
+
+    def __init__(self) -> None:
+        self.card: Any = None
+        self.shown: set[str] = set()
+
+
+_READING = _Reading()
+#: FieldUse of each front by game (dropped with the game object), then (card id, lang).
+_USES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_sandbox_getattr = Environment.getattr
+_sandbox_getitem = Environment.getitem
+
+
+class _LayoutEnvironment(Environment):
+    """The sandbox of `forge.templating`, noting which fields of the card being rendered a
+    template reads."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if obj is _READING.card:
+            _READING.shown.add(attribute)
+        return _sandbox_getattr(self, obj, attribute)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        if obj is _READING.card and isinstance(argument, str):
+            _READING.shown.add(argument)
+        return _sandbox_getitem(self, obj, argument)
+
+
+def field_use(game: Any, card: Any, lang: str) -> FieldUse:
+    """Which fields of `card` its front layout shows and hides in `lang` (renders the front
+    if it has not been rendered yet)."""
+    use = _USES.get(game, {}).get((card.id, lang))
+    if use is None:
+        layout_elements(game, card, lang)
+        use = _USES[game][(card.id, lang)]
+    return use
+
+
+def _field_use(card: Any, shown: set[str], declared: Any, template: jinja2.Template) -> FieldUse:
+    if declared is None or isinstance(declared, jinja2.Undefined):
+        declared = ()
+    elif isinstance(declared, str):
+        declared = (declared,)
+    if not isinstance(declared, (list, tuple)) or not all(isinstance(n, str) for n in declared):
+        raise LayoutError(f"layout {template.name}: `hidden` must be a list of field names, "
+                          f"such as {{% set hidden = ['flavor'] %}}", template.filename or "")
+    fields = type(card).model_fields
+    if "game_fields" in shown:  # the layout lists every game field
+        shown = shown | set(card.game_fields)
+    return FieldUse(frozenset(shown) & frozenset(fields), frozenset(n for n in declared if n in fields),
+                    tuple(n for n in declared if n not in fields))
+
 
 @lru_cache(maxsize=None)
 def _env(root: str, game_id: str) -> jinja2.Environment:
     base = Path(root)
-    env = Environment(
+    env = _LayoutEnvironment(
         bytecode_cache=BYTECODE, loader=FolderLoader([str(base / game_id / "cards"), str(base / "_common" / "cards")]),
         undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False)
@@ -151,6 +247,8 @@ def element(kind: str, **params: Any) -> str:
         validate(kind, params)
     except Invalid as exc:
         raise LayoutError(f"el(): {exc}") from None
+    if kind == "art" and _READING.card is not None:
+        _READING.shown.add("art")  # the art element draws the card's own `art`
     _MADE[-1].append({"kind": kind, **params})
     return ""
 
@@ -163,6 +261,8 @@ _ONCE: dict[tuple, tuple[dict, ...]] = {}
 STATIC: set[int] = set()
 #: Each kept `once` group by the id of its first element.
 GROUPS: dict[int, tuple[dict, ...]] = {}
+#: ids of the kept `once` groups that hold an `art` element (it shows the card's `art`).
+_ART_GROUPS: set[int] = set()
 
 
 @jinja2.pass_context
@@ -193,8 +293,12 @@ def once(context: Any, *key: Any, caller: Any) -> str:
             STATIC.update(id(e) for e in hit)
             if hit:
                 GROUPS[id(hit[0])] = hit
+            if any(e["kind"] == "art" for e in hit):
+                _ART_GROUPS.add(id(hit))
         return ""
     made.extend(hit)
+    if id(hit) in _ART_GROUPS and _READING.card is not None:
+        _READING.shown.add("art")  # as el('art') does when the block runs
     return ""
 
 
@@ -289,8 +393,15 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
     """Run the card's layout template: the elements its `el()` calls made, or its YAML."""
     template = template_for(game, card)
     _MADE.append([])
+    outer = _READING.card, _READING.shown
+    _READING.card, _READING.shown = card, set()
     try:
-        source = template.render(_game_context(game, lang), **_context(game, card, lang, back))
+        # `Template.render`, keeping the context: its top-level variables hold `hidden`
+        ctx = template.new_context(dict(_game_context(game, lang), **_context(game, card, lang, back)))
+        try:
+            source = template.environment.concat(template.root_render_func(ctx))
+        except Exception:
+            template.environment.handle_exception()
     except LayoutError as exc:
         if not exc.file:
             exc.file, exc.line = error_position(exc.__traceback__)
@@ -302,6 +413,10 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
                           f"{type(exc).__name__}: {exc}", file or template.filename or "", line) from exc
     finally:
         made = _MADE.pop()
+        shown = _READING.shown
+        _READING.card, _READING.shown = outer
+    if card is not None:
+        _USES.setdefault(game, {})[(card.id, lang)] = _field_use(card, shown, ctx.vars.get("hidden"), template)
     if made:  # shared by faces when made in `once`: never mutated
         if source.strip():
             raise LayoutError(f"layout {template.name} writes elements both with el() and as YAML "
@@ -325,12 +440,42 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
             validate(el["kind"], {k: v for k, v in el.items() if k != "kind"})
         except Invalid as exc:
             raise LayoutError(f"layout {template.name}, element {n}: {exc}", template.filename or "") from None
+    if card is not None and any(el["kind"] == "art" for el in data):
+        use = _USES[game][(card.id, lang)]
+        _USES[game][(card.id, lang)] = FieldUse(use.shown | {"art"}, use.hidden, use.unknown)
     return data
 
 
 
 # --------------------------------------------------------------------------------------------
 # Text
+
+
+def _typeset_item(item: Any, lang: str) -> dict:
+    """A paragraph item with `lang`'s typography (forge.text.typography): the one place where
+    every text of a card face (name, effect, flavour, any label) gets it."""
+    if not isinstance(item, dict):
+        return {"text": typeset(str(item), lang)}
+    if "markup" in item:
+        return dict(item, markup=typeset_markup(str(item["markup"]), lang))
+    if "text" in item:
+        return dict(item, text=typeset(str(item["text"]), lang))
+    return item
+
+
+def _typeset_element(el: dict, lang: str) -> dict:
+    """A copy of a `text`, `label` or `table` element with its texts typeset."""
+    kind = el["kind"]
+    if kind == "text":
+        if el.get("paras") is not None:
+            return dict(el, paras=[_typeset_item(i, lang) for i in el["paras"]])
+        return _typeset_item(el, lang)
+    if kind == "label":
+        return dict(el, text=typeset(str(el.get("text", "")), lang))
+    if kind == "table":
+        return dict(el, rows=[[_typeset_item(c, lang) if isinstance(c, dict) else typeset(str(c), lang)
+                               for c in row] for row in el.get("rows", [])])
+    return el
 
 
 def _plain(item: dict) -> str:
@@ -350,7 +495,8 @@ _BOLD_OF = {fonts.REGULAR: fonts.BOLD, fonts.ITALIC: fonts.BOLD_ITALIC, "Roboto-
             "Roboto-Medium": fonts.BOLD}
 _ITALIC_OF = {fonts.REGULAR: fonts.ITALIC, fonts.BOLD: fonts.BOLD_ITALIC}
 _SPACES = re.compile(r"[ \t\r]+")
-_BREAKS = re.compile("(\u00ad|(?<=[^\\W\\d_]-)(?=[^\\W\\d_]))")  # a soft hyphen, or after a hard one
+#: a soft hyphen, or after a hard one with LEFT letters before it and RIGHT after
+_BREAKS = re.compile(f"(\u00ad|(?<=[^\\W\\d_]{{{LEFT}}}-)(?=(?:[^\\W\\d_]\u00ad?){{{RIGHT}}}))")
 #: Longest run of text handed to pyphen: no real word is this long, and pyphen inserts hyphens
 #: in time quadratic in a word's length (a 1 MB 'word' would take hours). Longer runs still
 #: break after their hard hyphens, and are cut where nothing else fits.
@@ -511,9 +657,13 @@ def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
     Linear in the text: a word that does not fit is consumed from an index, and every sum over
     its rest stops at the first piece past the line (sums of widths only grow), so one long
     word costs what it prints, not a pass over its remainder per line. The sums are the ones
-    a full pass would make, added in the same order, so every width is the same float."""
+    a full pass would make, added in the same order, so every width is the same float.
+
+    A word that does not fit where it falls is broken (at a soft or hard hyphen) only when the
+    line it would leave is filled less than `MIN_FILL`; a fuller line ends before it."""
     out: list[tuple[float, list]] = []
     room = limit + 1e-9
+    fill = MIN_FILL * limit  # a line this full is not hyphenated (forge.text.hyphenation)
     for words in p.lines:
         frags: list = []
         width = 0.0
@@ -529,6 +679,14 @@ def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
                     frags.extend(pc.frags)
                 width += lead + total
                 continue
+            if frags and width >= fill:  # full enough: the word starts the next line whole
+                out.append((width, _merge(frags)))
+                frags, width, lead = [], 0.0, 0.0
+                if total <= room:
+                    for pc in word:
+                        frags.extend(pc.frags)
+                    width = total
+                    continue
             pieces = list(p.hyphenate(word))  # hyphenate it (once), then break it
             i = 0
             while i < len(pieces):
@@ -622,7 +780,7 @@ def _layout(prepared: list[_Prepared], current: float, w: float, h: float, leadi
             gap: float) -> tuple[list[TextPara], bool]:
     paras, total, fits = [], 0.0, True
     for n, p in enumerate(prepared):
-        s = current * p.scale
+        s = max(current * p.scale, MIN_SIZE)
         if p.hyph:
             p.hyphenate_wider(w / s)
         lines = [(lw * s, frags) for lw, frags in _break(p, w / s)]
@@ -641,8 +799,8 @@ def fit_text(el: dict, lang: str) -> tuple[list[TextPara], float, bool]:
     it), then a binary search over the steps finds the largest that fits."""
     fonts.register()
     w, h = float(el["w"]) * PT, float(el["h"]) * PT
-    size = float(el.get("size", 8))
-    smallest = float(el.get("min", min(size, 6)))
+    size = max(float(el.get("size", 8)), MIN_SIZE)
+    smallest = min(max(float(el.get("min", MIN_SIZE)), MIN_SIZE), size)
     leading = float(el.get("leading", 1.18))
     gap = float(el.get("gap", 0.4))
     hyph = bool(el.get("hyphenate", True))
@@ -706,6 +864,8 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
             face.groups[n] = group
     for el in raw:
         kind = el["kind"]
+        if kind in ("text", "label", "table"):
+            el = _typeset_element(el, lang)
         if kind == "text":
             paras, fitted, ok = fit_text(el, lang)
             el = dict(el, _paras=paras, _size=fitted)
@@ -718,12 +878,12 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
                 what = el.get("what", "text")
                 face.problems.append(Problem(_loc(el, lang), "text-overflow",
                                              f"{what} ({lang}) does not fit its {el['w']}x{el['h']} mm "
-                                             f"box even at the minimum size {el.get('min', 6)} pt"))
+                                             f"box even at the minimum size {max(float(el.get('min', MIN_SIZE)), MIN_SIZE):g} pt"))
         elif kind == "label":
             face_name = FACES.get(el.get("font", "regular"), fonts.REGULAR)
             text = str(el.get("text", ""))
-            s = float(el.get("size", 8))
-            smallest = float(el.get("min", s))
+            s = max(float(el.get("size", 8)), MIN_SIZE)
+            smallest = min(max(float(el.get("min", s)), MIN_SIZE), s)
             limit = float(el["w"]) * PT if el.get("w") else None
             width = unit_width(text, face_name) * s
             if limit and width > limit:
@@ -736,12 +896,35 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
             el = dict(el, _size=s, _face=face_name)
             face.texts.append((_loc(el, lang), face_name, text))
         elif kind == "table":
+            el = _table_floor(el, face, lang)
             for row in el.get("rows", []):
                 for cell in row:
                     face.texts.append((_loc(el, lang), FACES.get(el.get("font", "regular"), fonts.REGULAR),
                                        str(cell.get("text", "") if isinstance(cell, dict) else cell)))
         face.elements.append(el)
     return face
+
+
+def _table_floor(el: dict, face: Face, lang: str) -> dict:
+    """A table with no cell size below MIN_SIZE; a cell that is wider than its column even at
+    MIN_SIZE (drawing would shrink it further) is a `text-overflow`."""
+    size = max(float(el.get("size", 7)), MIN_SIZE)
+    rows, w = [], float(el["w"])
+    cols = [float(v) for v in el.get("cols", [])] or None
+    for row in el.get("rows", []):
+        cells = []
+        for cell, cw in zip(row, cols or [w / max(len(row), 1)] * len(row)):
+            spec = dict(cell) if isinstance(cell, dict) else {"text": str(cell)}
+            s = spec["size"] = max(float(spec.get("size", size)), MIN_SIZE)
+            fname = FACES.get(spec.get("font", el.get("font", "regular")), fonts.REGULAR)
+            text = str(spec.get("text", ""))
+            if unit_width(text, fname) * s > (cw - 1.6) * PT > 0:
+                face.problems.append(Problem(_loc(el, lang), "text-overflow",
+                                             f"{el.get('what', 'table cell')} ({lang}) «{text[:40]}» is "
+                                             f"wider than its {cw:g} mm column even at {s:g} pt"))
+            cells.append(spec)
+        rows.append(cells)
+    return dict(el, size=size, rows=rows)
 
 
 #: Fitted faces by game (dropped with the game object), then (card id or None, lang, back key).

@@ -1,8 +1,14 @@
-"""Products made of card faces: PnP sheets, the print-shop file and per-card PNGs.
+"""Products made of card faces: PnP sheets, the print-shop files and per-card PNGs.
 
-Every distinct face (a card's front, a deck's back) is laid out once and drawn once per PDF as
-a Form XObject, clipped to the bleed that PDF uses; copies and pages only place that form. This
-keeps files small and the A4 build of a game well under a second.
+Every distinct face (a card's front, a deck's back, a token's side) is laid out once and drawn
+once per PDF as a Form XObject, clipped to the bleed that PDF uses; copies and pages only place
+that form. This keeps files small and the A4 build of a game well under a second.
+
+PnP sheets keep everything that must print (crop marks, trim lines, cut lines, the footer) at
+least `SAFE` = 6 mm from the paper's edge, where most printers cannot print; only the outer
+bleed of the outermost cards may reach into that margin (it is cut away anyway). Print-shop
+files are DeviceCMYK (see `forge.render.draw.cmyk_of`) with an OutputIntent naming FOGRA39;
+`BuildOptions.rgb` makes an RGB version for screens instead.
 """
 from __future__ import annotations
 
@@ -16,33 +22,52 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..build import BuildOptions, product
 from ..errors import ForgeError
-from . import fonts, layout
-from .draw import art_path, color, draw_face
+from . import fonts, layout, tokens
+from .draw import art_path, color, draw_face, use_cmyk
 from .forms import end_form
 from .layout import PT
 
 PAPERS = {"a4": A4, "letter": LETTER}
-BLEED = 3.0  # mm, print-shop and the most a PnP sheet gives
-MARK = 3.5  # mm, crop-mark length
-MARGIN = 4.0  # mm, least room kept outside the bleed for crop marks
-FOOTER = 6.0  # mm, least room below the grid for the 100 % line and scale bar
-SCALE_BAR = 50.0  # mm
+BLEED = 3.0  # mm, print-shop files, and the most a PnP sheet gives
+#: PnP bleed per axis, best first: the full 3 mm, else 2.5 mm on the axis where 3 mm costs a
+#: column (Letter: four poker cards across fit only with 2.5 mm). Either survives a back printed
+#: 2 mm off its front.
+PNP_BLEEDS = (3.0, 2.5)
+SAFE = 6.0  # mm, the printer margin: nothing that must print lies closer to the paper's edge
+GAP = 0.8  # mm between a crop mark and the bleed (or trim) it points at
+MARK = 3.5  # mm, longest crop mark
+MIN_MARK = 2.0  # mm, shortest crop mark worth drawing
+FOOTER = 5.5  # mm above the printer margin: the footer's two lines (note, scale bar, page label)
+SCALE_BAR = 50.0  # mm, exactly
+TOKEN_BLEED = 3.0  # mm around each token on PnP sheets
+HOME_TOKEN_BLEED = 1.0  # mm in home mode: a little colour beyond the cut line, for scissors
 #: Print-on-demand pixel sizes for a trim size (mm): The Game Crafter poker cards.
 PNG_PRESETS = {(63.0, 88.0): (825, 1125), (63.5, 88.9): (825, 1125)}
+#: The printing condition the print-shop files' CMYK is meant for: a characterisation of the
+#: ICC registry, named, not embedded (no profile file ships with forge).
+OUTPUT_INTENT = {
+    "OutputConditionIdentifier": "FOGRA39",
+    "OutputCondition": "Offset printing on coated paper, ISO 12647-2:2004/Amd 1 (FOGRA39)",
+    "RegistryName": "http://www.color.org",
+    "Info": "Coated FOGRA39 (ISO 12647-2:2004)",
+}
 
 _WORDS = {
     "uk": {"print": "Друкуйте в масштабі 100 % (без «припасувати до сторінки»)",
+           "margin": "Поле принтера 6 мм: мітки й лінії різу в нього не заходять",
            "bar": "{n} мм", "fronts": "лицьовий бік", "backs": "зворот", "page": "аркуш {n} з {of}",
            "align": "Тестова сторінка суміщення: надрукуйте двобічно й подивіться на світло. "
                     "Якщо хрестики не збігаються, виміряйте зсув і задайте --back-offset X,Y (мм).",
            "align_back": "Зворот тестової сторінки"},
-    "en": {"print": "Print at 100% (no “fit to page”)", "bar": "{n} mm", "fronts": "fronts",
-           "backs": "backs", "page": "sheet {n} of {of}",
+    "en": {"print": "Print at 100% (no “fit to page”)",
+           "margin": "Printer margin 6 mm: no mark or cut line lies in it", "bar": "{n} mm",
+           "fronts": "fronts", "backs": "backs", "page": "sheet {n} of {of}",
            "align": "Alignment test: print duplex and hold to the light. If the crosses do not "
                     "meet, measure the shift and pass --back-offset X,Y (mm).",
            "align_back": "Alignment test, back"},
@@ -53,8 +78,10 @@ def words(lang: str) -> dict[str, str]:
     return _WORDS.get(lang, _WORDS["en"])
 
 
-def new_canvas(buf: io.BytesIO, pagesize: tuple[float, float], game: Any, what: str, lang: str) -> Canvas:
-    """A deterministic canvas whose only font is our embedded Roboto (no base-14 reference)."""
+def new_canvas(buf: io.BytesIO, pagesize: tuple[float, float], game: Any, what: str, lang: str,
+               cmyk: bool = False) -> Canvas:
+    """A deterministic canvas whose only font is our embedded Roboto (no base-14 reference).
+    `cmyk`: every colour is written as DeviceCMYK and the document names its OutputIntent."""
     fonts.register()  # (and binary streams for every document: see `fonts.register`)
     c = Canvas(buf, pagesize=pagesize, invariant=1, initialFontName=fonts.REGULAR,
                initialFontSize=8, pageCompression=1)
@@ -62,7 +89,21 @@ def new_canvas(buf: io.BytesIO, pagesize: tuple[float, float], game: Any, what: 
     c.setAuthor("Card Forge")
     c.setCreator("Card Forge")
     c.setSubject(f"{game.id} {lang}")
+    if cmyk:
+        use_cmyk(c)
+        _output_intent(c)
     return c
+
+
+def _output_intent(c: Canvas) -> None:
+    """Add `/OutputIntents` to the document catalog (ReportLab has no call for it): one
+    GTS_PDFX intent naming `OUTPUT_INTENT`. It states the printing condition; it does not make
+    the file PDF/X (no GTS_PDFXVersion is written, and no validator has passed it)."""
+    catalog = c._doc.Catalog
+    intent = {"Type": PDFName("OutputIntent"), "S": PDFName("GTS_PDFX")}
+    intent.update({k: PDFString(v) for k, v in OUTPUT_INTENT.items()})
+    catalog.OutputIntents = PDFArray([PDFDictionary(intent)])
+    catalog.__NoDefault__ = list(type(catalog).__NoDefault__) + ["OutputIntents"]
 
 
 class Faces:
@@ -72,15 +113,18 @@ class Faces:
     def __init__(self, c: Canvas, game: Any, lang: str, bx: float, by: float, cards: list[Any]):
         self.c, self.game, self.lang, self.bx, self.by = c, game, lang, bx, by
         self.names: dict[tuple, str] = {}
-        layout.lay_out(game, cards, lang)
+        if cards:
+            layout.lay_out(game, cards, lang)
 
-    def _form(self, key: tuple, face: layout.Face, art: Path | None) -> str:
+    def _form(self, key: tuple, face: layout.Face, art: Path | None,
+              bleed: tuple[float, float] | None = None) -> str:
         name = self.names.get(key)
         if name is None:
             name = f"F{len(self.names)}"
+            bx, by = bleed if bleed is not None else (self.bx, self.by)
             c = self.c
-            c.beginForm(name, lowerx=-self.bx * PT, lowery=-self.by * PT,
-                        upperx=(face.width + self.bx) * PT, uppery=(face.height + self.by) * PT)
+            c.beginForm(name, lowerx=-bx * PT, lowery=-by * PT,
+                        upperx=(face.width + bx) * PT, uppery=(face.height + by) * PT)
             draw_face(c, face, art)
             end_form(c)
             self.names[key] = name
@@ -94,6 +138,11 @@ class Faces:
         key = layout.back_key(self.game, card)
         return self._form(("back", key), layout.back(self.game, card, self.lang), None)
 
+    def token(self, comp: Any, design: int, which: str, bleed: float) -> str:
+        """A component's side (`front` or `back`) of design `design`, with `bleed` mm around."""
+        return self._form(("token", comp.id, design, which), tokens.face(comp, design, which, self.lang),
+                          None, (bleed, bleed))
+
     def place(self, name: str, x_mm: float, y_mm: float) -> None:
         """Place a form with its trim's lower-left corner at (x, y) mm on the page."""
         c = self.c
@@ -105,6 +154,21 @@ class Faces:
 def copies(game: Any) -> list[Any]:
     """Every physical card, copies included, in data order."""
     return [card for card in game.cards for _ in range(card.copies)]
+
+
+def _proof_id(c: Canvas, text: str, x: float, y: float, w: float) -> None:
+    """`--proof`: the card's id in small type on a white slip at the bottom of the trim
+    (x, y: the trim's lower-left corner, mm). Never drawn otherwise: ids are not card text."""
+    size = 5.0
+    tw = stringWidth(text, fonts.REGULAR, size) / PT
+    cx = x + w / 2
+    c.saveState()
+    c.setFillColor(color("#ffffff"))
+    c.rect((cx - tw / 2 - 0.8) * PT, (y + 0.8) * PT, (tw + 1.6) * PT, 2.6 * PT, stroke=0, fill=1)
+    c.setFillColor(color("#000000"))
+    c.setFont(fonts.REGULAR, size)
+    c.drawCentredString(cx * PT, (y + 1.5) * PT, text)
+    c.restoreState()
 
 
 # --------------------------------------------------------------------------------------------
@@ -173,76 +237,108 @@ class Grid:
                 self.y0 - self.by + self.rows * (self.h + 2 * self.by))
 
 
-#: Least room between the printed area and the paper's edge (mm) with full bleed.
-EDGE = 1.0
-#: Room a crop mark needs outside the printed area (gap + mark).
-MARK_ROOM = 0.8 + MARK
+def _count(avail: float, size: float, gutter: float) -> int:
+    """How many items of `size` with `gutter` between them fit in `avail` (mm)."""
+    return int((avail + gutter + 1e-6) // (size + gutter)) if avail >= size else 0
 
 
-def grid(paper: str, w: float, h: float, home: bool) -> Grid:
-    """The sheet layout. Home mode: no bleed, cards abut, as many as fit with room for marks and
-    the footer. Otherwise every card keeps its full 3 mm bleed on every side, cards (with bleed)
-    abut, and the orientation holding the most cards wins (portrait on a tie): A4 takes 3x3 poker
-    cards (207 x 282 mm), Letter 4x2 in landscape."""
+def _place(PW: float, PH: float, cols: int, rows: int, w: float, h: float, bx: float, by: float,
+           bottom: float) -> Grid:
+    """Centre the cols x rows block on the page, its bottom trim at least `bottom` mm up."""
+    span_x = cols * w + (cols - 1) * 2 * bx
+    span_y = rows * h + (rows - 1) * 2 * by
+    y0 = min(max((PH - span_y) / 2, bottom), PH - SAFE - span_y)
+    return Grid((PW, PH), cols, rows, bx, by, (PW - span_x) / 2, y0, w, h)
+
+
+def _orientations(paper: str, landscape: bool | None) -> list[tuple[float, float]]:
     pw, ph = (v / PT for v in PAPERS[paper])
-    if home:
-        cols = int((pw - 2 * MARGIN) // w)
-        rows = int((ph - MARGIN - FOOTER) // h)
-        if cols < 1 or rows < 1:
-            raise ForgeError(f"a {w}x{h} mm card does not fit on {paper} paper")
-        slack = ph - MARGIN - FOOTER - rows * h
-        return Grid((pw, ph), cols, rows, 0.0, 0.0, (pw - cols * w) / 2, FOOTER + slack / 2, w, h)
-    cw, ch = w + 2 * BLEED, h + 2 * BLEED
+    both = [(pw, ph), (ph, pw)]
+    return both if landscape is None else [both[1] if landscape else both[0]]
+
+
+def grid(paper: str, w: float, h: float, home: bool, landscape: bool | None = None) -> Grid:
+    """The card sheet layout: as many cards as fit with every trim at least `SAFE` mm from the
+    paper's edge and the footer below them. With bleed (the default), cards keep `PNP_BLEEDS`
+    on every side and their bleeds abut: A4 takes 4x2 poker cards in landscape (3 mm bleed),
+    Letter 4x2 in landscape (3 mm above and below, 2.5 mm left and right). Home mode: no
+    bleed, cards abut, with room for crop marks on every side: 3x3 on A4 portrait, 4x2 on
+    Letter landscape. Most cards wins, then more bleed, then portrait."""
     best = None
-    for PW, PH in ((pw, ph), (ph, pw)):
-        cols = int((PW - 2 * EDGE) // cw)
-        rows = int((PH - 2 * EDGE - FOOTER) // ch)
-        if cols >= 1 and rows >= 1 and (best is None or cols * rows > best[2] * best[3]):
-            best = (PW, PH, cols, rows)
+    for n, (PW, PH) in enumerate(_orientations(paper, landscape)):
+        edge = SAFE + (GAP + MIN_MARK if home else 0)
+        for bx in ((0.0,) if home else PNP_BLEEDS):
+            for by in ((0.0,) if home else PNP_BLEEDS):
+                cols = _count(PW - 2 * edge, w, 2 * bx)
+                bottom = SAFE + FOOTER + by + (GAP + MARK if cols < 3 else 0)
+                rows = _count(PH - edge - bottom, h, 2 * by)
+                key = (cols * rows, min(bx, by), bx + by, -n)
+                if cols and rows and (best is None or key > best[0]):
+                    best = (key, _place(PW, PH, cols, rows, w, h, bx, by, bottom))
     if best is None:
-        raise ForgeError(f"a {w}x{h} mm card with {BLEED} mm bleed does not fit on {paper} paper")
-    PW, PH, cols, rows = best
-    spare = PH - rows * ch
-    bottom = max(spare * 0.6, min(spare - EDGE, FOOTER + MARK_ROOM / 2))  # the footer's side
-    x0 = (PW - cols * cw) / 2 + BLEED
-    return Grid((PW, PH), cols, rows, BLEED, BLEED, x0, bottom + BLEED, w, h)
+        raise ForgeError(f"a {w:g} x {h:g} mm card does not fit on {paper} paper inside the "
+                         f"{SAFE:g} mm printer margin")
+    return best[1]
+
+
+def token_grid(paper: tuple[float, float], comp: Any, bleed: float, paper_name: str) -> Grid:
+    """Tokens of one component on a page of the card sheets' size and orientation: their
+    bleeds abut, every cut line stays `SAFE` mm inside the paper, and a component that needs
+    less than a page gets a block just big enough for it, centred."""
+    PW, PH = paper
+    w, h = comp.size.width, comp.size.height
+    bottom = SAFE + FOOTER + bleed
+    cols = _count(PW - 2 * SAFE, w, 2 * bleed)
+    rows = _count(PH - SAFE - bottom, h, 2 * bleed)
+    if not cols or not rows:
+        raise ForgeError(f"component {comp.id!r}: {w:g} x {h:g} mm does not fit on {paper_name} "
+                         f"paper inside the {SAFE:g} mm printer margin")
+    cols = min(cols, comp.count)
+    rows = min(rows, math.ceil(comp.count / cols))
+    cols = min(cols, math.ceil(comp.count / rows))  # as even a block as the rows allow
+    return _place(PW, PH, cols, rows, w, h, bleed, bleed, bottom)
+
+
+def _mark_room(g: Grid) -> dict[str, float]:
+    """Length of the crop marks each side of the printed area can hold (0: none)."""
+    x0, y0, x1, y1 = g.outer
+    pw, ph = g.paper
+    floor = SAFE if g.cols >= 3 else SAFE + FOOTER  # under fewer columns the footer is one piece
+    room = {"left": x0 - GAP - SAFE, "right": pw - x1 - GAP - SAFE,
+            "bottom": y0 - GAP - floor, "top": ph - y1 - GAP - SAFE}
+    return {side: (min(MARK, r) if r >= MIN_MARK else 0.0) for side, r in room.items()}
 
 
 def mark_segments(g: Grid) -> list[tuple[float, float, float, float]]:
-    """Crop marks (x1, y1, x2, y2 mm), none touching any card's trim: every cut line gets a mark
-    at both ends in the page margin where the margin has room for one, else short marks in the
-    gutters between neighbouring cards, where only bleed lies (cut away)."""
+    """Crop marks (x1, y1, x2, y2 mm), none touching any card's trim and none within `SAFE` mm
+    of the paper's edge: every cut line gets a mark at each end where the margin outside the
+    printed area has room for one; where one end has none, short marks in the gutters between
+    neighbouring cards (where only bleed lies, cut away) guide the cut instead."""
     x0, y0, x1, y1 = g.outer
-    pw, ph = g.paper
-    gap = 0.8
-    room = {"left": x0 - EDGE, "right": pw - x1 - EDGE, "bottom": y0 - EDGE, "top": ph - y1 - EDGE}
+    room = _mark_room(g)
     segs: list[tuple[float, float, float, float]] = []
-
-    def length(side: str) -> float:
-        return min(MARK, room[side] - gap)
-
     # Vertical cut lines (x = a trim edge): marks above and below the printed area ...
-    vertical_outside = room["top"] >= gap + 2 and room["bottom"] >= gap + 2
     for x in g.xs():
-        if vertical_outside:
-            segs.append((x, y1 + gap, x, y1 + gap + length("top")))
-            segs.append((x, y0 - gap, x, y0 - gap - length("bottom")))
+        if room["top"]:
+            segs.append((x, y1 + GAP, x, y1 + GAP + room["top"]))
+        if room["bottom"]:
+            segs.append((x, y0 - GAP, x, y0 - GAP - room["bottom"]))
     # ... horizontal cut lines (y = a trim edge): marks left and right of it.
-    horizontal_outside = room["left"] >= gap + 2 and room["right"] >= gap + 2
     for y in g.ys():
-        if horizontal_outside:
-            segs.append((x0 - gap, y, x0 - gap - length("left"), y))
-            segs.append((x1 + gap, y, x1 + gap + length("right"), y))
+        if room["left"]:
+            segs.append((x0 - GAP, y, x0 - GAP - room["left"], y))
+        if room["right"]:
+            segs.append((x1 + GAP, y, x1 + GAP + room["right"], y))
     # Gutter marks: between neighbouring cards, 1 mm clear of either trim.
     inset = 1.0
-    if not horizontal_outside or g.bx == 0:
+    if not (room["left"] and room["right"]):
         for col in range(g.cols - 1):
             left = g.slot(col)[0] + g.w
             right = g.slot(col + 1)[0]
             if right - left >= 2 * inset + 1:
                 for y in g.ys():
                     segs.append((left + inset, y, right - inset, y))
-    if not vertical_outside or g.by == 0:
+    if not (room["top"] and room["bottom"]):
         for row in range(g.rows - 1):
             top = g.slot(row * g.cols)[1]
             below = g.slot((row + 1) * g.cols)[1] + g.h
@@ -260,45 +356,89 @@ def _crop_marks(c: Canvas, g: Grid) -> None:
     c.addLiteral(f"q 0 J 1 1 1 RG 0.9 w {path} S 0 0 0 RG 0.25 w {path} S Q")
 
 
-def _fit_font(text: str, size: float, width: float) -> float:
+def _cut_lines(c: Canvas, paths: list[str]) -> None:
+    """Tokens' cut lines (their shapes' outlines), white under a black hairline like the marks."""
+    path = " ".join(paths)
+    c.addLiteral(f"q 1 1 1 RG 0.9 w {path} S 0 0 0 RG 0.3 w {path} S Q")
+
+
+def _fit_font(text: str, size: float, width: float, least: float = 5.0) -> float:
     tw = stringWidth(text, fonts.REGULAR, size)
-    return size if tw <= width else size * width / tw
+    return size if tw <= width else max(least, size * width / tw)
 
 
-def _footer(c: Canvas, g: Grid, lang: str, page_label: str, title: str) -> None:
-    """The 100 % reminder, a measured scale bar and the page label in the bottom margin, each
-    within one column's span (between the crop marks), clear of the marks' ends. The reminder
-    and the bar are the same on every page: a form drawn once per document, placed per page."""
+def footer_spans(g: Grid | None, paper: tuple[float, float]) -> list[tuple[float, float]]:
+    """Stretches (x0, x1 mm) of the footer band free of crop marks: under each column when
+    marks come down between the columns, else the page's width inside the margin."""
+    if g is None or g.cols < 3 or not _mark_room(g)["bottom"]:
+        return [(SAFE, paper[0] - SAFE)]
+    return [(g.slot(i)[0] + 1.5, g.slot(i)[0] + g.w - 1.5) for i in range(g.cols)]
+
+
+def _lines(text: str, width: float, size: float) -> list[str]:
+    """`text` in at most two lines no wider than `width` points (the second may shrink)."""
+    if stringWidth(text, fonts.REGULAR, size) <= width:
+        return [text]
+    lines = _wrap(text, width, size)
+    return lines if len(lines) <= 2 else [lines[0], " ".join(lines[1:])]
+
+
+def _footer(c: Canvas, spans: list[tuple[float, float]], paper: tuple[float, float], lang: str,
+            page_label: str, title: str) -> None:
+    """The footer in the band from `SAFE` to `SAFE + FOOTER` mm, items inside `spans`: the
+    100 % reminder and the printer margin (first span), the 50 mm scale bar (second; centre of a
+    single span) and the page label (last span). All but the page label is a form drawn once
+    per document and placed on every front page."""
     w = words(lang)
-    x0, y0, _, _ = g.outer
-    base = max(EDGE + 1.2, y0 - 0.8 - MARK + 0.4)  # baseline level with the marks' lower half
-    cols = [g.slot(i)[0] for i in range(g.cols)]
-    span = g.w - 3  # usable width under a column
-    mid = lambda i: (cols[min(i, len(cols) - 1)] + g.w / 2) * PT  # noqa: E731
-    name = f"footer{base:.3f}"
+    low, high = SAFE + 0.6, SAFE + 3.0  # the two baselines, mm
+    size = 6.0
+    single = len(spans) == 1
+    name = "footer" + "_".join(f"{a:.2f}-{b:.2f}" for a, b in spans)
     if not c._doc.hasForm(name):
-        c.beginForm(name, 0, 0, g.paper[0] * PT, g.paper[1] * PT)
+        c.beginForm(name, 0, 0, paper[0] * PT, paper[1] * PT)
         c.setFillColor(color("#222222"))
-        c.setFont(fonts.REGULAR, _fit_font(w["print"], 6, span * PT))
-        c.drawCentredString(mid(0), base * PT, w["print"])
-        # Scale bar: SCALE_BAR mm with a tick every 10 mm, measured on the printout.
-        c.setFont(fonts.REGULAR, 6)
-        bar = min(SCALE_BAR, g.w - 14)
-        sx = cols[min(1, len(cols) - 1)] + (g.w - bar - 9) / 2
-        c.setStrokeColor(color("#222222"))
+        a, b = spans[0]
+        width = ((b - a) if not single else (b - a) / 3 - 2) * PT
+        for text, base in ((w["print"], high), (w["margin"], low)):
+            c.setFont(fonts.REGULAR, _fit_font(text, size, width))
+            c.drawString(a * PT, base * PT, text)
+        # Scale bar: exactly SCALE_BAR mm, a tick every 10 mm, its length written beside it.
+        label = w["bar"].format(n=f"{SCALE_BAR:g}")
+        label_w = stringWidth(label, fonts.REGULAR, size) / PT
+        a, b = spans[1] if len(spans) > 1 else (paper[0] / 2 - 30, paper[0] / 2 + 30)
+        sx = (a + b - SCALE_BAR - 1.2 - label_w) / 2
+        bar_y = SAFE + 2.2
+        c.setStrokeColor(color("#000000"))
         c.setLineWidth(0.35)
-        c.line(sx * PT, (base + 0.6) * PT, (sx + bar) * PT, (base + 0.6) * PT)
-        for k in range(int(bar // 10) + 1):
+        c.line(sx * PT, bar_y * PT, (sx + SCALE_BAR) * PT, bar_y * PT)
+        for k in range(int(SCALE_BAR // 10) + 1):
             x = sx + k * 10
-            c.line(x * PT, (base - 0.2) * PT, x * PT, (base + (1.6 if k % 5 == 0 else 1.1)) * PT)
-        c.drawString((sx + bar + 1.2) * PT, base * PT, w["bar"].format(n=int(bar)))
+            c.line(x * PT, (bar_y - 1.0) * PT, x * PT, (bar_y + (2.0 if k % 5 == 0 else 1.2)) * PT)
+        c.setFont(fonts.REGULAR, size)
+        c.drawString((sx + SCALE_BAR + 1.2) * PT, (bar_y - 0.7) * PT, label)
         end_form(c)
     c.doForm(name)
     c.saveState()
     c.setFillColor(color("#222222"))
-    label = f"{title} · {page_label}"
-    c.setFont(fonts.REGULAR, _fit_font(label, 6, span * PT))
-    c.drawCentredString(mid(2), base * PT, label)
+    a, b = spans[-1]
+    width = ((b - a) if not single else (b - a) / 3 - 2) * PT
+    first, second = f"{title}", page_label
+    for text, base in ((first, high), (second, low)):
+        c.setFont(fonts.REGULAR, _fit_font(text, size, width))
+        c.drawRightString(b * PT, base * PT, text)
+    c.restoreState()
+
+
+def _back_label(c: Canvas, g: Grid, text: str, duplex: str, offset: tuple[float, float]) -> None:
+    """A back page's label, in whichever of the bottom or top margin the backs leave free."""
+    pw, ph = g.paper
+    ys = [g.mirrored(i, duplex, offset)[1] for i in range(g.per_page)]
+    low, high = min(ys) - g.by, max(ys) + g.h + g.by
+    base = SAFE + 0.6 if low - SAFE >= 2.6 else (ph - SAFE - 2.0 if ph - high - SAFE >= 2.6 else SAFE + 0.6)
+    c.saveState()
+    c.setFont(fonts.REGULAR, 5)
+    c.setFillColor(color("#888888"))
+    c.drawCentredString(pw / 2 * PT, base * PT, text)
     c.restoreState()
 
 
@@ -345,7 +485,8 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
 
 
 def pnp_pdf(game: Any, opts: BuildOptions, paper: str) -> bytes:
-    """Fronts and backs on interleaved pages, backs mirrored for duplex."""
+    """Fronts and backs on interleaved pages, backs mirrored for duplex; then the printed
+    components (tokens, counters, boards), each on sheets of its own, fronts and backs alike."""
     size = game.manifest.card_size
     g = grid(paper, size.width, size.height, opts.home)
     buf = io.BytesIO()
@@ -354,48 +495,104 @@ def pnp_pdf(game: Any, opts: BuildOptions, paper: str) -> bytes:
     faces = Faces(c, game, opts.lang, g.bx, g.by, cards)
     w = words(opts.lang)
     title = game.manifest.title[opts.lang]
+    comps = tokens.printed_components(game)
+    token_bleed = HOME_TOKEN_BLEED if opts.home else TOKEN_BLEED
+    grids = [token_grid(g.paper, comp, token_bleed, paper) for comp in comps]
+    sheets = math.ceil(len(cards) / g.per_page) + sum(
+        math.ceil(comp.count / tg.per_page) for comp, tg in zip(comps, grids))
     if opts.alignment_page:
         _alignment(c, g, opts.lang, opts.duplex, opts.back_offset)
-    sheets = math.ceil(len(cards) / g.per_page)
-    for s in range(sheets):
+    spans = footer_spans(g, g.paper)
+    n = 0
+    for s in range(math.ceil(len(cards) / g.per_page)):
+        n += 1
         chunk = cards[s * g.per_page:(s + 1) * g.per_page]
         for i, card in enumerate(chunk):
             faces.place(faces.front(card), *g.slot(i))
+            if opts.proof:
+                _proof_id(c, card.id, *g.slot(i), g.w)
         _crop_marks(c, g)
-        _footer(c, g, opts.lang, f"{w['page'].format(n=s + 1, of=sheets)} · {w['fronts']}", title)
+        _footer(c, spans, g.paper, opts.lang, f"{w['page'].format(n=n, of=sheets)} · {w['fronts']}", title)
         c.showPage()
         for i, card in enumerate(chunk):
             faces.place(faces.back(card), *g.mirrored(i, opts.duplex, opts.back_offset))
-        c.setFont(fonts.REGULAR, 5)
-        c.setFillColor(color("#888888"))
-        c.drawCentredString(g.paper[0] / 2 * PT, 1.5 * PT,
-                            f"{title} · {w['page'].format(n=s + 1, of=sheets)} · {w['backs']}")
+        _back_label(c, g, f"{title} · {w['page'].format(n=n, of=sheets)} · {w['backs']}",
+                    opts.duplex, opts.back_offset)
         c.showPage()
+    for comp, tg in zip(comps, grids):
+        made = list(tokens.copies(comp))
+        name = comp.name[opts.lang]
+        tspans = footer_spans(None, tg.paper)
+        for s in range(math.ceil(len(made) / tg.per_page)):
+            n += 1
+            chunk = made[s * tg.per_page:(s + 1) * tg.per_page]
+            outlines = []
+            for i, design in enumerate(chunk):
+                faces.place(faces.token(comp, design, "front", token_bleed), *tg.slot(i))
+                outlines.append(tokens.outline(comp, *tg.slot(i)))
+            _cut_lines(c, outlines)
+            label = f"{name} ×{comp.count} · {w['page'].format(n=n, of=sheets)} · {w['fronts']}"
+            _footer(c, tspans, tg.paper, opts.lang, label, title)
+            c.showPage()
+            for i, design in enumerate(chunk):
+                faces.place(faces.token(comp, design, "back", token_bleed),
+                            *tg.mirrored(i, opts.duplex, opts.back_offset))
+            _back_label(c, tg, f"{title} · {name} · {w['page'].format(n=n, of=sheets)} · {w['backs']}",
+                        opts.duplex, opts.back_offset)
+            c.showPage()
     c.save()
     return buf.getvalue()
 
 
 @product("pnp")
 def pnp(game: Any, opts: BuildOptions) -> dict[str, bytes]:
-    return {f"pnp-{paper}.pdf": pnp_pdf(game, opts, paper) for paper in opts.paper}
+    """`pnp-a4.pdf`, `pnp-letter.pdf`; in home mode `pnp-home-a4.pdf` ... (a home sheet has no
+    bleed: a file of its own, never one that replaces the sheet with bleed)."""
+    stem = "pnp-home" if opts.home else "pnp"
+    return {f"{stem}-{paper}.pdf": pnp_pdf(game, opts, paper) for paper in opts.paper}
 
 
 # --------------------------------------------------------------------------------------------
 # Print shop
 
 
-def printshop_pdf(game: Any, opts: BuildOptions) -> bytes:
-    """One side per page at trim + 3 mm bleed, TrimBox and BleedBox set; front/back pairs."""
-    size = game.manifest.card_size
-    pw, ph = size.width + 2 * BLEED, size.height + 2 * BLEED
-    buf = io.BytesIO()
-    c = new_canvas(buf, (pw * PT, ph * PT), game, "print shop", opts.lang)
-    c.setTrimBox((BLEED * PT, BLEED * PT, (BLEED + size.width) * PT, (BLEED + size.height) * PT))
+def _boxed_canvas(buf: io.BytesIO, game: Any, opts: BuildOptions, w: float, h: float, what: str) -> Canvas:
+    """A print-shop canvas: pages of trim w x h mm plus `BLEED`, with TrimBox and BleedBox."""
+    pw, ph = w + 2 * BLEED, h + 2 * BLEED
+    c = new_canvas(buf, (pw * PT, ph * PT), game, what, opts.lang, cmyk=not opts.rgb)
+    c.setTrimBox((BLEED * PT, BLEED * PT, (BLEED + w) * PT, (BLEED + h) * PT))
     c.setBleedBox((0, 0, pw * PT, ph * PT))
+    return c
+
+
+def printshop_pdf(game: Any, opts: BuildOptions) -> bytes:
+    """One side per page at trim + 3 mm bleed, TrimBox and BleedBox set; front/back pairs.
+    DeviceCMYK with a FOGRA39 OutputIntent, or RGB with `opts.rgb`."""
+    size = game.manifest.card_size
+    buf = io.BytesIO()
+    c = _boxed_canvas(buf, game, opts, size.width, size.height, "print shop")
     cards = copies(game)
     faces = Faces(c, game, opts.lang, BLEED, BLEED, cards)
     for card in cards:
-        sides = (faces.front(card), faces.back(card))
+        sides = [(faces.front(card), card.id), (faces.back(card), None)]
+        for name, proof in (reversed(sides) if opts.backs_first else sides):
+            faces.place(name, BLEED, BLEED)
+            if proof and opts.proof:
+                _proof_id(c, proof, BLEED, BLEED, size.width)
+            c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def component_pdf(game: Any, comp: Any, opts: BuildOptions) -> bytes:
+    """A printed component's print-shop file: one side of one copy per page at trim + 3 mm
+    bleed (the shape's bounding box is the TrimBox; its shape and count are in the subject)."""
+    buf = io.BytesIO()
+    c = _boxed_canvas(buf, game, opts, comp.size.width, comp.size.height, f"print shop: {comp.id}")
+    c.setSubject(f"{game.id} {opts.lang}: {tokens.describe(comp, opts.lang)}")
+    faces = Faces(c, game, opts.lang, BLEED, BLEED, [])
+    for design in tokens.copies(comp):
+        sides = [faces.token(comp, design, "front", BLEED), faces.token(comp, design, "back", BLEED)]
         for name in (reversed(sides) if opts.backs_first else sides):
             faces.place(name, BLEED, BLEED)
             c.showPage()
@@ -405,7 +602,13 @@ def printshop_pdf(game: Any, opts: BuildOptions) -> bytes:
 
 @product("printshop")
 def printshop(game: Any, opts: BuildOptions) -> dict[str, bytes]:
-    return {"printshop.pdf": printshop_pdf(game, opts)}
+    """`printshop.pdf` (cards) and `printshop-<kind>-<id>.pdf` per printed component;
+    `-rgb` before `.pdf` for the screen version."""
+    tail = "-rgb.pdf" if opts.rgb else ".pdf"
+    files = {f"printshop{tail}": printshop_pdf(game, opts)}
+    for comp in tokens.printed_components(game):
+        files[f"printshop-{comp.kind}-{comp.id}{tail}"] = component_pdf(game, comp, opts)
+    return files
 
 
 # --------------------------------------------------------------------------------------------

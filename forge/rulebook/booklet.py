@@ -3,7 +3,9 @@
 Pages are padded with blanks to a multiple of 4. Sheet side k (0-based) of n pages holds, left
 then right: side 2i (front of sheet i) = n-1-2i | 2i, side 2i+1 (back) = 2i+1 | n-2-2i. Printed
 duplex with a flip on the short edge (the usual booklet setting), folded and stapled in the
-middle, the pages read in order. A5 pages go on landscape A4, A4 pages on landscape A3.
+middle, the pages read in order. A5 pages go on landscape A4 (exactly 297 x 210 mm: the pages
+meet at the fold with 0.5 mm to spare at the outer edges), A4 pages on landscape A3; for Letter
+paper, A5 pages are scaled to fit landscape Letter and A4 pages landscape Tabloid.
 """
 from __future__ import annotations
 
@@ -26,21 +28,27 @@ def booklet_order(n_pages: int) -> list[tuple[int | None, int | None]]:
     return sides
 
 
-def impose_booklet(pdf: bytes) -> bytes:
-    """A saddle-stitch booklet of `pdf` (all pages the size of the first)."""
+def impose_booklet(pdf: bytes, sheet: tuple[float, float] | None = None) -> bytes:
+    """A saddle-stitch booklet of `pdf` (all pages the size of the first) on sheets of `sheet`
+    points (width, height; default: exactly twice the page's width). The two pages meet at the
+    sheet's centre, the fold; each is centred vertically and, if the half-sheet is smaller than
+    the page, scaled down to fit it (A5 pages on Letter: 94 %)."""
     reader = PdfReader(io.BytesIO(pdf))
     pages = list(reader.pages)
     if not pages:
         raise ValueError("a booklet needs at least one page")
     box = pages[0].mediabox
     w, h = float(box.width), float(box.height)
+    sw, sh = sheet if sheet is not None else (2 * w, h)
+    scale = min(1.0, sw / 2 / w, sh / h)
+    dy = (sh - h * scale) / 2
     writer = PdfWriter()
     for left, right in booklet_order(len(pages)):
-        sheet = PageObject.create_blank_page(width=2 * w, height=h)
-        for index, dx in ((left, 0.0), (right, w)):
+        page = PageObject.create_blank_page(width=sw, height=sh)
+        for index, dx in ((left, sw / 2 - w * scale), (right, sw / 2)):
             if index is not None:
-                sheet.merge_transformed_page(pages[index], Transformation().translate(dx, 0))
-        writer.add_page(sheet)
+                page.merge_transformed_page(pages[index], Transformation().scale(scale).translate(dx, dy))
+        writer.add_page(page)
     info = reader.metadata or {}
     writer.add_metadata({k: v for k, v in info.items() if k in ("/Title", "/Author", "/Creator",
                                                                   "/Subject")})

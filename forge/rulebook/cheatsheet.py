@@ -1,103 +1,234 @@
-"""The cheat sheet: one landscape A4 page in three columns, from `cheatsheet.<lang>.md.j2`.
+"""One-page sheets: the cheat sheet (`cheatsheet.<lang>.md.j2`) and the ultra-short rules
+summary (`summary.<lang>.md.j2`), each one landscape page in columns under a title band.
 
-Shrink to fit: the sheet is laid out at the largest body size from `MAX_SIZE` down to `MIN_SIZE`
-(steps of `STEP`) that fits one page. If even `MIN_SIZE` needs a second page, the PDF is still
-made (at `MIN_SIZE`) and a `cheatsheet-overflow` finding says so: text is never set below the
-minimum size to make it fit.
+The layout fills the page: for each candidate number of columns it finds the largest body size
+(in steps of `STEP`) at which the sheet fits one page, and keeps the largest size of all (a
+column count other than the sheet's first must win by `PREFER`; ties: the fuller page). A
+column count is tried only at sizes that give its lines a readable measure (`MEASURE`
+characters), and a layout with a word or table wider than its column does not count as fitting. If nothing fits at `MIN_SIZE`, the PDF is still made (at `MIN_SIZE`) and
+a `cheatsheet-overflow` finding says so: text is never set below the minimum size to make it
+fit, so the build refuses such a sheet.
 """
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass, field
 
-from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import PageTemplate
 
-from ..errors import Finding
+from ..errors import Finding, UsageError
 from ..model import Game
 from ..render.fonts import BOLD, REGULAR, register
-from .context import render_template
-from .document import Built, OutlinedDoc, column_frames, converted, overfull_findings
+from .context import Rendered, render_template
+from .document import (Built, FloatsEnd, OutlinedDoc, Placement, column_frames, converted,
+                       overfull_findings)
 from .markdown import Converter
 from .scenarios import failing_examples
 from .styles import ACCENT, INK, RULE, make_styles
 
-MAX_SIZE, MIN_SIZE, STEP = 9.0, 6.0, 0.25
-COLUMNS = 3
-PAGE = landscape(A4)
+MIN_SIZE, STEP = 6.0, 0.1
+#: Shortest and longest line, in average characters, a column count may give.
+MEASURE = (40, 95)
+#: A column count after the sheet's first must set the text this much larger to be chosen
+#: (a tenth of a point is not worth narrower columns and more broken table cells).
+PREFER = 0.3
+PAPERS = {"a4": landscape(A4), "letter": landscape(LETTER)}
 MARGIN, GAP, BAND = 9 * mm, 6 * mm, 13 * mm
-COLUMN = (PAGE[0] - 2 * MARGIN - GAP * (COLUMNS - 1)) / COLUMNS
-_NAME = {"uk": "пам\u02bcятка", "en": "quick reference"}
 
 
-def _band(title: str, lang: str):
+@dataclass(frozen=True)
+class Sheet:
+    """A kind of one-page sheet: its template, the label at the band's right, the largest body
+    size and the column counts it may be set in."""
+
+    kind: str
+    label: dict[str, str]
+    max_size: float
+    columns: tuple[int, ...] = (3, 2, 4)
+    picture_mm: float = 22.0
+
+
+CHEATSHEET = Sheet("cheatsheet", {"uk": "пам\u02bcятка", "en": "quick reference"}, 12.0)
+SUMMARY = Sheet("summary", {"uk": "ультракороткі правила", "en": "rules at a glance"}, 20.0,
+                (2, 3, 4, 1))
+SHEETS = {s.kind: s for s in (CHEATSHEET, SUMMARY)}
+MAX_SIZE = CHEATSHEET.max_size
+
+
+def _em_per_char() -> float:
+    """Average width of a letter of the body font, in ems (the measure's unit)."""
+    register()
+    sample = "абвгґдеєжзиіїйклмнопрстуфхцчшщьюяabcdefghijklmnopqrstuvwxyz     "
+    return stringWidth(sample, REGULAR, 1) / len(sample)
+
+
+@dataclass
+class Layout:
+    pdf: bytes
+    pages: int
+    conv: Converter
+    size: float
+    columns: int
+    placements: list[Placement] = field(default_factory=list)
+
+    @property
+    def overfull(self) -> bool:
+        return bool(self.conv.sink.items or self.conv.wide_tables)
+
+    @property
+    def fill(self) -> float:
+        """How far down the page the text reaches, averaged over the columns (1.0: every
+        column to its foot)."""
+        return sheet_fill(self.placements, self.columns)
+
+
+def sheet_fill(placements: list[Placement], columns: int) -> float:
+    lowest: dict[str, float] = {}
+    top = bottom = 0.0
+    for p in placements:
+        if p.page != 1:
+            continue
+        lowest[p.frame] = min(lowest.get(p.frame, p.frame_top), p.bottom)
+        top, bottom = p.frame_top, p.frame_bottom
+    if top <= bottom:
+        return 0.0
+    return sum((top - y) / (top - bottom) for y in lowest.values()) / columns
+
+
+def _band(title: str, label: str, page: tuple[float, float], columns: int):
+    column = (page[0] - 2 * MARGIN - GAP * (columns - 1)) / columns
+
     def draw(canvas, doc):
         canvas.saveState()
-        w, h = PAGE
+        w, h = page
         canvas.setFillColor(ACCENT)
         canvas.setFont(BOLD, 15)
         canvas.drawString(MARGIN, h - MARGIN - 10, title)
         canvas.setFont(REGULAR, 10)
         canvas.setFillColor(INK)
-        canvas.drawRightString(w - MARGIN, h - MARGIN - 10, _NAME.get(lang, _NAME["en"]))
+        canvas.drawRightString(w - MARGIN, h - MARGIN - 10, label)
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.6)
         canvas.line(MARGIN, h - MARGIN - BAND + 4 * mm, w - MARGIN, h - MARGIN - BAND + 4 * mm)
-        for i in range(1, COLUMNS):
-            x = MARGIN + i * (COLUMN + GAP) - GAP / 2
+        for i in range(1, columns):
+            x = MARGIN + i * (column + GAP) - GAP / 2
             canvas.setLineWidth(0.3)
             canvas.line(x, MARGIN, x, h - MARGIN - BAND)
         canvas.restoreState()
     return draw
 
 
-def _layout(game: Game, rendered, lang: str, size: float, pictures: bool = True) -> tuple[bytes, int, Converter]:
+def _layout(game: Game, rendered: Rendered, lang: str, sheet: Sheet, size: float, columns: int,
+            page: tuple[float, float], pictures: bool = True) -> Layout:
+    column = (page[0] - 2 * MARGIN - GAP * (columns - 1)) / columns
     styles = make_styles(size, justify=False, compact=True)
-    conv, story = converted(game, rendered, lang, styles, COLUMN, 22 * mm, pictures)
+    conv, story = converted(game, rendered, lang, styles, column, sheet.picture_mm * mm, pictures)
     buf = io.BytesIO()
     title = game.manifest.title[lang]
-    doc = OutlinedDoc(buf, title=title, subject=_NAME.get(lang, _NAME["en"]), lang=lang,
-                      pagesize=PAGE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-                      bottomMargin=MARGIN)
-    frames = column_frames(MARGIN, MARGIN, PAGE[0] - 2 * MARGIN, PAGE[1] - 2 * MARGIN - BAND, COLUMNS, GAP)
-    doc.addPageTemplates([PageTemplate("sheet", frames, onPage=_band(title, lang))])
-    doc.build(story)
-    return buf.getvalue(), doc.page, conv
+    label = sheet.label.get(lang, sheet.label["en"])
+    doc = OutlinedDoc(buf, title=title, subject=label, lang=lang, pagesize=page, leftMargin=MARGIN,
+                      rightMargin=MARGIN, topMargin=MARGIN, bottomMargin=MARGIN)
+    frames = column_frames(MARGIN, MARGIN, page[0] - 2 * MARGIN, page[1] - 2 * MARGIN - BAND,
+                           columns, GAP)
+    doc.addPageTemplates([PageTemplate("sheet", frames, onPage=_band(title, label, page, columns))])
+    doc.build(story + [FloatsEnd()])
+    return Layout(buf.getvalue(), doc.page, conv, size, columns, list(doc.placements))
 
 
-def build_cheatsheet(game: Game, lang: str, pictures: bool = True) -> Built:
-    """The one-page cheat sheet of `game` in `lang`, set as large as fits (see module doc).
+def size_range(sheet: Sheet, columns: int, page: tuple[float, float]) -> tuple[float, float]:
+    """Body sizes at which `columns` columns hold lines of `MEASURE` characters (within the
+    sheet's sizes); empty (low > high) when none does."""
+    column = (page[0] - 2 * MARGIN - GAP * (columns - 1)) / columns
+    em = _em_per_char()
+    low = max(MIN_SIZE, column / (em * MEASURE[1]))
+    high = min(sheet.max_size, column / (em * MEASURE[0]))
+    return low, high
+
+
+def fit(game: Game, rendered: Rendered, lang: str, sheet: Sheet, page: tuple[float, float],
+        pictures: bool = True) -> tuple[Layout | None, list[Layout]]:
+    """The layout with the largest body size that fits one page (ties: the fuller page), and
+    every layout tried. Sizes are searched in `STEP`s, largest fitting first (binary search per
+    column count; a column count that cannot beat the best size so far costs one layout)."""
+    tried: list[Layout] = []
+
+    def at(tenths: int, columns: int) -> Layout:
+        layout = _layout(game, rendered, lang, sheet, round(tenths * STEP, 1), columns, page, pictures)
+        tried.append(layout)
+        return layout
+
+    def good(layout: Layout) -> bool:
+        return layout.pages == 1 and not layout.overfull
+
+    best: Layout | None = None
+    for columns in sheet.columns:
+        low, high = size_range(sheet, columns, page)
+        lo, hi = int(round(low / STEP + 0.4999)), int(high / STEP + 1e-9)
+        found = None
+        if best is not None:  # only a size larger than the best so far (by PREFER) can win
+            lo = max(lo, int(round((best.size + PREFER) / STEP)))
+            if lo > hi:
+                continue
+            found = at(lo, columns)
+            if not good(found):
+                continue
+            lo += 1
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            layout = at(mid, columns)
+            if good(layout):
+                found, lo = layout, mid + 1
+            else:
+                hi = mid - 1
+        if found is not None and best is None:
+            best = found
+        elif found is not None and (found.size, found.fill) > (best.size + PREFER, best.fill):
+            best = found
+    return best, tried
+
+
+def build_sheet(game: Game, lang: str, sheet: Sheet = CHEATSHEET, pictures: bool = True,
+                paper: str = "a4") -> Built:
+    """The one-page `sheet` of `game` in `lang`, set as large as fits (see the module doc).
 
     `pictures=False` draws card pictures as same-sized placeholders (a faster layout for checks).
     """
     register()
-    rendered = render_template(game, "cheatsheet", lang)
+    if paper not in PAPERS:
+        raise UsageError(f"unknown sheet paper {paper!r} (known: {', '.join(PAPERS)})")
+    page = PAPERS[paper]
+    rendered = render_template(game, sheet.kind, lang)
     if rendered.findings and not rendered.markdown:
         return Built(b"", list(rendered.findings), 0)
-    sizes = []
-    size = MAX_SIZE
-    while size >= MIN_SIZE - 1e-9:
-        sizes.append(round(size, 2))
-        size -= STEP
-    # Binary search over the sizes (descending): the largest that fits one page.
-    lo, hi, best = 0, len(sizes) - 1, None
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        result = _layout(game, rendered, lang, sizes[mid], pictures)
-        if result[1] == 1:
-            best, hi = (sizes[mid], result), mid - 1
-        else:
-            lo = mid + 1
+    best, tried = fit(game, rendered, lang, sheet, page, pictures)
     findings = list(rendered.findings)
     if best is None:
-        pdf, pages, conv = _layout(game, rendered, lang, MIN_SIZE, pictures)
-        findings.append(Finding(rendered.template, 0, 0, "cheatsheet-overflow",
-                                f"the cheat sheet needs {pages} pages even at {MIN_SIZE:g} pt",
-                                "shorten the template: a cheat sheet is one page"))
-    else:
-        pdf, pages, conv = best[1]
-    findings += overfull_findings(rendered, conv.sink) + failing_examples(game, rendered)
-    return Built(pdf, findings, pages)
+        columns = max(sheet.columns)
+        best = next((t for t in tried if t.size == MIN_SIZE and t.columns == columns), None) \
+            or _layout(game, rendered, lang, sheet, MIN_SIZE, columns, page, pictures)
+        if best.pages > 1:
+            findings.append(Finding(rendered.template, 0, 0, "cheatsheet-overflow",
+                                    f"the {sheet.kind} needs {best.pages} pages even at "
+                                    f"{MIN_SIZE:g} pt in {columns} columns",
+                                    f"shorten the template: a {sheet.kind} is one page"))
+    findings += overfull_findings(rendered, best.conv.sink, best.conv.wide_tables)
+    findings += failing_examples(game, rendered)
+    return Built(best.pdf, findings, best.pages, best.placements)
 
 
-__all__ = ["MAX_SIZE", "MIN_SIZE", "build_cheatsheet"]
+def build_cheatsheet(game: Game, lang: str, pictures: bool = True, paper: str = "a4") -> Built:
+    """The one-page cheat sheet of `game` in `lang` (`cheatsheet.<lang>.md.j2`)."""
+    return build_sheet(game, lang, CHEATSHEET, pictures, paper)
+
+
+def build_summary(game: Game, lang: str, pictures: bool = True, paper: str = "a4") -> Built:
+    """The one-page ultra-short rules of `game` in `lang` (`summary.<lang>.md.j2`): a turn at
+    a glance, set larger than the cheat sheet."""
+    return build_sheet(game, lang, SUMMARY, pictures, paper)
+
+
+__all__ = ["CHEATSHEET", "MAX_SIZE", "MIN_SIZE", "SHEETS", "SUMMARY", "Sheet", "build_cheatsheet",
+           "build_sheet", "build_summary", "sheet_fill"]

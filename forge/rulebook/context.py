@@ -37,7 +37,7 @@ from ..text.typography import quoted
 from .odds import d6_battle, d6_faces, d6_odds
 
 NBSP = "\u00a0"
-KINDS = ("rulebook", "cheatsheet")
+KINDS = ("rulebook", "cheatsheet", "summary")
 #: Placeholder for a block; the Markdown stage finds it as a paragraph of its own.
 BLOCK_MARK = "@@forge-block-{}@@"
 
@@ -50,6 +50,13 @@ def scenarios_dir(game: Game) -> Path:
 
 def template_name(game: Game, kind: str, lang: str) -> str:
     return f"{game.id}/{kind}.{lang}.md.j2"
+
+
+def has_template(game: Game, kind: str) -> bool:
+    """Does the game have a `kind` template in any of its languages? (A game without one
+    simply has no such document; one missing a language is a `rulebook-template` finding.)"""
+    root = templates_root(game)
+    return any((root / template_name(game, kind, lang)).is_file() for lang in game.manifest.locales)
 
 
 @dataclass(frozen=True)

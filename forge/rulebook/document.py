@@ -3,18 +3,32 @@ page numbers, and a PDF outline entry per heading (`#` top level, `##`/`###` chi
 
 A5 pages by default, A4 (two columns) on request. Built with `multiBuild` (the table of contents
 needs a second pass) and `invariant=1`, so the same input gives the same bytes.
+
+Layout rules (docs/rulebooks.md, "Layout rules"), shared with the cheat sheets:
+- a heading never ends a column: it moves to the next column unless it fits together with the
+  start of what follows it (two lines of a paragraph, a table's header and two rows, a whole
+  picture);
+- a table breaks only between rows, repeats its header, and each part holds at least two rows;
+  column widths come from the cells' text (`content_widths`);
+- a card picture that does not fit the rest of a column floats to the top of the next one while
+  the text after it fills the column (never past a heading);
+- the table of contents is as deep as fits one page; a short one shares the title page, a tiny
+  one (fewer than three lines) is left out (`contents_plan`).
 """
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 from reportlab.lib.pagesizes import A4, A5
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import (BaseDocTemplate, Frame, NextPageTemplate,
-                                PageBreak, PageTemplate, Paragraph, Spacer, TableStyle)
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, NextPageTemplate,
+                                PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
+from reportlab.platypus.doctemplate import ActionFlowable, FrameBreak
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from ..errors import Finding, UsageError, display_path
@@ -24,7 +38,7 @@ from ..render.fonts import REGULAR, register
 from ..text import plural
 from .context import Rendered, render_template
 from ..text.typography import SHY
-from .markdown import Converter, Para, Sink
+from .markdown import Converter, Para, Row, Sink, widest_pieces
 from .scenarios import failing_examples
 from .styles import ACCENT, INK, RULE, Styles, make_styles
 
@@ -51,8 +65,114 @@ class Heading(Para):
         self.level, self.plain, self.key = level, plain, key
 
 
+#: A card picture floats to the next column only when at least this share of the column is
+#: left for the text after it (a smaller gap is left empty: the picture stays by its text).
+FLOAT_ROOM = 0.12
+#: Lines of a paragraph (rows of a table) that must fit below a heading in the same column.
+KEEP_LINES = 2
+#: Height of a callout (a worked example) that must fit below a heading: about three lines.
+CALLOUT_START = 36.0
+_BIG = 1e6
+_TINY = 0.5  # points of tolerance when comparing widths
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a flowable was drawn (points from the page's bottom); recorded for tests and for
+    measuring how full a sheet is. `rows` is the number of body rows of a table part."""
+
+    page: int
+    frame: str
+    kind: str
+    top: float
+    bottom: float
+    frame_top: float
+    frame_bottom: float
+    rows: int = -1
+    #: a table's header row, as text
+    head: str = ""
+
+
+class HeaderTable(Table):
+    """A table that breaks only between rows, repeats its header rows on the next part, and never
+    leaves a part with fewer than `KEEP_LINES` body rows (a short table does not break at all)."""
+
+    def split(self, availWidth, availHeight):
+        head = self.repeatRows if isinstance(self.repeatRows, int) else len(self.repeatRows)
+        rows = len(self._cellvalues)
+        # ReportLab splits before row n only when lo <= n <= hi: the first part keeps the header
+        # and KEEP_LINES rows, the second gets at least KEEP_LINES rows.
+        self._rowSplitRange = (head + KEEP_LINES, rows - KEEP_LINES)
+        parts = super().split(availWidth, availHeight)
+        if len(parts) > 1:
+            for part in parts:
+                part._part = True
+        return parts
+
+    def header_text(self) -> str:
+        head = self.repeatRows if isinstance(self.repeatRows, int) else len(self.repeatRows)
+        return " | ".join(c.getPlainText().replace(SHY, "") for row in self._cellvalues[:head]
+                          for c in row if hasattr(c, "getPlainText"))
+
+
+def is_picture(flowable) -> bool:
+    """A card picture or row of pictures (`Converter.cards`): a KeepTogether holding a `Row`."""
+    return isinstance(flowable, KeepTogether) and any(isinstance(f, Row) for f in flowable._content)
+
+
+def _space(flowable, before: bool = True) -> float:
+    get = flowable.getSpaceBefore if before else flowable.getSpaceAfter
+    try:
+        return float(get() or 0)
+    except Exception:
+        return 0.0
+
+
+def _wrap(f, canv, width: float, height: float = _BIG) -> tuple[float, float]:
+    """`f` wrapped (on `canv` during a build: some flowables measure with it)."""
+    return f.wrapOn(canv, width, height) if canv is not None else f.wrap(width, height)
+
+
+def start_height(flowables: list, width: float, most: float, canv=None) -> float:
+    """Height the first flowable of `flowables` needs at a column foot for what comes before it
+    to stay with it: the first KEEP_LINES lines of a paragraph (all of a paragraph too short to
+    break), a table's header and KEEP_LINES rows, all of anything that cannot break. Spacers are
+    added to what follows them; at most `most`."""
+    total = 0.0
+    for f in flowables:
+        if isinstance(f, ActionFlowable):
+            return total
+        if type(f) is Spacer:
+            total += f.height
+            continue
+        before = _space(f)
+        if isinstance(f, Paragraph):
+            _, h = _wrap(f, canv, width)
+            lines = len(getattr(f.blPara, "lines", []) or [])
+            if lines > 2 * KEEP_LINES - 1:
+                h = KEEP_LINES * f.style.leading
+            return min(total + before + h, most)
+        if isinstance(f, Table):
+            _, h = _wrap(f, canv, width)
+            heights = list(getattr(f, "_rowHeights", []) or [])
+            if isinstance(f, HeaderTable):
+                head = f.repeatRows if isinstance(f.repeatRows, int) else len(f.repeatRows)
+                h = sum(heights[:head + KEEP_LINES])
+            elif len(heights) == 1 and getattr(f, "splitInRow", 0):  # a callout: its first lines
+                h = min(h, CALLOUT_START)
+            return min(total + before + h, most)
+        if isinstance(f, KeepTogether):
+            _wrap(f, canv, width)
+            return min(total + before + getattr(f, "_H", 0), most)
+        _, h = _wrap(f, canv, width)
+        return min(total + before + h, most)
+    return total
+
+
 class OutlinedDoc(BaseDocTemplate):
-    """A doc template that turns `Heading`s into bookmarks, outline entries and TOC entries."""
+    """A doc template that turns `Heading`s into bookmarks, outline entries and TOC entries, and
+    applies the layout rules of this module: headings kept with what follows, card pictures
+    floated to the next column rather than leaving a hole, every placement recorded."""
 
     toc_levels = 2
 
@@ -63,8 +183,62 @@ class OutlinedDoc(BaseDocTemplate):
     def beforeDocument(self):
         self._outline_level = -1
         self._keys: set[str] = set()
+        self.placements: list[Placement] = []
+        self._floats: list = []
+        self._placing: set[int] = set()
+
+    # --- layout rules ---------------------------------------------------------------------
+    def filterFlowables(self, flowables):
+        frame = getattr(self, "frame", None)
+        if not flowables or flowables[0] is None or frame is None or flowables is self._hanging:
+            return  # (the doc's own page-begin actions pass here too: not story)
+        f = flowables[0]
+        if self._floats and (frame._atTop or isinstance(f, (Heading, ActionFlowable))):
+            # a floated picture goes at the top of the next column, or before the next heading
+            self._placing.update(id(x) for x in self._floats)
+            flowables[0:0] = self._floats
+            self._floats = []
+            return
+        if frame._atTop:
+            return
+        width = frame._getAvailableWidth()
+        room = frame._y - frame._y1p
+        if is_picture(f) and id(f) not in self._placing:
+            if self._floats:  # pictures keep their order
+                self._floats.append(flowables.pop(0))
+                return
+            _wrap(f, self.canv, width, room)
+            follows = flowables[1] if len(flowables) > 1 else None
+            if (_space(f) + f._H > room and room >= FLOAT_ROOM * frame._height
+                    and follows is not None and not isinstance(follows, (Heading, ActionFlowable))
+                    and not is_picture(follows)):
+                self._floats.append(flowables.pop(0))
+            return
+        if isinstance(f, Heading):
+            need, i = 0.0, 0
+            while i < len(flowables) and isinstance(flowables[i], Heading):
+                _, h = _wrap(flowables[i], self.canv, width)
+                need += h + _space(flowables[i]) + _space(flowables[i], False)
+                i += 1
+            need += start_height(flowables[i:], width, frame._height, self.canv)
+            if need > room + 0.01 and need <= frame._height:
+                flowables.insert(0, FrameBreak())
 
     def afterFlowable(self, flowable):
+        self._placing.discard(id(flowable))
+        frame = getattr(self, "frame", None)
+        height = getattr(flowable, "height", None) or getattr(flowable, "_height", None)
+        if frame is not None and height and not isinstance(flowable, ActionFlowable):
+            bottom = frame._y + _space(flowable, False)
+            rows, head = -1, ""
+            kind = "heading" if isinstance(flowable, Heading) else type(flowable).__name__
+            if isinstance(flowable, HeaderTable):
+                n = flowable.repeatRows if isinstance(flowable.repeatRows, int) else len(flowable.repeatRows)
+                rows, head = len(flowable._cellvalues) - n, flowable.header_text()
+                if getattr(flowable, "_part", False):
+                    kind += "/part"
+            self.placements.append(Placement(self.page, frame.id, kind, bottom + height, bottom,
+                                             frame._y1 + frame._height, frame._y1, rows, head))
         if not isinstance(flowable, Heading) or not flowable.key or flowable.key in self._keys:
             return
         self._keys.add(flowable.key)
@@ -78,6 +252,13 @@ class OutlinedDoc(BaseDocTemplate):
             self.notify("TOCEntry", (flowable.level - 1, escape(text), self.page, flowable.key))
 
 
+class FloatsEnd(ActionFlowable):
+    """The end of the story: pictures still floating are placed before it."""
+
+    def apply(self, doc):
+        pass
+
+
 @dataclass
 class Built:
     """A built PDF and what was found while building it."""
@@ -85,6 +266,8 @@ class Built:
     pdf: bytes
     findings: list[Finding] = field(default_factory=list)
     pages: int = 0
+    #: where every flowable was drawn (the last pass), for tests and fill measurements
+    placements: list[Placement] = field(default_factory=list)
 
 
 def card_factory(game: Game, lang: str):
@@ -99,12 +282,202 @@ def card_factory(game: Game, lang: str):
     return make
 
 
+@dataclass(frozen=True)
+class CellText:
+    """What the column widths are chosen from, per cell (points, without padding): the text set
+    on one line, its longest word, its longest piece between break points (soft hyphens
+    included: the narrowest the cell can be without cutting a word)."""
+
+    natural: float
+    word: float
+    piece: float
+
+
+#: A line's share that word wrapping fills on average (the rest is lost at line ends).
+_FILL = 0.9
+#: Cost, in lines, of a word that must be hyphenated because its column is narrower than it.
+_HYPHEN_COST = 1.5
+#: Cost of each line of each cell, beside the table's height: of two splits equally tall, the
+#: one with fewer broken cells (a name kept on one line in a row that wraps anyway).
+_EACH_LINE = 0.1
+
+
+def _lines(cell: CellText, inner: float) -> float:
+    """Estimated lines of `cell` in a column with `inner` points of room, plus the cost of a
+    word split by a hyphen."""
+    if inner <= 0:
+        return _BIG
+    n = 1 if cell.natural <= inner + 0.5 else -(-cell.natural // (inner * _FILL))
+    return n + (_HYPHEN_COST if cell.word > inner + 0.5 else 0)
+
+
+def content_widths(cells: list[list[CellText]], total: float, pad: float) -> list[float]:
+    """Column widths from the cells' text, for a table at most `total` points wide whose cells
+    have `pad` points of padding.
+
+    A table whose lines all fit is as wide as its text. Otherwise every column starts at its
+    longest word (at its longest piece when the words do not fit side by side) and the width
+    left is handed out greedily, each time to the column (or the set of columns, for a row whose
+    every cell wraps) whose widening saves the most estimated table height per point (`_lines`:
+    lines of each row's tallest cell, a word split by a hyphen costing more than a line, and a
+    little for every line of every cell), so that short columns such as names are not broken
+    to make room for long text that wraps anyway. Width that saves nothing goes to the columns
+    still short of their text, in proportion to what they lack."""
+    n = max((len(r) for r in cells), default=0)
+    rows = [r + [CellText(0, 0, 0)] * (n - len(r)) for r in cells]
+    want = [max((r[i].natural for r in rows), default=0) + pad for i in range(n)]
+    if sum(want) <= total or n == 0:
+        return want
+    word = [max((r[i].word for r in rows), default=0) + pad for i in range(n)]
+    piece = [max((r[i].piece for r in rows), default=0) + pad for i in range(n)]
+    if sum(word) <= total:
+        widths = [min(w, x) for w, x in zip(word, want)]
+    elif sum(piece) <= total:
+        widths = [min(p, x) for p, x in zip(piece, want)]
+    else:
+        return piece  # too narrow whatever the split: the overfull pieces are reported
+    spare = total - sum(widths)
+
+    def need(c: CellText, k: int) -> float:  # the width at which `c` takes at most k lines
+        return max(c.word, c.natural if k == 1 else c.natural / (k * _FILL)) + pad + 0.01
+
+    def height(ws: list[float]) -> float:
+        cells = [[_lines(r[i], ws[i] - pad) for i in range(n)] for r in rows]
+        return sum(max(line) + _EACH_LINE * sum(line) for line in cells)
+
+    lines = [[_lines(r[i], widths[i] - pad) for i in range(n)] for r in rows]
+    while spare > 0.5:
+        best = None  # ((saving per point, -width added), new widths)
+        now_total = sum(max(line) + _EACH_LINE * sum(line) for line in lines)
+        for i in range(n):  # widen one column
+            if widths[i] >= want[i] - 0.01:
+                continue
+            others = [max((line[j] for j in range(n) if j != i), default=0) for line in lines]
+            now = sum(max(o, line[i]) + _EACH_LINE * line[i] for o, line in zip(others, lines))
+            top = min(widths[i] + spare, want[i])
+            # the widths at which some cell of the column needs one line fewer, or stops
+            # splitting a word
+            marks = {top}
+            for r, line in zip(rows, lines):
+                c = r[i]
+                if c.word + pad > widths[i]:
+                    marks.add(c.word + pad)
+                k = int(line[i] - (_HYPHEN_COST if c.word + pad > widths[i] + 0.5 else 0))
+                for fewer in range(max(k - 1, 1), max(k - 4, 0), -1):
+                    marks.add(need(c, fewer))
+            for mark in sorted(m for m in marks if widths[i] + 0.01 < m <= top):
+                then = 0.0
+                for o, r in zip(others, rows):
+                    k = _lines(r[i], mark - pad)
+                    then += max(o, k) + _EACH_LINE * k
+                key = ((now - then) / (mark - widths[i]), -(mark - widths[i]))
+                if key[0] > 0 and (best is None or key > best[0]):
+                    best = (key, [*widths[:i], mark, *widths[i + 1:]])
+        # widen every column at once so that no cell takes more than k lines (a header row
+        # whose every cell wraps shrinks only this way)
+        tallest = int(max((max(line) for line in lines), default=1))
+        for k in range(tallest - 1, 0, -1):
+            ws = [max(widths[i], min(want[i], max((need(r[i], k) for r in rows), default=0)))
+                  for i in range(n)]
+            added = sum(ws) - sum(widths)
+            if added <= 0.01 or added > spare:
+                continue
+            key = ((now_total - height(ws)) / added, -added)
+            if key[0] > 0 and (best is None or key > best[0]):
+                best = (key, ws)
+        if best is None:
+            break
+        spare -= sum(best[1]) - sum(widths)
+        widths = best[1]
+        lines = [[_lines(r[i], widths[i] - pad) for i in range(n)] for r in rows]
+    lack = [max(x - w, 0) for x, w in zip(want, widths)]
+    if spare > 0.5 and sum(lack) > 0:
+        share = min(spare / sum(lack), 1.0)
+        widths = [w + lk * share for w, lk in zip(widths, lack)]
+    return widths
+
+
+def natural_width(para) -> float:
+    """Width of a cell's text set on one line (soft hyphens not drawn)."""
+    return sum(stringWidth(getattr(f, "text", "").replace(SHY, ""), f.fontName, f.fontSize)
+               for f in para.frags if getattr(f, "text", "") and hasattr(f, "fontName"))
+
+
+def longest_word(para) -> float:
+    """Width of a cell's longest word: no-break spaces and soft hyphens do not break it."""
+    best = width = 0.0
+    for frag in para.frags:
+        text = getattr(frag, "text", "")
+        if not text or not hasattr(frag, "fontName"):
+            continue
+        for ch in text:
+            if ch in " \t\n\r":
+                best, width = max(best, width), 0.0
+            elif ch != SHY:
+                width += stringWidth(ch, frag.fontName, frag.fontSize)
+    return max(best, width)
+
+
+def cell_text(para) -> CellText:
+    return CellText(natural_width(para), longest_word(para),
+                    max((w for _, w in widest_pieces(para.frags)), default=0.0))
+
+
+#: A table wider than its column with its words whole is set at these fractions of its size,
+#: the first that fits (never smaller: then it is a `rulebook-overfull` finding).
+TABLE_SCALES = (0.95, 0.9, 0.85)
+
+
+def scaled_cells(styles: Styles, scale: float) -> Styles:
+    """`styles` with table cells (text and padding) at `scale` of their size."""
+    def smaller(style: ParagraphStyle) -> ParagraphStyle:
+        return ParagraphStyle(f"{style.name}-{scale:g}", parent=style, fontSize=style.fontSize * scale,
+                              leading=style.leading * scale)
+    return replace(styles, size=styles.size * scale, cell=smaller(styles.cell),
+                   head_cell=smaller(styles.head_cell))
+
+
+@dataclass
+class LayoutConverter(Converter):
+    """The Markdown converter with this module's table rules: tables break between rows with
+    their header repeated (`HeaderTable`), never kept whole at the cost of an empty column foot,
+    and their column widths come from their text (`content_widths`). A table wider than its
+    column even with every cell at its narrowest is recorded in `wide_tables`."""
+
+    #: (the table's header row as text, its width, the column's width), points
+    wide_tables: list[tuple[str, float, float]] = field(default_factory=list)
+
+    def node(self, node, indent, style=None):
+        if node.type == "table":
+            table = self.table(node)
+            styles = self.styles
+            for scale in TABLE_SCALES:  # too wide with whole words: a smaller size, within limits
+                if sum(table._argW) <= self.column + _TINY:
+                    break
+                self.styles = scaled_cells(styles, scale)
+                try:
+                    table = self.table(node)
+                finally:
+                    self.styles = styles
+            table.__class__ = HeaderTable  # same data and style; only how it breaks differs
+            width = sum(table._argW)
+            if width > self.column + _TINY:
+                head = " | ".join(c.getPlainText().replace(SHY, "") for c in table._cellvalues[0])
+                self.wide_tables.append((head, width, self.column))
+            return [table]
+        return super().node(node, indent, style)
+
+    def column_widths(self, rows, n):
+        pad = self.styles.size * 0.6 + 1  # left and right cell padding, and a point to spare
+        return content_widths([[cell_text(c) for c in r[:n]] for r in rows], self.column, pad)
+
+
 def converted(game: Game, rendered: Rendered, lang: str, styles: Styles, column: float,
               picture_height: float, pictures: bool) -> tuple[Converter, list]:
     """The rendered Markdown as flowables for a column, headings keyed for the outline."""
     ratio = game.manifest.card_size.height / game.manifest.card_size.width
-    conv = Converter(rendered, styles, column, card_factory(game, lang) if pictures else None,
-                     picture_height, ratio)
+    conv = LayoutConverter(rendered, styles, column, card_factory(game, lang) if pictures else None,
+                           picture_height, ratio)
     story = conv.convert()
     for number, heading in enumerate(conv.headings, 1):
         heading.key = f"s{number}"
@@ -119,8 +492,14 @@ def column_frames(left: float, bottom: float, width: float, height: float, colum
                   rightPadding=0, topPadding=0, bottomPadding=0) for i in range(columns)]
 
 
-def overfull_findings(rendered: Rendered, sink: Sink) -> list[Finding]:
+def overfull_findings(rendered: Rendered, sink: Sink, wide_tables=()) -> list[Finding]:
     out = []
+    for head, width, available in wide_tables:
+        out.append(Finding(rendered.template, rendered.line_of(head.split(" | ")[0]), 0,
+                           "rulebook-overfull",
+                           f"the table headed {head!r} is {width:.0f} pt wide at its narrowest "
+                           f"but its column has {available:.0f} pt: it would run off the page",
+                           "give it fewer or shorter columns"))
     for item in sink.items.values():
         word = item.word.replace(SHY, "").rstrip("-")
         out.append(Finding(rendered.template, rendered.line_of(word), 0, "rulebook-overfull",
@@ -203,6 +582,74 @@ def _footer(title: str, size: float):
     return draw
 
 
+@dataclass(frozen=True)
+class ContentsPlan:
+    """Where the table of contents goes: `levels` deep (1: `#` only, 2: `#` and `##`), on the
+    title page or on a page of its own; `levels == 0`: no table of contents."""
+
+    levels: int
+    on_title_page: bool = False
+
+
+#: Fewer lines than this: no table of contents (the PDF outline is enough).
+MIN_CONTENTS = 3
+
+
+def _toc_style(styles: Styles) -> TableStyle:
+    pad = styles.size * 0.12
+    return TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, styles.size),
+                       ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                       ("TOPPADDING", (0, 0), (-1, -1), pad), ("BOTTOMPADDING", (0, 0), (-1, -1), pad),
+                       ("VALIGN", (0, 0), (-1, -1), "TOP")])
+
+
+def _toc_levels(styles: Styles, levels: int) -> list[ParagraphStyle]:
+    """Contents styles: a `#` entry is set apart from the one before only in a two-level list."""
+    if levels >= 2:
+        return list(styles.toc)
+    return [ParagraphStyle("toc1-flat", parent=styles.toc[0], spaceBefore=0), *styles.toc[1:]]
+
+
+def stack_height(flowables: list, width: float) -> float:
+    """Height of flowables set one under the other in a column of `width`."""
+    return sum(f.wrap(width, _BIG)[1] + _space(f) + _space(f, False) for f in flowables)
+
+
+def contents_height(headings: list, levels: int, styles: Styles, width: float) -> float:
+    """Height of the table of contents `levels` deep, measured as `TableOfContents` sets it
+    (one table row per entry, a spacer row before a spaced entry), a three-digit page number
+    and its dots counted on each line."""
+    rows, level_styles = [], _toc_levels(styles, levels)
+    for h in headings:
+        if h.level > levels:
+            continue
+        style = level_styles[min(h.level, len(level_styles)) - 1]
+        if style.spaceBefore:
+            rows.append([Spacer(1, style.spaceBefore)])
+        rows.append([Paragraph(f"{escape(h.plain)} . . . 999", style)])
+    if not rows:
+        return 0.0
+    return Table(rows, colWidths=(width,), style=_toc_style(styles)).wrap(width, _BIG)[1]
+
+
+def contents_plan(headings: list, styles: Styles, width: float, title_room: float,
+                  page_room: float) -> ContentsPlan:
+    """The deepest table of contents that fits one page (levels 2, then 1): on the title page
+    when it fits in the room left there (`title_room`), else on a page of its own
+    (`page_room`); none when it would hold fewer than `MIN_CONTENTS` lines. A contents list
+    that fits nowhere in one page is set one level deep on pages of its own."""
+    if sum(1 for h in headings if h.level <= 2) < MIN_CONTENTS:
+        return ContentsPlan(0)
+    head = stack_height([Paragraph("Contents", styles.h[1])], width)
+    for levels in (2, 1):
+        height = contents_height(headings, levels, styles, width)
+        if head + height <= title_room:
+            return ContentsPlan(levels, True)
+        if head + height <= page_room:
+            return ContentsPlan(levels, False)
+    return ContentsPlan(1, False)
+
+
 def build_rulebook(game: Game, lang: str, paper: str = "a5", pictures: bool = True) -> Built:
     """The rulebook of `game` in `lang` as PDF bytes, with findings (missing cards, overfull ...).
 
@@ -229,19 +676,35 @@ def build_rulebook(game: Game, lang: str, paper: str = "a5", pictures: bool = Tr
                           PageTemplate("body", column_frames(margin, bottom, width, height, columns, gap),
                                        onPage=_footer(title, 8))])
 
-    toc = TableOfContents(levelStyles=list(styles.toc), dotsMinLevel=0,
-                          tableStyle=TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, styles.size),
-                                                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                                                 ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                                                 ("VALIGN", (0, 0), (-1, -1), "TOP")]))
     story = title_page(game, lang, styles, conv)
-    story += [NextPageTemplate("body"), PageBreak(),
-              Paragraph(conv.text(words(lang)["contents"]), styles.h[0]), toc, PageBreak()]
-    story += body
-    doc.multiBuild(story)
-    findings = [*rendered.findings, *overfull_findings(rendered, conv.sink),
+    # a line to spare on each page: page numbers may grow between the passes
+    spare = styles.body.leading
+    plan = contents_plan(conv.headings, styles, width if columns == 1 else column,
+                         height - stack_height(story, width) - spare,
+                         (height - spare) * columns)
+    doc.toc_levels = plan.levels
+    contents = []
+    if plan.levels:
+        toc = TableOfContents(levelStyles=_toc_levels(styles, plan.levels), dotsMinLevel=0,
+                              tableStyle=_toc_style(styles))
+        heading = Paragraph(conv.text(words(lang)["contents"]), styles.h[1 if plan.on_title_page else 0])
+        contents = [heading, toc]
+    if plan.on_title_page:
+        story += contents
+        contents = []
+    story += [NextPageTemplate("body"), PageBreak()]
+    if contents:
+        story += contents + [PageBreak()]
+    story += body + [FloatsEnd()]
+    if plan.levels:
+        doc.multiBuild(story)
+    else:
+        doc.build(story)
+    findings = [*rendered.findings, *overfull_findings(rendered, conv.sink, conv.wide_tables),
                 *failing_examples(game, rendered)]
-    return Built(buf.getvalue(), findings, doc.page)
+    return Built(buf.getvalue(), findings, doc.page, list(doc.placements))
 
 
-__all__ = ["Built", "Heading", "OutlinedDoc", "PAPERS", "build_rulebook", "card_factory"]
+__all__ = ["Built", "CellText", "ContentsPlan", "FloatsEnd", "HeaderTable", "Heading", "LayoutConverter",
+           "OutlinedDoc", "PAPERS", "Placement", "build_rulebook", "card_factory", "content_widths",
+           "contents_plan"]

@@ -2,7 +2,11 @@
 
 Inline text is typeset for the language (`forge.text.typography.typeset`) before inline parsing,
 so quotes pair up across bold and italic runs; every text run then gets soft hyphens (pyphen) and
-XML escaping. Paragraphs are `Para`s, which measure their longest unbreakable piece against the
+XML escaping. Ragged (not justified) paragraphs break lines by the fill rule of
+`forge.text.hyphenation` (`forge.text.ragged`); justified ones take every break that fills a line,
+which keeps their word spaces even. In table cells names stay whole: a capitalised word, and
+any word of a table's first column (the name column of every table the games print), gets no
+soft hyphens. Paragraphs are `Para`s, which measure their longest unbreakable piece against the
 width they get and record it when it does not fit (ReportLab would cut it without a hyphen).
 """
 from __future__ import annotations
@@ -16,6 +20,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (Flowable, HRFlowable, KeepTogether, Paragraph,
@@ -25,6 +30,7 @@ from ..render.fonts import BOLD, REGULAR, missing_glyphs
 from ..text.typography import typeset
 from .context import Block, Rendered
 from ..text.hyphenation import hyphenate
+from ..text.ragged import held
 from ..text.typography import SHY
 from .styles import HEAD_FILL, RULE, TINT, Styles
 
@@ -85,6 +91,12 @@ class Para(Paragraph):
                     sink.add(Overfull(word, width, room))
             sink.check_glyphs(self.frags)
         return super().wrap(availWidth, availHeight)
+
+    def breakLines(self, width):
+        if self.style.alignment == TA_JUSTIFY:  # justified: hyphens keep the word spaces even
+            return super().breakLines(width)
+        with held():  # ragged: hyphenated only when a line would be left short
+            return super().breakLines(width)
 
 
 def widest_pieces(frags) -> list[tuple[str, float]]:
@@ -198,15 +210,19 @@ class Converter:
         return self.rendered.lang
 
     # --- inline --------------------------------------------------------------------------
-    def text(self, raw: str) -> str:
-        """Plain text run to Paragraph markup: soft hyphens, then XML escaping."""
-        return _SPACE_BEFORE_ENTITY.sub(r"\1<font>\2\3</font>", escape(hyphenate(raw, self.lang)))
+    def text(self, raw: str, names: bool | str = False) -> str:
+        """Plain text run to Paragraph markup: typography, soft hyphens, then XML escaping.
+        `names`: hyphenate no capitalised word, nor any word when `names` is "all"."""
+        raw = typeset(raw, self.lang)
+        if names != "all":
+            raw = hyphenate(raw, self.lang, names=bool(names))
+        return _SPACE_BEFORE_ENTITY.sub(r"\1<font>\2\3</font>", escape(raw))
 
     def children(self, token: Token) -> list[Token]:
         """The inline tokens of a block's text, typeset first (see the module doc)."""
         return parser().parseInline(typeset(token.content, self.lang))[0].children or []
 
-    def inline(self, token: Token) -> str:
+    def inline(self, token: Token, names: bool | str = False) -> str:
         for mark in _ANY_BLOCK.findall(token.content):
             block = self.rendered.blocks.get(mark)
             where = (block.file, block.line) if block else ("", 0)
@@ -218,9 +234,9 @@ class Converter:
             if kind in _INLINE_MARKUP:
                 out.append(_INLINE_MARKUP[kind])
             elif kind == "code_inline":
-                out.append(f"<font face='{BOLD}'>{self.text(child.content)}</font>")
+                out.append(f"<font face='{BOLD}'>{self.text(child.content, names)}</font>")
             elif kind not in ("link_open", "link_close", "image"):  # links print as their text
-                out.append(self.text(child.content))
+                out.append(self.text(child.content, names))
         return _SPACE_BEFORE_TAG.sub(r"\2\1", "".join(out))
 
     def para(self, markup: str, style) -> Para:
@@ -336,7 +352,8 @@ class Converter:
                     if len(aligns) <= i:
                         aligns.append(align)
                     inline = cell.children[0].token if cell.children else None
-                    cells.append(self.para(self.inline(inline) if inline else "", style))
+                    names = "all" if i == 0 else True  # names stay whole (see the module doc)
+                    cells.append(self.para(self.inline(inline, names) if inline else "", style))
                 rows.append(cells)
                 if section.type == "thead":
                     header_rows += 1

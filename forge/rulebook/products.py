@@ -1,4 +1,4 @@
-"""The `rulebook`, `rulebook-booklet` and `cheatsheet` products of `forge build`.
+"""The `rulebook`, `rulebook-booklet`, `cheatsheet` and `summary` products of `forge build`.
 
 Each writes its PDF into `output/<game>/<lang>/`. Any finding stops the product (nothing
 half-right is printed): a template that references a missing card or scenario or does not
@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import weakref
 
+from reportlab.lib.pagesizes import A3, A4, ELEVENSEVENTEEN, LETTER, landscape
+
 from ..build import BuildOptions, product
 from ..errors import FindingsError
 from ..model import Game
 from .booklet import impose_booklet
-from .cheatsheet import build_cheatsheet
+from .cheatsheet import build_cheatsheet, build_summary
+from .context import has_template
 from .document import Built, build_rulebook
 
 _CACHE: "weakref.WeakKeyDictionary[Game, dict]" = weakref.WeakKeyDictionary()
@@ -22,6 +25,16 @@ _CACHE: "weakref.WeakKeyDictionary[Game, dict]" = weakref.WeakKeyDictionary()
 
 def _paper(options: BuildOptions) -> str:
     return options.booklet_paper if options.booklet_paper in ("a4", "a5") else "a5"
+
+
+def sheet_paper(options: BuildOptions) -> str:
+    """The paper the booklet and the cheat sheet are printed on: the first of `--paper`."""
+    return options.paper[0] if options.paper else "a4"
+
+
+#: Booklet sheets (points, landscape) by (sheet paper, rulebook page size).
+BOOKLET_SHEETS = {("a4", "a5"): landscape(A4), ("a4", "a4"): landscape(A3),
+                  ("letter", "a5"): landscape(LETTER), ("letter", "a4"): landscape(ELEVENSEVENTEEN)}
 
 
 def rulebook_for(game: Game, lang: str, paper: str) -> Built:
@@ -46,9 +59,18 @@ def rulebook(game: Game, options: BuildOptions) -> dict[str, bytes]:
 @product("rulebook-booklet")
 def rulebook_booklet(game: Game, options: BuildOptions) -> dict[str, bytes]:
     pdf = _require(rulebook_for(game, options.lang, _paper(options)))
-    return {"rulebook-booklet.pdf": impose_booklet(pdf)}
+    sheet = BOOKLET_SHEETS[(sheet_paper(options), _paper(options))]
+    return {"rulebook-booklet.pdf": impose_booklet(pdf, sheet)}
 
 
 @product("cheatsheet")
 def cheatsheet(game: Game, options: BuildOptions) -> dict[str, bytes]:
-    return {"cheatsheet.pdf": _require(build_cheatsheet(game, options.lang))}
+    return {"cheatsheet.pdf": _require(build_cheatsheet(game, options.lang, paper=sheet_paper(options)))}
+
+
+@product("summary")
+def summary(game: Game, options: BuildOptions) -> dict[str, bytes]:
+    """The one-page ultra-short rules, for a game that has `summary.<lang>.md.j2` (others: none)."""
+    if not has_template(game, "summary"):
+        return {}
+    return {"summary.pdf": _require(build_summary(game, options.lang, paper=sheet_paper(options)))}

@@ -52,11 +52,14 @@ def make_styles(size: float = 9.5, justify: bool = True, compact: bool = False) 
     body = ParagraphStyle("body", fontSize=size, leading=lead, spaceAfter=gap,
                           alignment=TA_JUSTIFY if justify else TA_LEFT, bulletFontSize=size, **common)
 
+    # Headings do not use ReportLab's keepWithNext (it moves a heading and everything after it
+    # to the next column whenever the two do not fit whole, leaving the column's foot empty):
+    # the document keeps a heading with the start of what follows (document.OutlinedDoc).
     def head(level: int, scale: float, before: float, after: float, color=ACCENT) -> ParagraphStyle:
         return ParagraphStyle(f"h{level}", parent=body, fontName=BOLD, fontSize=size * scale,
                               leading=size * scale * 1.2, spaceBefore=size * before,
                               spaceAfter=size * after, alignment=TA_LEFT, textColor=color,
-                              keepWithNext=1)
+                              keepWithNext=0)
 
     if compact:
         h = (head(1, 1.3, 0.5, 0.25), head(2, 1.1, 0.35, 0.15), head(3, 1.0, 0.25, 0.1, INK))

@@ -5,6 +5,18 @@ ReportLab hyphenates only words made wholly of its hard-coded letter range, whic
 breaks only there. pyphen knows no U+02BC either: words are split at apostrophes and hyphens
 first. A break that would leave a piece without a vowel (на-йо-м-ни) is dropped, and
 all-capital words (ПО, VP) stay whole.
+
+The rules of a break, for card faces (`forge.render.layout`) and rulebooks
+(`forge.text.ragged` for ReportLab) alike:
+
+- at least `LEFT` letters stay before the break and `RIGHT` go after it (pyphen's `left` and
+  `right`; a line may also break after a hard hyphen with as many letters on each side);
+- ragged (not justified) text is hyphenated only when it has to be: a word that does not fit where it falls
+  moves whole to the next line when the line it leaves is filled to at least `MIN_FILL` of
+  its width; only a line that would otherwise be left shorter than that (or a word wider than
+  a whole line) takes a hyphenated piece. So «ру-/каві» never appears on a line that had room
+  to end before «рукаві». Justified text takes every break that fills a line: there a short
+  line would stretch its word spaces instead.
 """
 from __future__ import annotations
 
@@ -21,7 +33,12 @@ from ..files import write_atomic
 from .typography import SHY
 
 PATTERNS = {"uk": "uk_UA", "en": "en_US"}
-MIN_WORD = 6
+#: Letters that stay before and go after a break, at least.
+LEFT, RIGHT = 2, 3
+#: A line filled to this share of its width ends before a word that does not fit, rather than
+#: take a hyphenated piece of it.
+MIN_FILL = 0.75
+MIN_WORD = LEFT + RIGHT + 1
 _WORD = re.compile(r"[^\W\d_][\w\u02bc'\u2019-]*")
 _JOINS = re.compile(r"([\u02bc'\u2019-])")
 _VOWELS = set("аеєиіїоуюяaeiouyАЕЄИІЇОУЮЯAEIOUY")
@@ -37,7 +54,7 @@ def can_hyphenate(lang: str) -> bool:
 def _dictionary(lang: str) -> pyphen.Pyphen:
     name = PATTERNS.get(lang, lang)
     _load_patterns(pyphen.LANGUAGES[pyphen.language_fallback(name)])
-    return pyphen.Pyphen(lang=name, left=2, right=3)
+    return pyphen.Pyphen(lang=name, left=LEFT, right=RIGHT)
 
 
 #: Bumped when the form of a parsed-pattern entry changes.
@@ -86,11 +103,15 @@ def _part(part: str, lang: str) -> str:
 def hyphenate_word(word: str, lang: str) -> str:
     if len(word) < MIN_WORD or word.isupper() or not can_hyphenate(lang):
         return word
-    return "".join(_part(p, lang) if len(p) >= 5 else p for p in _JOINS.split(word))
+    return "".join(_part(p, lang) if len(p) >= LEFT + RIGHT else p for p in _JOINS.split(word))
 
 
-def hyphenate(text: str, lang: str) -> str:
-    """`text` with soft hyphens at the break points of every word of MIN_WORD letters or more."""
+def hyphenate(text: str, lang: str, names: bool = False) -> str:
+    """`text` with soft hyphens at the break points of every word of MIN_WORD letters or more;
+    with `names`, capitalised words (names: «Томіко», «Кадзуо») stay whole."""
     if not can_hyphenate(lang):
         return text
+    if names:
+        return _WORD.sub(lambda m: m.group(0) if m.group(0)[0].isupper()
+                         else hyphenate_word(m.group(0), lang), text)
     return _WORD.sub(lambda m: hyphenate_word(m.group(0), lang), text)

@@ -1,8 +1,33 @@
-"""Typography per locale: quotes, apostrophes, dashes and no-break spaces.
+"""Typography per locale: quotes, apostrophes, dashes, minus signs and no-break spaces.
 
-For `uk`: « » outside and „ “ inside, one canonical apostrophe (U+02BC, a letter, so words are
-not split at it), a no-break space before a spaced dash and after one-letter words. U+00A0
-rather than U+202F: ReportLab breaks lines at U+202F (PITFALLS.md).
+`typeset(text, lang)` is the one place where printed text gets its typography; every text that
+reaches a page goes through it (card names, effects, flavour, labels and table cells on card
+faces via `forge.render.layout`; rulebooks and cheat sheets via `forge.rulebook.markdown`).
+It is idempotent and cached per string, so calling it again on typeset text costs a lookup.
+
+The rules, as a Ukrainian book editor expects them (and the English ones for `en`):
+
+- Quotes: straight double quotes become « » outside and „ “ inside for `uk`, “ ” and ‘ ’ for
+  `en`, by nesting depth. A straight single quote opening a word is ‘ in `en`.
+- Apostrophe: inside a word, ' ’ ` ʼ become U+02BC (a letter, so words are not split at it)
+  for `uk`, ’ for `en`.
+- Dashes: a spaced hyphen or dash becomes a dash with a no-break space before it and a plain
+  space after (`uk`: the em dash — ; `en`: the en dash –), so no line starts with a dash.
+  A hyphen between two numbers is a range: an en dash (1–3).
+- Minus: a hyphen or en dash standing before a number, not after a letter or digit, is a real
+  minus U+2212 (−2).
+- Ellipsis: three dots become …
+- No-break spaces (U+00A0, never U+202F: ReportLab breaks lines at U+202F, see PITFALLS.md):
+  - after every one-letter word (в, у, з, і, й, а, о, я, and letters that name seats: А, Б);
+  - `uk` only: after the short words in `GLUED["uk"]`: one-syllable prepositions, conjunctions
+    and the particles не/ні, which an editor does not leave at the end of a line (Мільчин,
+    «Довідник видавця та автора»: «односкладові прийменники й сполучники не відривають від
+    наступного слова»);
+  - between a number and the word it counts («5 карт», «+2 ПО», «1/4 ПО», "3 cards"), and
+    after № and §.
+
+`typeset_markup` does the same for ReportLab paragraph markup: tags are kept as they are and
+quotes pair across them.
 """
 from __future__ import annotations
 
@@ -12,30 +37,73 @@ from functools import lru_cache
 NBSP = "\u00a0"
 APOSTROPHE = "\u02bc"
 SHY = "\u00ad"
+MINUS = "\u2212"
 
 _QUOTES = {"uk": ("«", "»", "„", "“"), "en": ("“", "”", "‘", "’")}
-_ONE_LETTER = {"uk": "авзіїйкоусяАВЗІЇЙКОУСЯ", "en": "aAI"}
-_DASH = re.compile(r"\s+([-–—])\s+")
+#: The dash a spaced hyphen becomes.
+_DASHES = {"uk": "—", "en": "–"}
+#: Words (besides one-letter words) that are glued to the word after them, per language.
+GLUED = {
+    "uk": ("із", "зі", "зо", "об", "до", "на", "за", "по", "від", "під", "над", "без", "для", "про",
+           "при", "між", "та", "чи", "бо", "не", "ні"),
+    "en": (),
+}
+#: A stand-in for a markup tag while its text is typeset (a private-use character).
+_TAG_MARK = "\ue000"
+_TAG = re.compile(r"<[^>]*>")
+
+_DASH = re.compile(r"[ \t\u00a0]+([-–—])[ \t\u00a0]+")
 _APOS = re.compile(r"(?<=\w)['’`ʼ](?=\w)")
+_EN_OPEN_SINGLE = re.compile(r"(?<![\w\ue000])'(?=\w)")
+_MINUS = re.compile(r"(?<![\w.,)\]\u00ad])[-–](?=\d)")
+_RANGE = re.compile(r"(?<=\d)-(?=\d)")
+_NUMBER = re.compile(r"(?<![\w.,])([+−]?\d+(?:[.,/]\d+)*(?:–\d+)?%?) (?=[^\W\d_]|[«„“‘(\ue000])"
+                     r"|([№§]) (?=\d)")
 
 
+@lru_cache(maxsize=None)
+def _glue(lang: str) -> re.Pattern:
+    """One-letter words and the language's glued words, followed by a plain space."""
+    words = "|".join(sorted(GLUED.get(lang, ()), key=len, reverse=True))
+    alternatives = (words + "|" if words else "") + r"[^\W\d_]"
+    return re.compile(rf"(?<![\w{SHY}'ʼ’\-])({alternatives}) (?=\S)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=65536)
 def typeset(text: str, lang: str) -> str:
-    """Apply `lang`'s typography to plain text (idempotent)."""
+    """Apply `lang`'s typography to plain text (idempotent; see the module doc)."""
+    if not text:
+        return text
     if lang == "uk":
         text = _APOS.sub(APOSTROPHE, text)
     elif lang == "en":
         text = _APOS.sub("’", text)
+        if "'" in text:
+            text = _EN_OPEN_SINGLE.sub("‘", text).replace("'", "’")
     text = _quotes(text, lang)
-    text = _DASH.sub(lambda m: NBSP + ("–" if m.group(1) == "-" else m.group(1)) + " ", text)
-    letters = _ONE_LETTER.get(lang)
-    if letters:
-        text = _one_letter(letters).sub(lambda m: m.group(1) + NBSP, text)
+    if "..." in text:
+        text = text.replace("...", "…")
+    if "-" in text or "–" in text or "—" in text:
+        dash = _DASHES.get(lang, "–")
+        text = _DASH.sub(lambda m: NBSP + (dash if m.group(1) == "-" else m.group(1)) + " ", text)
+        text = _RANGE.sub("–", text)
+        text = _MINUS.sub(MINUS, text)
+    if " " in text:
+        text = _NUMBER.sub(lambda m: (m.group(1) or m.group(2)) + NBSP, text)
+        text = _glue(lang).sub(lambda m: m.group(1) + NBSP, text)
     return text
 
 
-@lru_cache(maxsize=None)
-def _one_letter(letters: str) -> re.Pattern:
-    return re.compile(rf"(?<![\w{SHY}])([{letters}]) (?=\S)")
+@lru_cache(maxsize=16384)
+def typeset_markup(markup: str, lang: str) -> str:
+    """`typeset` for paragraph markup (<b>, <i>, <br/>, entities): the text between the tags is
+    typeset as one string, so quotes pair across bold and italic runs; tags stay as written."""
+    if "<" not in markup:
+        return typeset(markup, lang)
+    tags = _TAG.findall(markup)
+    text = typeset(_TAG.sub(_TAG_MARK, markup), lang)
+    parts = text.split(_TAG_MARK)
+    return "".join(part + (tags[n] if n < len(tags) else "") for n, part in enumerate(parts))
 
 
 def quoted(text: str, lang: str) -> str:
@@ -54,7 +122,10 @@ def _quotes(text: str, lang: str) -> str:
         if ch != '"':
             out.append(ch)
             continue
-        opening = i == 0 or text[i - 1].isspace() or text[i - 1] in "([«„“‘—–-" + NBSP
+        j = i - 1
+        while j >= 0 and text[j] == _TAG_MARK:  # a tag is transparent to pairing
+            j -= 1
+        opening = j < 0 or text[j].isspace() or text[j] in "([«„“‘—–-/" + NBSP
         if opening:
             out.append(outer_open if depth == 0 else inner_open)
             depth += 1
@@ -62,3 +133,13 @@ def _quotes(text: str, lang: str) -> str:
             depth = max(depth - 1, 0)
             out.append(outer_close if depth == 0 else inner_close)
     return "".join(out)
+
+
+#: Characters that `forge check` reports in text data: a typewriter quote or apostrophe.
+TYPEWRITER = {'"': "a typewriter quote (\")", "'": "a typewriter apostrophe (')",
+              "`": "a backtick used as an apostrophe (`)"}
+
+
+def typewriter_fix(text: str, lang: str) -> str:
+    """How `text` is written with the language's marks (what `forge check` suggests)."""
+    return typeset(text, lang).replace(NBSP, " ")

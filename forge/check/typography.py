@@ -1,0 +1,73 @@
+"""Typography of the text data: no typewriter quote or apostrophe in a text that is printed.
+
+`forge.text.typography.typeset` prints « » „ “ ʼ (uk) and “ ” ’ (en) for straight marks it can
+read unambiguously, but a straight mark in the data is still a guess (which way does a quote
+open? is `'` an apostrophe or a quote?), and the data is what translators and other tools read.
+So every localised string of the cards (names, flavour, texts, any localised field) and of the
+manifest (title, type and set names, component labels ...) must use the language's own marks:
+each straight `"`, `'` or backtick is a finding at its file:line. Operation templates are
+Jinja: only their literal text is looked at, not the quotes of their expressions.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import jinja2
+from jinja2 import nodes
+from pydantic import BaseModel
+
+from ..errors import Finding
+from ..model import Game
+from ..model.manifest import LocalText
+from ..text.typography import TYPEWRITER, typewriter_fix
+
+_MARKS = tuple(TYPEWRITER)
+_PARSER = jinja2.Environment()
+
+
+def check_typography(game: Game) -> Iterator[Finding]:
+    for card in game.cards:
+        for loc, lang, text in _strings(card, ()):
+            yield from _findings(lambda *a: card.finding(*a), loc, lang, text)
+    manifest = game.manifest
+    for loc, lang, text in _strings(manifest, ()):
+        if len(loc) >= 3 and loc[0] == "operations" and loc[2] == "text":
+            text = _template_text(text)
+        yield from _findings(game.manifest_finding, loc, lang, text)
+
+
+def _findings(make, loc: tuple, lang: str, text: str) -> Iterator[Finding]:
+    found = [mark for mark in _MARKS if mark in text]
+    if not found:
+        return
+    marks = " and ".join(TYPEWRITER[m] for m in found)
+    marks_fix = "«» „“ ʼ" if lang == "uk" else "“ ” ‘ ’" if lang == "en" else "the language's marks"
+    example = typewriter_fix(text, lang)
+    fix = f"use {marks_fix}" + (f": {example[:80]!r}" if example != text and len(text) <= 80 else "")
+    yield make((*loc, lang), "typography", f"{marks} in the {lang} text {text[:60]!r}", fix)
+
+
+def _strings(value: Any, loc: tuple) -> Iterator[tuple[tuple, str, str]]:
+    """(path, language, string) of every localised string inside a model."""
+    if isinstance(value, LocalText):
+        for lang, text in value.as_dict().items():
+            if isinstance(text, str):
+                yield loc, lang, text
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from _strings(getattr(value, name), (*loc, name))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, (*loc, key))
+    elif isinstance(value, (list, tuple)):
+        for n, item in enumerate(value):
+            yield from _strings(item, (*loc, n))
+
+
+def _template_text(source: str) -> str:
+    """The literal text of a Jinja template (what it prints besides its expressions)."""
+    try:
+        tree = _PARSER.parse(source)
+    except jinja2.TemplateSyntaxError:
+        return ""  # reported by check_texts
+    return "".join(node.data for node in tree.find_all(nodes.TemplateData))

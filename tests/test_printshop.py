@@ -1,0 +1,216 @@
+"""The print-shop files read back as a press's preflight would: DeviceCMYK operators only, an
+OutputIntent naming the printing condition (and no PDF/X claim), ink limits, text never in
+four plates, boxes of the printed components, and the `--rgb` version for screens."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+import forge.render  # noqa: F401  (registers the products)
+from forge.build import BuildOptions, build_game
+from forge.model import load_game
+from forge.render import tokens
+from forge.render.draw import RICH_BLACK, cmyk_of
+from pdfread import assert_fonts_embedded
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ["rules_does_not_exist", "anima_shadow_of_omega", "love_formula"]
+MM = 72 / 25.4
+#: Colour operators of other colour models than DeviceCMYK.
+NOT_CMYK = {b"rg", b"RG", b"g", b"G", b"sc", b"scn", b"SC", b"SCN", b"cs", b"CS"}
+
+
+def _game(name: str):
+    game, findings = load_game(ROOT / "cards" / name)
+    assert game is not None, findings
+    return game
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def shop(request, tmp_path_factory):
+    game = _game(request.param)
+    out = tmp_path_factory.mktemp(f"shop-{request.param}")
+    paths = build_game(game, ["printshop"], BuildOptions(lang="uk"), out)
+    return game, paths
+
+
+def _streams(reader: PdfReader):
+    """Every content stream of the document once: pages, then the forms they use, recursively,
+    each with its resources."""
+    seen: set[int] = set()
+
+    def walk(content, resources):
+        yield content, resources
+        xobjects = (resources.get_object().get("/XObject") or {}) if resources else {}
+        for name in xobjects:
+            ref = xobjects.raw_get(name)
+            if ref.idnum in seen:
+                continue
+            seen.add(ref.idnum)
+            form = ref.get_object()
+            if form.get("/Subtype") == "/Form":
+                yield from walk(form, form.get("/Resources"))
+            else:
+                yield form, None  # an image
+
+    for page in reader.pages:
+        yield from walk(page.get_contents(), page.get("/Resources"))
+
+
+def _operations(reader: PdfReader):
+    for content, resources in _streams(reader):
+        if resources is None and content.get("/Subtype") == "/Image":
+            yield content, None
+            continue
+        yield from ((operands, op) for operands, op in ContentStream(content, reader).operations)
+
+
+def test_every_printshop_pdf_uses_cmyk_operators_only(shop):
+    game, paths = shop
+    names = sorted(p.name for p in paths)
+    assert "printshop.pdf" in names
+    assert len(names) == 1 + len(tokens.printed_components(game))
+    for path in paths:
+        reader = PdfReader(path)
+        ops = set()
+        for operands, op in _operations(reader):
+            if op is None:  # an image: must be CMYK too
+                assert operands.get("/ColorSpace") == "/DeviceCMYK", path.name
+                continue
+            ops.add(op)
+        assert not ops & NOT_CMYK, (path.name, ops & NOT_CMYK)
+        assert {b"k"} <= ops, path.name
+
+
+def test_every_printshop_pdf_names_its_output_intent_and_claims_no_pdfx(shop):
+    _, paths = shop
+    for path in paths:
+        reader = PdfReader(path)
+        intents = reader.trailer["/Root"]["/OutputIntents"]
+        assert len(intents) == 1
+        intent = intents[0].get_object()
+        assert intent["/S"] == "/GTS_PDFX" and intent["/Type"] == "/OutputIntent"
+        assert intent["/OutputConditionIdentifier"] == "FOGRA39"
+        assert intent["/RegistryName"] == "http://www.color.org"
+        assert "FOGRA39" in intent["/Info"]
+        # Only a named characterisation: no profile is embedded, and the file says it is no PDF/X.
+        assert "/DestOutputProfile" not in intent
+        assert "/GTS_PDFXVersion" not in (reader.metadata or {})
+
+
+def test_ink_stays_under_300_percent_and_text_and_lines_never_use_four_plates(shop):
+    """Text and strokes are either pure K (greys, black, dark colours) or a colour that leaves
+    one of C, M, Y at 0; the total ink of any colour stays under 300 %."""
+    _, paths = shop
+    for path in paths:
+        reader = PdfReader(path)
+        for content, resources in _streams(reader):
+            if resources is None and content.get("/Subtype") == "/Image":
+                continue
+            fill = (0.0, 0.0, 0.0, 1.0)
+            stack = []
+            for operands, op in ContentStream(content, reader).operations:
+                if op in (b"k", b"K"):
+                    value = tuple(float(v) for v in operands)
+                    assert sum(value) <= 3.0, (path.name, value)
+                    if op == b"k":
+                        fill = value
+                    else:
+                        assert min(value[:3]) == 0, (path.name, "stroke", value)
+                elif op == b"q":
+                    stack.append(fill)
+                elif op == b"Q":
+                    fill = stack.pop()
+                elif op in (b"Tj", b"TJ"):
+                    assert min(fill[:3]) == 0, (path.name, "text", fill)
+
+
+def test_cmyk_conversion_rules():
+    assert cmyk_of("#000000") == (0, 0, 0, 1.0)
+    assert cmyk_of("#1a1a1a") == (0, 0, 0, pytest.approx(0.898, abs=0.001))  # grey: K only
+    assert cmyk_of("#777777")[:3] == (0, 0, 0)
+    assert cmyk_of("#1b1b2f")[:3] == (0, 0, 0)  # dark text: K only
+    assert cmyk_of("#000000", "area") == RICH_BLACK and sum(RICH_BLACK) == pytest.approx(2.4)
+    assert cmyk_of("#1b1b2f", "area")[0] > 0  # a dark navy area keeps its colour
+    for value in ("#a61e4d", "#0b5563", "#ff0000", "#100000", "#ffdeeb"):
+        c, m, y, k = cmyk_of(value)
+        assert min(c, m, y) == 0 and c + m + y + k < 3.0
+
+
+def test_printed_components_have_trim_and_bleed_boxes_and_a_page_per_side(shop):
+    game, paths = shop
+    by_name = {p.name: p for p in paths}
+    for comp in tokens.printed_components(game):
+        reader = PdfReader(by_name[f"printshop-{comp.kind}-{comp.id}.pdf"])
+        assert len(reader.pages) == 2 * comp.count
+        assert comp.shape in reader.metadata["/Subject"] and f"{comp.count} pcs" in reader.metadata["/Subject"]
+        for page in reader.pages[:4]:
+            trim, bleed = page.trimbox, page.bleedbox
+            assert float(trim.width) / MM == pytest.approx(comp.size.width, abs=0.01)
+            assert float(trim.height) / MM == pytest.approx(comp.size.height, abs=0.01)
+            assert float(bleed.width) / MM == pytest.approx(comp.size.width + 6, abs=0.01)
+            assert (float(trim.left) - float(bleed.left)) / MM == pytest.approx(3, abs=0.01)
+        assert_fonts_embedded(PdfReader(by_name["printshop.pdf"]))
+
+
+def test_rgb_option_writes_screen_files_under_their_own_names(tmp_path):
+    game = _game("love_formula")
+    paths = build_game(game, ["printshop"], BuildOptions(rgb=True), tmp_path)
+    assert sorted(p.name for p in paths) == ["printshop-rgb.pdf", "printshop-token-heart_token-rgb.pdf"]
+    for path in paths:
+        reader = PdfReader(path)
+        ops = {op for _, op in _operations(reader)}
+        assert b"rg" in ops and b"k" not in ops and b"K" not in ops
+        assert "/OutputIntents" not in reader.trailer["/Root"]
+
+
+def test_printshop_builds_are_byte_identical(tmp_path):
+    a = build_game(_game("anima_shadow_of_omega"), ["printshop"], BuildOptions(), tmp_path / "a")
+    b = build_game(_game("anima_shadow_of_omega"), ["printshop"], BuildOptions(), tmp_path / "b")
+    assert [p.name for p in a] == [p.name for p in b]
+    for x, y in zip(a, b):
+        assert x.read_bytes() == y.read_bytes(), x.name
+
+
+def test_no_transparency_in_any_printshop_pdf(shop):
+    """Nothing needs flattening: no soft masks, no constant alpha below 1, no blend modes."""
+    _, paths = shop
+    for path in paths:
+        reader = PdfReader(path)
+        for content, resources in _streams(reader):
+            assert "/SMask" not in content, path.name
+            states = (resources.get_object().get("/ExtGState") or {}) if resources else {}
+            for state in states.values():
+                state = state.get_object()
+                assert float(state.get("/CA", 1)) == 1 and float(state.get("/ca", 1)) == 1, path.name
+                assert state.get("/BM", "/Normal") in ("/Normal", "/Compatible"), path.name
+
+
+def test_art_goes_into_a_cmyk_file_as_a_cmyk_image(tmp_path):
+    import io
+
+    from PIL import Image
+    from reportlab.pdfgen.canvas import Canvas
+
+    from forge.render.draw import _image
+    art = tmp_path / "art.png"
+    Image.new("RGB", (8, 8), (166, 30, 77)).save(art)
+    img = _image(art, cmyk=True)
+    buf = io.BytesIO()
+    c = Canvas(buf, invariant=1)
+    c.drawImage(img, 0, 0, 20, 20)
+    c.save()
+    (xobject,) = PdfReader(buf).pages[0]["/Resources"]["/XObject"].values()
+    assert xobject.get_object()["/ColorSpace"] == "/DeviceCMYK"
+
+
+def test_the_build_command_takes_rgb_and_proof(tmp_path):
+    from typer.testing import CliRunner
+
+    from forge.cli import app
+    result = CliRunner().invoke(app, ["build", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    assert "--rgb" in result.output and "--proof" in result.output and "--home" in result.output

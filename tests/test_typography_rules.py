@@ -1,0 +1,201 @@
+"""Typography rules (forge.text.typography, forge.text.hyphenation, forge.text.ragged) and the
+`typography` check: each rule on the smallest text that shows it."""
+from __future__ import annotations
+
+import pytest
+
+from forge.check import check_game
+from forge.render.layout import PT, fit_text
+from forge.text.hyphenation import LEFT, MIN_FILL, RIGHT, hyphenate
+from forge.text.typography import APOSTROPHE, MINUS, NBSP, SHY, typeset, typeset_markup
+
+
+def show(text: str) -> str:
+    """No-break spaces as `_`, so expectations are readable."""
+    return text.replace(NBSP, "_")
+
+
+# --- typeset -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw, printed", [
+    # one-letter words and the short words an editor keeps with the next word
+    ("Кохання з першого погляду", "Кохання з_першого погляду"),
+    ("Черга в гардероб", "Черга в_гардероб"),
+    ("У свою фазу і в чужу", "У_свою фазу і_в_чужу"),
+    ("А і Б грають", "А_і_Б_грають"),
+    ("Кадзуо та Томіко", "Кадзуо та_Томіко"),
+    ("не можна до кінця ходу", "не_можна до_кінця ходу"),
+    # a number and what it counts
+    ("візьміть 5 карт", "візьміть 5_карт"),
+    ("отримайте 2 ПО", "отримайте 2_ПО"),
+    ("+2 до Сили", "+2_до_Сили"),
+    ("1/4 ПО, 2,5 очка", "1/4_ПО, 2,5_очка"),
+    ("№ 5 і § 3", "№_5_і_§_3"),
+    ("з 5 карт", "з_5_карт"),
+    # quotes, nested, and the apostrophe
+    ('"Аптечка" і "карта "Б""', "«Аптечка» і_«карта „Б“»"),
+    ("пʼять, п'ять, п’ять, п`ять", f"п{APOSTROPHE}ять, п{APOSTROPHE}ять, п{APOSTROPHE}ять, п{APOSTROPHE}ять"),
+    # dashes, minus, ranges, ellipsis
+    ("Перший - хто ходить", "Перший_— хто ходить"),
+    ("Перший — хто ходить", "Перший_— хто ходить"),
+    ("-2 до Сили", f"{MINUS}2_до_Сили"),
+    ("кидок (-1)", f"кидок ({MINUS}1)"),
+    ("1-3: нічого", "1–3: нічого"),
+    ("будь-який 2-й гравець", "будь-який 2-й гравець"),
+    ("і так далі...", "і_так далі…"),
+])
+def test_uk_rules(raw, printed):
+    assert show(typeset(raw, "uk")) == printed
+
+
+@pytest.mark.parametrize("raw, printed", [
+    ("Hunter's \"Trail\"", "Hunter’s “Trail”"),
+    ("the 'quoted' word", "the ‘quoted’ word"),
+    ("Smugglers' League", "Smugglers’ League"),
+    ("draw 3 cards - then discard", "draw 3_cards_– then discard"),
+    ("gets -1 Speed", f"gets {MINUS}1_Speed"),
+])
+def test_en_rules(raw, printed):
+    assert show(typeset(raw, "en")) == printed
+
+
+@pytest.mark.parametrize("lang", ["uk", "en"])
+@pytest.mark.parametrize("raw", [
+    'Візьміть 3 карти з колоди - "Аптечку" чи "Дім" (-1 ПО)...',
+    "Hunter's \"Trail\": draw 2 cards - a 'gift' at 1-3.",
+    "<b>Колискова:</b> оберіть 1 персонажа",
+])
+def test_typeset_is_idempotent(raw, lang):
+    once = typeset(raw, lang)
+    assert typeset(once, lang) == once
+    assert typeset_markup(typeset_markup(raw, lang), lang) == typeset_markup(raw, lang)
+
+
+def test_markup_keeps_its_tags_and_quotes_pair_across_them():
+    got = typeset_markup('<b>"Кузня"</b> в <i>"Брамі"</i> - 2 карти<br/>далі', "uk")
+    assert show(got) == "<b>«Кузня»</b> в_<i>«Брамі»</i>_— 2_карти<br/>далі"
+
+
+# --- hyphenation -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("word", ["рукаві", "очікування", "неприкріпленим", "приготування",
+                                  "перемістити", "пʼятниця", "гардероб"])
+def test_a_break_leaves_two_letters_before_and_three_after(word):
+    pieces = hyphenate(word, "uk").split(SHY)
+    assert "".join(pieces) == word
+    if len(pieces) > 1:
+        assert len(pieces[0].replace(APOSTROPHE, "")) >= LEFT
+        assert len(pieces[-1]) >= RIGHT
+
+
+def test_names_in_table_cells_are_not_hyphenated():
+    assert SHY in hyphenate("Томіко", "uk")
+    assert hyphenate("Кадзуо та Томіко", "uk", names=True) == "Кадзуо та Томіко"
+    assert SHY in hyphenate("Томіко і очікування", "uk", names=True).split()[-1]
+
+
+def _lines(text: str, width_mm: float, align: str = "left") -> list[str]:
+    el = {"w": width_mm, "h": 200, "size": 8, "min": 8, "align": align, "paras": [{"text": text}]}
+    paras, _, _ = fit_text(el, "uk")
+    return ["".join(t for _, t in frags) for _, frags in paras[0].lines]
+
+
+def test_ragged_card_text_with_room_to_spare_is_not_hyphenated():
+    """«Сет завжди з собою: у кишені, за вухом, у рукаві» on a 50 mm box: the second line
+    is full enough to end before «рукаві», which moves whole (it printed «у ру-/каві»)."""
+    text = typeset("Сет завжди з собою: у кишені, за вухом, у рукаві.", "uk")
+    lines = _lines(text, 50)
+    assert not any(line.endswith("-") for line in lines), lines
+    assert lines[-1].endswith("рукаві.")
+
+
+def test_a_short_line_still_takes_a_hyphenated_piece():
+    """A line that would be left shorter than MIN_FILL of the box takes a piece of the word."""
+    text = "Це неприкріпленими"
+    width = 22  # mm: «Це» alone fills much less than MIN_FILL of it
+    lines = _lines(text, width)
+    assert lines[0].endswith("-") and lines[0].startswith("Це ")
+
+
+def test_every_hyphenated_line_was_short_without_its_piece():
+    from forge.render.fonts import unit_width, REGULAR
+    text = typeset("Цього ходу можете перемістити ще 2 карти приготувань у своїй ігровій зоні, "
+                   "а неприкріплені приготування лишаються на руці до наступного розігрування.", "uk")
+    for width in (30, 38, 45, 51):
+        lines = _lines(text, width)
+        for line in lines:
+            if line.endswith("-") and " " in line:
+                head = line.rsplit(" ", 1)[0]
+                assert unit_width(head, REGULAR) * 8 < MIN_FILL * width * PT, (width, line)
+
+
+def test_reportlab_paragraphs_follow_the_same_rule():
+    from reportlab.lib.styles import ParagraphStyle
+    from forge.render.fonts import REGULAR, register
+    from forge.rulebook.markdown import Para
+    from forge.text.ragged import INSTALLED
+    from reportlab.platypus import Paragraph
+    assert INSTALLED
+    register()
+    style = ParagraphStyle("t", fontName=REGULAR, fontSize=9, leading=11, hyphenationLang="",
+                           embeddedHyphenation=0, uriWasteReduce=0)
+    markup = hyphenate(typeset("Сет завжди з собою: у кишені, за вухом, у рукаві, а неприкріплені "
+                               "приготування лишаються на руці.", "uk"), "uk")
+    width = 100  # points: «у кишені, за вухом,» fills more than MIN_FILL: no «у ру-» after it
+
+    def lines(cls):
+        p = cls(markup, style)
+        p.wrap(width, 1000)
+        return [" ".join(str(w) for w in line[1]) for line in p.blPara.lines]
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    plain = lines(Paragraph)
+    held = lines(Para)
+    assert any(line.endswith(f"у{NBSP}ру-") for line in plain), plain  # ReportLab alone
+    assert not any(line.endswith("ру-") for line in held), held
+    for line in held:
+        if line.endswith("-"):
+            head = line.rsplit(" ", 1)[0].replace(SHY, "")
+            assert stringWidth(head, REGULAR, 9) < MIN_FILL * width, (line, held)
+    joined = lambda ls: "".join(ls).replace(" ", "").replace(SHY, "").replace("-", "")
+    assert joined(plain) == joined(held)
+
+
+# --- the check ---------------------------------------------------------------------------------
+
+def test_a_typewriter_apostrophe_in_a_card_name_is_a_finding_at_its_line(game_copy):
+    folder = game_copy("love_formula")
+    path = folder / "base_pairs.yaml"
+    text = path.read_text(encoding="utf-8")
+    old = 'name: {uk: "Кадзуо та Томіко", en: "Kazuo & Tomiko"}'
+    assert old in text
+    path.write_text(text.replace(old, 'name: {uk: "Кадзуо та Томіко", en: "Kazuo\'s Tomiko"}'),
+                    encoding="utf-8")
+    line = next(n for n, s in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "Kazuo's" in s)
+    _, findings = check_game(folder)
+    found = [f for f in findings if f.code == "typography"]
+    assert len(found) == 1, [str(f) for f in findings]
+    f = found[0]
+    assert (f.file.endswith("love_formula/base_pairs.yaml"), f.line) == (True, line)
+    assert "typewriter apostrophe" in f.message and "’" in f.fix
+
+
+def test_a_typewriter_quote_in_an_operation_text_is_a_finding(game_copy):
+    folder = game_copy("rules_does_not_exist")
+    manifest = folder / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    import re
+    m = re.search(r'(\n\s+uk: ")([^"{\n]*?)( [^"{\n]+")', text)  # an operation text in uk
+    assert m, "no operation text to corrupt"
+    text = text[:m.end(2)] + ' \\"так\\"' + text[m.end(2):]
+    manifest.write_text(text, encoding="utf-8")
+    _, findings = check_game(folder)
+    found = [f for f in findings if f.code == "typography"]
+    assert found, [str(f) for f in findings]
+    assert all(f.file.endswith("game.yaml") and f.line > 0 for f in found), [str(f) for f in found]
+    assert "typewriter quote" in found[0].message
+
+
+def test_jinja_quotes_of_an_operation_template_are_not_findings():
+    from forge.check.typography import _template_text
+    source = "{% if source == 'deck' %}Найміть{% else %}Поверніть{% endif %}"
+    assert _template_text(source) == "НаймітьПоверніть"
