@@ -18,6 +18,14 @@ def random_agent(match: Any, seat: int, options: list, rng: random.Random) -> tu
 
 
 AGENTS: dict[str, Agent] = {"random": random_agent}
+#: How a report names an agent in each language; an engine adds its own in ``AGENT_NAMES``.
+AGENT_NAMES: dict[str, dict[str, str]] = {"random": {"uk": "випадковий", "en": "random"}}
+
+
+def agent_name(engine: Any, agent: str, lang: str) -> str:
+    """``agent`` as a report in ``lang`` names it (its id when nobody translated it)."""
+    names = {**AGENT_NAMES, **dict(getattr(engine, "AGENT_NAMES", None) or {})}
+    return names.get(agent, {}).get(lang, agent)
 
 
 def agents_for(engine: Any) -> dict[str, Agent]:

@@ -1424,6 +1424,6 @@ def prepare(game: Any, options: Any = None, sets: Any = None) -> Prepared:
     return Prepared(game, config)
 
 
-from .love_formula_agents import AGENTS, greedy_agent  # noqa: E402  (agents read Match and the type codes)
+from .love_formula_agents import AGENT_NAMES, AGENTS, greedy_agent  # noqa: E402,F401  (agents read Match and the type codes)
 from .love_formula_scenario import (SCENARIO, SCORE_UNIT, describe_expect,  # noqa: E402,F401
                                     scenario_expect, scenario_setup)

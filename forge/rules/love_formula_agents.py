@@ -134,3 +134,4 @@ def greedy_agent(match: Any, seat: int, options: list, rng: random.Random) -> tu
 
 
 AGENTS = {"random": random_agent, "greedy": greedy_agent}
+AGENT_NAMES = {"greedy": {"uk": "жадібний", "en": "greedy"}}

@@ -223,3 +223,4 @@ def sensible_agent(m: Any, s: int, options: list, rng: random.Random) -> tuple:
 
 
 AGENTS = {"random": random_agent, "sensible": sensible_agent}
+AGENT_NAMES = {"sensible": {"uk": "розважливий", "en": "sensible"}}

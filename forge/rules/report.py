@@ -21,7 +21,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import PageBreak, Paragraph as Para, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from babel.numbers import format_decimal
 from reportlab.pdfgen.canvas import Canvas
@@ -29,7 +29,8 @@ from reportlab.pdfgen.canvas import Canvas
 from ..files import write_atomic
 from ..render.fonts import BOLD, REGULAR, register
 from ..text import plural
-from ..text.typography import NBSP
+from ..text.typography import NBSP, typeset_markup
+from .agents import agent_name
 
 TEXT = {
     "uk": {"title": "Звіт про баланс: {game}", "run": "{games}, {players}, зерно {seed}, "
@@ -141,19 +142,28 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     t = TEXT.get(lang, TEXT["en"])
     names = {}
     title = result["game"]
+    sets = {s: s for s in result["sets"]}
+    engine = None
     if game is not None:
+        from . import ENGINES
+        engine = ENGINES.get(game.manifest.engine or "")
         names = {c.id: c.name[lang] for c in game.cards}
         title = game.manifest.title[lang]
+        sets = {s: spec.name[lang] for s, spec in game.manifest.sets.items()}
     body = ParagraphStyle("body", fontName=REGULAR, fontSize=9.5, leading=12.5)
     head = ParagraphStyle("head", fontName=BOLD, fontSize=15, leading=19, spaceAfter=6)
     sub = ParagraphStyle("sub", fontName=BOLD, fontSize=11.5, leading=15, spaceBefore=8, spaceAfter=4)
     lang = lang if lang in TEXT else "en"
     num = partial(_number, lang=lang)
+
+    def Paragraph(markup: str, style: Any) -> Para:   # every text in the language's typography
+        return Para(typeset_markup(markup, lang), style)
+
     story = [Paragraph(t["title"].format(game=escape(title)), head),
              Paragraph(t["run"].format(games=_counted(result["games"], t["n_games"], lang),
                                        players=_counted(result["players"], t["n_players"], lang),
-                                       seed=result["seed"], sets=escape(", ".join(result["sets"])),
-                                       agents=escape(", ".join(result["agents"]))), body),
+                                       seed=result["seed"], sets=escape(", ".join(sets.get(s, s) for s in result["sets"])),
+                                       agents=escape(", ".join(agent_name(engine, a, lang) for a in result["agents"]))), body),
              Paragraph(t["speed"].format(gps=num(result["games_per_s"], "#,##0.#"),
                                          dps=num(result["decisions_per_s"], "#,##0"),
                                          dpg=num(result["mean_decisions_per_game"], "#,##0.#")), body),

@@ -1062,7 +1062,7 @@ def check_data(game: Any) -> Iterator:
                                     f"{total} Sound cards cannot deal the gentle round's 9 cards "
                                     f"to {min(game.manifest.players.max, PLAYERS[1])} players ({deal})")
 
-from .rave_agents import AGENTS  # noqa: E402  (the agents read this module's Match)
+from .rave_agents import AGENT_NAMES, AGENTS  # noqa: E402,F401  (the agents read this module's Match)
 
 
 def prepare(game: Any, options: Mapping[str, Any] | None = None,
