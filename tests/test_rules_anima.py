@@ -184,8 +184,10 @@ def test_simulate_reports_the_designers_figures(game):
     assert set(e["missions"]) == {c.id for c in game.cards if c.type == "mission"}
     assert set(e["locations"]) == {c.id for c in game.cards if c.type == "location"}
     assert all("pick_rate" in c and "survival" in c for c in e["characters"].values())
-    assert any("game length" in line for line in e["lines"])
-    assert any(line.startswith("monsters") for line in e["lines"])
+    assert any(line.startswith("Game length") for line in e["lines"]["en"])
+    assert any(line.startswith("Почвари") for line in e["lines"]["uk"])
+    names = {c.name["uk"] for c in game.cards if c.type == "character"}
+    assert any(name in line for line in e["lines"]["uk"] for name in names)   # names, not ids
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -208,3 +210,13 @@ def test_the_core_names_no_game():
     for name in ("core.py", "scenario.py"):
         text = (ROOT / "forge" / "rules" / name).read_text(encoding="utf-8").lower()
         assert "anima" not in text and "omega" not in text
+
+
+def test_simulate_defaults_to_the_most_players_the_game_seats():
+    """Anima seats 2-3: `forge simulate` without --players plays 3, not a usage error for 4."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "forge", "simulate", "anima_shadow_of_omega",
+                           "--games", "3", "--agents", "pursuer"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "3 games, 3 players" in done.stdout

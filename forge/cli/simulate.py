@@ -70,7 +70,8 @@ def simulate(
     ctx: typer.Context,
     game: str = typer.Argument(..., help="Game id or folder."),
     games: int = typer.Option(1000, "--games", min=1, help="Games to play."),
-    players: int = typer.Option(4, "--players", help="Players per game."),
+    players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: 4, "
+                                          "or the most the game seats if fewer)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the whole run."),
     sets: Optional[str] = typer.Option(None, "--sets", help="Sets in play, comma-separated (default: "
                                        "the engine's, usually the first set)."),
@@ -128,6 +129,8 @@ def simulate(
     if report is not None:
         check_output(report, "--report", folder=False)
     lo, hi = player_range(loaded, module)
+    if players is None:
+        players = max(lo, min(4, hi))
     if not lo <= players <= hi:
         raise UsageError(f"--players: {loaded.id} takes {lo}-{hi} players (got {players})")
     if check not in ("step", "round", "off"):

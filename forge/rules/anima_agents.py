@@ -185,3 +185,4 @@ def _move(m: Any, s: int, options: list, rng: random.Random) -> tuple:
 
 
 AGENTS = {"random": random_agent, "pursuer": pursuer_agent}
+AGENT_NAMES = {"pursuer": {"uk": "цілеспрямований", "en": "pursuer"}}
