@@ -2646,3 +2646,6 @@ def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
             ctx.fail(("face_down",), f"face-down lead events: {got}, expected {e['face_down']}")
     if "alarms" in e and m.st_alarms != e["alarms"]:
         ctx.fail(("alarms",), f"false alarms: {m.st_alarms}, expected {e['alarms']}")
+
+
+from .anima_scenario_text import SCORE_UNIT, describe_expect  # noqa: E402,F401
