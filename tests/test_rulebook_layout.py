@@ -259,3 +259,18 @@ def test_the_rave_rulebook_promises_only_sheets_the_toolkit_prints(lang):
     # and the sheets it names exist, one page each
     assert len(PdfReader(io.BytesIO(sheet("summary", RAVE, lang).pdf)).pages) == 1
     assert len(PdfReader(io.BytesIO(sheet("cheatsheet", RAVE, lang).pdf)).pages) == 1
+
+
+def test_a_worked_example_box_leaves_no_empty_sliver_at_a_page_foot():
+    """The Anima rulebook's speed-check example once began as an empty tinted strip at the foot
+    of a page: a box splits only where at least `min_part` of it fits."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+    from forge.rulebook.markdown import Callout
+    box = Callout([[[Paragraph("text " * 200, ParagraphStyle("b", fontSize=9, leading=12))]]],
+                  colWidths=[300], splitInRow=1)
+    box.min_part = 45
+    box.wrap(300, 1000)
+    assert box.split(300, 20) == []
+    parts = box.split(300, 100)         # 150 pt of text: it splits where enough fits
+    assert len(parts) == 2

@@ -192,6 +192,18 @@ _INLINE_MARKUP = {"strong_open": "<b>", "strong_close": "</b>", "em_open": "<i>"
                   "softbreak": " ", "hardbreak": "<br/>"}
 
 
+class Callout(Table):
+    """A tinted box around a worked example: split across columns or pages only when at least
+    `min_part` of it fits here, so no empty sliver of the box is left at a page foot."""
+
+    min_part: float = 0.0
+
+    def split(self, availWidth, availHeight):
+        if availHeight < self.min_part:
+            return []
+        return super().split(availWidth, availHeight)
+
+
 @dataclass
 class Converter:
     """Turns one rendered template into flowables with a given style sheet and column width."""
@@ -324,7 +336,7 @@ class Converter:
 
     def callout(self, inner: list[Flowable]) -> Flowable:
         s = self.styles
-        table = Table([[inner]], colWidths=[self.column], splitInRow=1, style=TableStyle([
+        table = Callout([[inner]], colWidths=[self.column], splitInRow=1, style=TableStyle([
             ("FONT", (0, 0), (-1, -1), REGULAR, s.size),
             ("BACKGROUND", (0, 0), (-1, -1), TINT),
             ("LINEBEFORE", (0, 0), (0, -1), 2, RULE),
@@ -335,6 +347,7 @@ class Converter:
         ]))
         table.spaceBefore = s.size * 0.2
         table.spaceAfter = s.size * 0.7
+        table.min_part = s.size * 5      # about three lines of text and the box's padding
         return table
 
     def table(self, node: SyntaxTreeNode) -> Flowable:
