@@ -336,3 +336,26 @@ def test_a_printed_component_without_its_shape_is_a_finding_with_its_line(tmp_pa
     assert game is None
     assert any("game.yaml:" in s and "a token is printed: give it shape, size" in s for s in said), said
     assert any("a die takes no shape" in s for s in said), said
+
+
+@pytest.mark.parametrize("front, says", [
+    ('front: {color: "#3b2a80", accent: "#e5dbff", icon: sparkl}', "unknown icon 'sparkl'"),
+    ('front: {color: "#3b2a80", accent: "#e5dbff", label: {uk: "Душа безсмертна, вічна і нескінченна", '
+     'en: "An immortal, eternal and endless soul"}}', "is wider than the circle"),
+])
+def test_a_token_that_cannot_be_drawn_is_a_check_finding_at_its_line(tmp_path, front, says):
+    """`check` draws the printed components as the build will: no build needed to find them."""
+    import shutil
+    from forge.check import check_game
+    root = tmp_path / "rules_does_not_exist"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "cards" / "rules_does_not_exist", root)
+    manifest = root / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    old = 'front: {color: "#3b2a80", accent: "#e5dbff", icon: sparkle}'
+    assert old in text
+    manifest.write_text(text.replace(old, front), encoding="utf-8")
+    _, findings = check_game(root)
+    hits = [f for f in findings if f.code == "component"]
+    line = next(n for n, row in enumerate(manifest.read_text(encoding="utf-8").splitlines(), 1)
+                if row.strip().startswith("front:") and "3b2a80" in row)
+    assert hits and says in hits[0].message and hits[0].line == line, [str(f) for f in findings]

@@ -22,7 +22,7 @@ from .engine import check_engine
 from .fields import check_shown_fields
 from .identity import check_ids, check_unique
 from .paths import check_paths
-from .preflight import check_glyphs_and_fit
+from .preflight import check_components, check_glyphs_and_fit
 from .references import check_references
 from .rulebook import check_rulebooks
 from .subtypes import check_subtype_fields
@@ -31,7 +31,7 @@ from .typography import check_typography
 
 DATA_CHECKS = (check_ids, check_references, check_subtype_fields, check_texts, check_typography,
                check_paths)
-DERIVED_CHECKS = (check_counts, check_unique, check_engine, check_glyphs_and_fit, check_shown_fields,
+DERIVED_CHECKS = (check_counts, check_unique, check_engine, check_glyphs_and_fit, check_components, check_shown_fields,
                   check_rulebooks)
 
 

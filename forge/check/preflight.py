@@ -17,11 +17,12 @@ from pathlib import Path
 
 from jinja2.exceptions import SecurityError
 
-from ..errors import Finding, display_path
+from ..errors import Finding, ForgeError, display_path
 from ..model import Game
 from ..render import LayoutError, back, front
-from ..render.fonts import missing_glyphs
+from ..render.fonts import BOLD, missing_glyphs
 from ..render.layout import back_key, lay_out
+from ..render.tokens import designs, face as component_face, side_of
 
 
 def _names(chars: list[str]) -> str:
@@ -83,3 +84,35 @@ def _face_findings(make, face, lang: str, what: str = "") -> Iterator[Finding]:
     for problem in face.problems:
         yield make(problem.loc, problem.code, prefix + problem.message,
                    "shorten the text" if problem.code == "text-overflow" else "")
+
+
+def check_components(game: Game) -> Iterator[Finding]:
+    """The printed components (tokens, counters, boards) draw as the build will draw them: an
+    unknown icon, a label wider than its shape even at the smallest size, or a character the
+    font lacks is a finding at the component's side in the manifest, before any build."""
+    seen: set[str] = set()
+    for set_id, spec in game.manifest.sets.items():
+        for i, comp in enumerate(spec.components):
+            if not comp.printed:
+                continue
+            for which in ("front", "back") if comp.back is not None else ("front",):
+                at = ("sets", set_id, "components", i, which)
+                for lang in game.manifest.locales:
+                    for design in range(designs(comp)):
+                        try:
+                            component_face(comp, design, which, lang)
+                        except ForgeError as exc:
+                            problem = str(exc)
+                            code = "component"
+                        else:
+                            side = side_of(comp, design, which)
+                            label = side.label[lang] if side.label is not None else ""
+                            missing = missing_glyphs(label, BOLD) if label else []
+                            if not missing:
+                                continue
+                            problem = (f"component {comp.id!r}: the fonts have no glyph for "
+                                       f"{_names(missing)} in «{label}» ({lang})")
+                            code = "missing-glyph"
+                        if problem not in seen:
+                            seen.add(problem)
+                            yield game.manifest_finding(at, code, problem)
