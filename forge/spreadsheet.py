@@ -19,7 +19,7 @@ own (notes, sums) and is skipped. The type is the `--type` of the import, the se
 the card's own when updated, else the manifest's first set.
 
 Validation is forge's: the rows become a document whose positions are sheet cells, validated
-by the card models `load_game` uses (`forge.model.game._read_cards`), then the game with those
+by the card models `load_game` uses (`forge.model.game.read_cards`), then the game with those
 cards runs every check of `forge check` (`forge.check.DATA_CHECKS`, `DERIVED_CHECKS`). So every
 finding about an imported card names the sheet, the row and the column: `cards.csv:7:3: ...`.
 
@@ -382,7 +382,7 @@ def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None 
     """Import the rows of a sheet as cards of `type_id` into the game at `root` (see the module
     docstring); `write=False` only validates."""
     from .check import DATA_CHECKS, DERIVED_CHECKS
-    from .model.game import _read_cards
+    from .model.game import read_cards
 
     target = target_file(root, sheet_path, file)
     result = ImportResult(target)
@@ -445,7 +445,7 @@ def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None 
     sheet_cards: list[Any] = []
     ids: set[str] = set()
     if data:
-        findings += _read_cards(sheet_doc, models, sheet_cards, ids, manifest.locales)
+        findings += read_cards(sheet_doc, models, sheet_cards, ids, manifest.locales)
     else:
         findings.append(table.finding(table.rows[0][0].row, 1, "empty", "the sheet has a header but no card rows"))
     refused = bool(findings)  # a row that is not a card, or a cell that cannot be read

@@ -125,11 +125,11 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
         cards_doc, problems = load_yaml(file)
         findings += problems
         if cards_doc is not None:
-            findings += _read_cards(cards_doc, models, cards, ids, manifest.locales)
+            findings += read_cards(cards_doc, models, cards, ids, manifest.locales)
     return Game(root, manifest, tuple(cards), frozenset(ids), doc), findings
 
 
-def _read_cards(doc: Document, models: dict[str, type[Card]], out: list[Card],
+def read_cards(doc: Document, models: dict[str, type[Card]], out: list[Card],
                 ids: set[str], locales: tuple[str, ...]) -> list[Finding]:
     data = doc.data
     if data is None or data == []:

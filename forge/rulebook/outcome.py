@@ -201,11 +201,6 @@ def sentence(text: str) -> str:
     return text if text[-1] in ".!?" else text + "."
 
 
-def engine_attr(engine: Any, name: str) -> Any:
-    """`name` on the engine module (None: no engine, or the engine does not have it)."""
-    return getattr(engine, name, None) if engine is not None else None
-
-
 def common_before(expect: dict, w: Words) -> list[str]:
     """Sentences for the common keys that open an outcome: the order of play."""
     orders = expect.get("order") or []
@@ -248,8 +243,8 @@ def describe(expect: dict, lang: str, names: dict[str, Any], engine: Any = None,
     if lang not in LANGS or not isinstance(expect, dict):
         return []
     w = Words(lang, names, game)
-    unit = (engine_attr(engine, "SCORE_UNIT") or {}).get(lang) or _POINTS[lang]
-    hook: Callable[..., list[str]] | None = engine_attr(engine, "describe_expect")
+    unit = (getattr(engine, "SCORE_UNIT", None) or {}).get(lang) or _POINTS[lang]
+    hook: Callable[..., list[str]] | None = getattr(engine, "describe_expect", None)
     own = list(hook(expect, lang, w)) if hook is not None else []
     texts = common_before(expect, w) + own + common_after(expect, w, tuple(unit))
     return [typeset(s, lang) for s in map(sentence, texts) if s]

@@ -21,7 +21,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import PageBreak, Paragraph as Para, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from babel.numbers import format_decimal
 from reportlab.pdfgen.canvas import Canvas
@@ -156,20 +156,20 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     lang = lang if lang in TEXT else "en"
     num = partial(_number, lang=lang)
 
-    def Paragraph(markup: str, style: Any) -> Para:   # every text in the language's typography
-        return Para(typeset_markup(markup, lang), style)
+    def para(markup: str, style: Any) -> Paragraph:   # every text in the language's typography
+        return Paragraph(typeset_markup(markup, lang), style)
 
-    story = [Paragraph(t["title"].format(game=escape(title)), head),
-             Paragraph(t["run"].format(games=_counted(result["games"], t["n_games"], lang),
+    story = [para(t["title"].format(game=escape(title)), head),
+             para(t["run"].format(games=_counted(result["games"], t["n_games"], lang),
                                        players=_counted(result["players"], t["n_players"], lang),
                                        seed=result["seed"], sets=escape(", ".join(sets.get(s, s) for s in result["sets"])),
                                        agents=escape(", ".join(agent_name(engine, a, lang) for a in result["agents"]))), body),
-             Paragraph(t["speed"].format(gps=num(result["games_per_s"], "#,##0.#"),
+             para(t["speed"].format(gps=num(result["games_per_s"], "#,##0.#"),
                                          dps=num(result["decisions_per_s"], "#,##0"),
                                          dpg=num(result["mean_decisions_per_game"], "#,##0.#")), body),
-             Paragraph(t["viol"].format(n=len(result["violations"])), body),
-             *[Paragraph(escape(line), body) for line in engine_lines(result, lang)],
-             Paragraph(t["wins"], sub), _win_chart(result, num)]
+             para(t["viol"].format(n=len(result["violations"])), body),
+             *[para(escape(line), body) for line in engine_lines(result, lang)],
+             para(t["wins"], sub), _win_chart(result, num)]
     rows = [[t["seat"], t["win"], "95 %", t["score"]]]
     for s, r in enumerate(result["seat_win_rate"]):
         rows.append([f"{r['seat']} ({r['agent']})", num(r["win_rate"], "0.000"),
@@ -179,10 +179,10 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, 9),
                                ("FONT", (0, 0), (-1, 0), BOLD, 9),
                                ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black)]))
-    story += [table, Paragraph(t["dist"], sub), _score_chart(result, t, num)]
+    story += [table, para(t["dist"], sub), _score_chart(result, t, num)]
     cards = sorted(result["cards"].items(), key=lambda kv: (-kv[1]["play_share"], kv[0]))
     dead = escape(", ".join(names.get(c, c) for c in result["dead_cards"]) or t["none"])
-    story += [PageBreak(), Paragraph(t["cards"], sub), Paragraph(t["dead"].format(cards=dead), body),
+    story += [PageBreak(), para(t["cards"], sub), para(t["dead"].format(cards=dead), body),
               Spacer(1, 4 * mm)]
     chart_rows = [(names.get(c, c), v["play_share"], v["win_share"]) for c, v in cards]
     for k in range(0, len(chart_rows), 40):
