@@ -8,8 +8,10 @@ deck's order or another seat's hand or missions.
 
 - Movement: it heads for the location of its current goal (a visit, hold or battle goal); when
   that location is not on the table it explores it from the location discard pile, or opens a
-  new one from the deck; a group that already stands on its goal stays; with nothing to chase
-  it stays to explore again, or rests when it is on the road.
+  new one from the deck; a group that already stands on its goal stays. A goal guarded by a
+  face-up monster it beats only with a lucky roll is tried half the time. With nothing to chase
+  it mostly stays to explore again and sometimes walks to a quiet location for new hires; on
+  the road it rests.
 - Exploration: a Speed check when it can reach the difficulty, else it explores; rewards: the
   mission goal first, then a hire while the group is small, then bonus cards.
 - Battles: it plays battle cards when its Strength is behind, flees from hopeless fights and
@@ -157,8 +159,10 @@ def _plan(m: Any, s: int, rng: random.Random) -> tuple:
     goes = m.goes(s)
     for o in goes:
         L = o[1]
-        if p.dix[L] in want and not (L in m.lead_up and p.monster[m.lead[L]]
-                                     and p.mstr[m.lead[L]] > m.strength(s) + 5):
+        guard = p.mstr[m.lead[L]] - m.strength(s) if L in m.lead_up and p.monster[m.lead[L]] else -9
+        # a guard it beats only with a lucky roll: it tries half the time and grows otherwise,
+        # so a weak group does not lose to the same monster turn after turn
+        if p.dix[L] in want and guard <= 5 and (guard < 2 or rng.random() < 0.5):
             return o
     news = m.news(s)
     for o in news:
@@ -168,9 +172,11 @@ def _plan(m: Any, s: int, rng: random.Random) -> tuple:
         for o in news:
             if o[0] == "new_deck":
                 return o
-    if here >= 0:
-        return ("stay",)
     safe = [o for o in goes if o[1] not in m.lead]
+    # nothing it can chase here: mostly explore again, sometimes look for help elsewhere, so a
+    # group stuck on a goal it cannot reach (a Speed check beyond a 6) still finds new hires
+    if here >= 0 and (want or not safe or rng.random() < 0.75):
+        return ("stay",)
     if safe:
         return safe[int(rng.random() * len(safe))]
     return ("rest",)
