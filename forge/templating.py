@@ -15,7 +15,7 @@ import os
 import types
 from functools import lru_cache
 from pathlib import Path, PurePath
-from types import TracebackType
+from types import FrameType, TracebackType
 from typing import Any
 
 import jinja2
@@ -23,6 +23,7 @@ import pydantic
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from . import cache
+from .resources import BUILTIN
 
 class _SharedBytecode(jinja2.BytecodeCache):
     """Compiled templates shared by every game's environment in this process (the common
@@ -199,6 +200,19 @@ def error_position(tb: TracebackType | None) -> tuple[str, int]:
     return pick_frame(list(reversed(frames)))
 
 
+def calling_template(frame: FrameType | None) -> tuple[str, int]:
+    """(template file, line) of the template code running at `frame` or outwards: the line of
+    a game's own template that called the Python function (a global such as `el()`), chosen
+    as `pick_frame` does."""
+    frames = []
+    while frame is not None:
+        tmpl = frame.f_globals.get("__jinja_template__")
+        if tmpl is not None and tmpl.filename:
+            frames.append((tmpl.filename, tmpl.get_corresponding_lineno(frame.f_lineno)))
+        frame = frame.f_back
+    return pick_frame(frames)
+
+
 def pick_frame(frames: list[tuple[str, int]]) -> tuple[str, int]:
     """The innermost (file, line) of a game template among `frames`, innermost first."""
     for file, line in frames:
@@ -207,13 +221,15 @@ def pick_frame(frames: list[tuple[str, int]]) -> tuple[str, int]:
     return frames[0] if frames else ("", 0)
 
 
-#: The checkout this package sits in (built-in games, their templates and scenarios).
-CHECKOUT = Path(__file__).resolve().parents[1]
+#: forge's own shared templates, where every game's layouts look last (after its project's
+#: `templates/_common/`): a project needs no copy of them.
+COMMON = BUILTIN / "templates" / "_common"
 
 
 def templates_root(game: object) -> Path:
     """Where a game's templates live: $FORGE_TEMPLATES, else `templates/` beside its cards
-    folder (a designer's own project laid out like this one), else this checkout's."""
+    folder (a designer's own project laid out like the built-in one), else the built-in
+    project's."""
     if os.environ.get("FORGE_TEMPLATES"):
         return Path(os.environ["FORGE_TEMPLATES"])
     return _beside(str(game.root), game.id)  # type: ignore[attr-defined]
@@ -224,7 +240,14 @@ def _beside(game_root: str, game_id: str) -> Path:
     sibling = Path(game_root).resolve().parent.parent / "templates"
     if (sibling / game_id).is_dir() or (sibling / "_common").is_dir():
         return sibling
-    return CHECKOUT / "templates"
+    return BUILTIN / "templates"
+
+
+def layout_folders(root: Path, game_id: str) -> list[str]:
+    """The folders a game's card layouts are loaded from, first match wins: its own, its
+    project's `_common`, then forge's (`COMMON`)."""
+    return list(dict.fromkeys(str(p) for p in (root / game_id / "cards", root / "_common" / "cards",
+                                               COMMON / "cards")))
 
 
 def source_loader(sources: dict[str, str]) -> jinja2.FunctionLoader:

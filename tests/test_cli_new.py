@@ -1,6 +1,8 @@
 """`forge new`: a scaffolded game checks and builds at once, in a folder outside the checkout."""
 from __future__ import annotations
 
+import json
+
 from pypdf import PdfReader
 
 from conftest import run_forge, tree_digest
@@ -8,13 +10,15 @@ from pdfread import assert_fonts_embedded
 
 
 def test_new_game_checks_and_builds_in_an_empty_folder(tmp_path):
-    made = run_forge("new", "my_game", "--types", "action,character,relic", cwd=tmp_path)
+    made = run_forge("new", "my_game", "--types", "action,character,relic", "--format", "json",
+                     cwd=tmp_path)
     assert made.returncode == 0, made.stderr
-    listed = made.stdout.split()
+    listed = [f["path"] for f in json.loads(made.stdout)]
     for name in ("cards/my_game/game.yaml", "cards/my_game/relic.yaml",
                  "templates/my_game/cards/relic.yaml.j2", "templates/my_game/rulebook.uk.md.j2",
                  "templates/my_game/cheatsheet.en.md.j2"):
         assert name in listed and (tmp_path / name).is_file(), name
+    assert not (tmp_path / "templates" / "_common").exists(), "layouts fall back to forge's own"
     # the manifest counts what the card files hold, and the types' names are localised
     manifest = (tmp_path / "cards/my_game/game.yaml").read_text(encoding="utf-8")
     assert "action: 3" in manifest and '{uk: "Дія", en: "Action"}' in manifest

@@ -46,8 +46,10 @@ def test_which_products_a_saved_file_rebuilds(tmp_path):
     assert rebuilt("templates/g/rulebook.uk.md.j2") == [], "a language not being built"
     assert rebuilt("templates/g/rulebook.uk.md.j2", lang=None) == ["rulebook", "rulebook-booklet"]
     assert rebuilt("output/g/en/pnp-a4.pdf") == []
-    assert game.folders() == [(tmp_path / "cards" / "g").resolve(), (t / "g").resolve(),
-                              (t / "_common").resolve()]
+    own = [(tmp_path / "cards" / "g").resolve(), (t / "g").resolve()]
+    assert game.folders() == own, "forge's own _common is not the project's to edit"
+    (t / "_common").mkdir()
+    assert game.folders() == own + [(t / "_common").resolve()]
 
 
 def test_a_save_rebuilds_and_a_bad_save_keeps_the_last_good_file(tmp_path):

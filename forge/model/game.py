@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import Finding, PathError, display_path
 from ..load import Document, load_yaml
+from ..resources import BUILTIN
 from .cards import COMMON_KEYS, Card, Operation, card_models
 from .fields import walk_effects
 from .manifest import manifest_model, read_locales
@@ -58,15 +59,32 @@ class Game:
 
 
 def cards_root() -> Path:
-    """Where built-in games live: $FORGE_CARDS, ./cards, or the checkout this package sits in."""
+    """The games forge works on when none is named: $FORGE_CARDS, else the current folder's
+    `cards/` (a user's project is any folder with `cards/` and `templates/`), else forge's
+    built-in games."""
     if os.environ.get("FORGE_CARDS"):
         return Path(os.environ["FORGE_CARDS"])
     here = Path.cwd() / "cards"
-    return here if here.is_dir() else Path(__file__).resolve().parents[2] / "cards"
+    return here if here.is_dir() else BUILTIN / "cards"
 
 
-def all_games() -> list[Path]:
-    root = cards_root()
+def find_game(game_id: str) -> Path | None:
+    """The folder of the game `game_id`: under `cards_root()`, else a built-in game (so
+    `forge build love_formula` works in any folder, and a project's game of the same id wins)."""
+    for root in dict.fromkeys((cards_root(), BUILTIN / "cards")):
+        if is_game(root / game_id):
+            return root / game_id
+    return None
+
+
+def known_games() -> list[str]:
+    """The ids `find_game` finds: the project's games and the built-in ones."""
+    return sorted({p.name for root in (cards_root(), BUILTIN / "cards") for p in all_games(root)})
+
+
+def all_games(root: Path | None = None) -> list[Path]:
+    """The game folders under `root` (default: `cards_root()`)."""
+    root = cards_root() if root is None else root
     if not root.is_dir():
         return []
     try:

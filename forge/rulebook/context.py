@@ -29,7 +29,8 @@ from markupsafe import Markup
 from ..errors import Finding, display_path
 from ..model import Game
 from ..paths import DataPathError, data_path
-from ..templating import (BYTECODE, CHECKOUT, Environment, FolderLoader, error_position, pick_frame,
+from ..resources import BUILTIN
+from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           templates_root)
 from ..scenario import ScenarioError, load_scenario
 from ..text import effect_text, operations_text, plural
@@ -43,9 +44,9 @@ BLOCK_MARK = "@@forge-block-{}@@"
 
 
 def scenarios_dir(game: Game) -> Path:
-    """`tests/scenarios/<game>/` beside the cards folder, else in the checkout."""
+    """`tests/scenarios/<game>/` beside the cards folder, else in the built-in project."""
     sibling = game.root.resolve().parent.parent / "tests" / "scenarios" / game.id
-    return sibling if sibling.is_dir() else CHECKOUT / "tests" / "scenarios" / game.id
+    return sibling if sibling.is_dir() else BUILTIN / "tests" / "scenarios" / game.id
 
 
 def template_name(game: Game, kind: str, lang: str) -> str:
@@ -130,17 +131,6 @@ def environment(root: str) -> jinja2.Environment:
     return env
 
 
-def _jinja_frames(frame) -> list[tuple[str, int]]:
-    """(template file, line) of every Jinja-compiled frame from `frame` outwards."""
-    out = []
-    while frame is not None:
-        tmpl = frame.f_globals.get("__jinja_template__")
-        if tmpl is not None and tmpl.filename:
-            out.append((tmpl.filename, tmpl.get_corresponding_lineno(frame.f_lineno)))
-        frame = frame.f_back
-    return out
-
-
 class _Recorder:
     """The context of one rendering: resolves references and records what fails."""
 
@@ -149,7 +139,7 @@ class _Recorder:
 
     def _here(self) -> tuple[str, int]:
         """The template file and line being rendered (innermost game-template frame)."""
-        return pick_frame(_jinja_frames(sys._getframe()))
+        return calling_template(sys._getframe())
 
     # --- names ---------------------------------------------------------------------------
     def t(self, text: Any) -> str:

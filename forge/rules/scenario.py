@@ -23,7 +23,7 @@ from typing import Any
 from ..errors import EngineError, Finding, ForgeError
 from ..load import Document, Loc, load_yaml
 from ..model import load_game
-from ..model.game import all_games, cards_root
+from ..model.game import find_game, known_games
 from . import ENGINES
 from .core import SEAT_NAMES, IllegalAction, ScenarioKeys, resolve_options
 
@@ -325,7 +325,7 @@ def load_scenario(path: str | Path) -> Scenario:
     data = doc.data
     if not isinstance(data, dict):
         raise ScenarioError([Finding(doc.name, 0, 0, "scenario", "a scenario is a mapping of keys")])
-    known = sorted(p.name for p in all_games())
+    known = known_games()
     sc = Scenario(path, {}, {}, data, doc)
 
     def stop(loc: Loc | None, message: str, fix: str = "") -> ScenarioError:
@@ -341,7 +341,7 @@ def load_scenario(path: str | Path) -> Scenario:
     if game_id not in known:
         raise stop(("game",) if "game" in data else None,
                    f"no game {game_id!r} (known: {', '.join(known)})")
-    game = _load_game_cached(cards_root() / game_id)
+    game = _load_game_cached(find_game(game_id))
     if game is None:
         raise stop(("game",) if "game" in data else None, f"the game {game_id!r} does not load",
                    f"run `forge check` on {game_id}")

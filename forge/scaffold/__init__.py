@@ -6,7 +6,7 @@
   a component, a default back, one card type per `types` with a `cost` field, two operations);
 - `cards/<game>/<type>.yaml`: two example cards per type;
 - `templates/<game>/cards/<type>.yaml.j2`: a layout per type, built from the shared pieces of
-  `templates/_common/cards/parts.j2`;
+  `templates/_common/cards/parts.j2` (forge's own, which every game's layouts fall back to);
 - `templates/<game>/rulebook.<lang>.md.j2` and `cheatsheet.<lang>.md.j2` per language.
 
 The result passes `forge check` and `forge build` as it is. `uk` and `en` get text written in
@@ -17,10 +17,6 @@ The files are rendered with forge's sandboxed Jinja `Environment` using `[[ ]]`,
 `[# #]` as delimiters, so that the `{{ }}` of the templates they produce pass through as written.
 Every file is written or none (`forge.files.write_files`), and an existing game is never
 touched: `GameExists` is raised before anything is written.
-
-Until the package ships `templates/_common` as a fallback for every project (issue 14, item 1),
-a game's layouts find the shared pieces only in the `templates/_common` folder beside its own
-templates: so a project without one gets a copy of forge's (`_common_files`).
 """
 from __future__ import annotations
 
@@ -37,7 +33,7 @@ from ..errors import ForgeError, UsageError, display_path
 from ..files import write_files
 from ..model.fields import ID_PATTERN
 from ..model.manifest import LOCALE_PATTERN
-from ..templating import CHECKOUT, Environment
+from ..templating import Environment
 
 __all__ = ["GameExists", "scaffold", "DEFAULT_LANGS", "DEFAULT_TYPES"]
 
@@ -156,17 +152,6 @@ def plan(game_id: str, langs: list[str], types: list[str]) -> dict[str, str]:
     return files
 
 
-def _common_files(project: Path) -> dict[Path, bytes]:
-    """forge's shared card layouts, for a project whose templates folder has none (see the
-    module's docstring); nothing when the project has them or forge has none to give."""
-    target = project / "templates" / "_common"
-    source = CHECKOUT / "templates" / "_common"
-    if target.exists() or not source.is_dir() or source.resolve() == target.resolve():
-        return {}
-    return {target / path.relative_to(source): path.read_bytes()
-            for path in sorted(source.rglob("*")) if path.is_file() and "__pycache__" not in path.parts}
-
-
 def scaffold(project: Path, game_id: str, langs: list[str] | tuple[str, ...] = DEFAULT_LANGS,
              types: list[str] | tuple[str, ...] = DEFAULT_TYPES) -> list[Path]:
     """Write a new game into `project` (see the module docstring); the paths written, in order.
@@ -178,6 +163,5 @@ def scaffold(project: Path, game_id: str, langs: list[str] | tuple[str, ...] = D
             raise GameExists(f"{display_path(folder)} already exists: forge new never overwrites a "
                              f"game (pick another id, or delete the folder to start again)")
     out = {project / name: text.encode("utf-8") for name, text in files.items()}
-    out.update(_common_files(project))
     write_files(out)
     return list(out)
