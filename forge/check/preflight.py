@@ -7,22 +7,22 @@ locale of the game, and two things are reported with the card's id:
 - `text-overflow`: a text that does not fit its layout box even at the box's minimum font size
   (or a word wider than its box).
 
-Card backs are checked the same way and reported at the manifest's `backs` entry.
+Card backs are checked the same way and reported at the manifest's `backs` entry. A face whose
+layout fails is reported through `forge.check.layouts.layout_findings`: every bad element at the
+template line that made it.
 """
 from __future__ import annotations
 
 from typing import Iterator
 
-from pathlib import Path
-
-from jinja2.exceptions import SecurityError
-
-from ..errors import Finding, ForgeError, display_path
+from ..errors import Finding, ForgeError
 from ..model import Game
 from ..render import LayoutError, back, front
 from ..render.fonts import BOLD, missing_glyphs
+from ..render.icons import game_icons
 from ..render.layout import back_key, lay_out
 from ..render.tokens import designs, face as component_face, side_of
+from .layouts import layout_findings
 
 
 def _names(chars: list[str]) -> str:
@@ -43,8 +43,8 @@ def check_glyphs_and_fit(game: Game) -> Iterator[Finding]:
             try:
                 face = front(game, card, lang)
             except LayoutError as exc:
-                yield _layout_finding(exc, card.finding((), "layout", f"the card's layout fails ({lang}): {exc}",
-                                                        "fix the layout template under templates/"))
+                yield from layout_findings(exc, card.finding((), "layout", f"the card's layout fails ({lang}): {exc}",
+                                                             "fix the layout template under templates/"))
                 continue
             yield from _face_findings(card.finding, face, lang)
             key = back_key(game, card)
@@ -53,22 +53,12 @@ def check_glyphs_and_fit(game: Game) -> Iterator[Finding]:
                 try:
                     face = back(game, card, lang)
                 except LayoutError as exc:
-                    yield _layout_finding(exc, game.manifest_finding(("backs", key), "layout",
-                                                                     f"the back fails ({lang}): {exc}"))
+                    yield from layout_findings(exc, game.manifest_finding(("backs", key), "layout",
+                                                                          f"the back fails ({lang}): {exc}"))
                     continue
                 yield from _face_findings(
                     lambda loc, code, msg, fix="": game.manifest_finding(("backs", key) + loc[:0], code, msg, fix),
                     face, lang, what=f"back {key!r}")
-
-
-def _layout_finding(exc: LayoutError, at_data: Finding) -> Finding:
-    """A failing layout is reported at the template's file and line when they are known (the
-    template is what to fix), naming the card; else at the card's data."""
-    if not exc.file:
-        return at_data
-    code = "unsafe-template" if isinstance(exc.__cause__, SecurityError) else "layout"
-    return Finding(display_path(Path(exc.file)), exc.line, 1 if exc.line else 0, code, str(exc),
-                   at_data.fix, at_data.card)
 
 
 def _face_findings(make, face, lang: str, what: str = "") -> Iterator[Finding]:
@@ -91,6 +81,7 @@ def check_components(game: Game) -> Iterator[Finding]:
     unknown icon, a label wider than its shape even at the smallest size, or a character the
     font lacks is a finding at the component's side in the manifest, before any build."""
     seen: set[str] = set()
+    icons = game_icons(game)
     for set_id, spec in game.manifest.sets.items():
         for i, comp in enumerate(spec.components):
             if not comp.printed:
@@ -100,7 +91,7 @@ def check_components(game: Game) -> Iterator[Finding]:
                 for lang in game.manifest.locales:
                     for design in range(designs(comp)):
                         try:
-                            component_face(comp, design, which, lang)
+                            component_face(comp, design, which, lang, icons)
                         except ForgeError as exc:
                             problem = str(exc)
                             code = "component"

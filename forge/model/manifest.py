@@ -86,7 +86,7 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         model_config = STRICT
         color: Hex = "#343a40"
         accent: Hex = "#ffffff"
-        icon: Annotated[str, Field(strict=True, pattern=r"^[a-z]+$")] | None = None
+        icon: Annotated[str, Field(strict=True, pattern=r"^[a-z][a-z0-9_-]*$")] | None = None
         label: Text | None = None
 
     class ComponentVariant(BaseModel):
@@ -96,7 +96,7 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         model_config = STRICT
         color: Hex | None = None
         accent: Hex | None = None
-        icon: Annotated[str, Field(strict=True, pattern=r"^[a-z]+$")] | None = None
+        icon: Annotated[str, Field(strict=True, pattern=r"^[a-z][a-z0-9_-]*$")] | None = None
         label: Text | None = None
 
     class Component(BaseModel):
@@ -171,7 +171,7 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         model_config = STRICT
         color: Annotated[str, Field(strict=True, pattern=r"^#[0-9a-fA-F]{6}$")] = "#343a40"
         accent: Annotated[str, Field(strict=True, pattern=r"^#[0-9a-fA-F]{6}$")] = "#ffffff"
-        icon: Annotated[str, Field(strict=True, pattern=r"^[a-z]+$")] = "star"
+        icon: Annotated[str, Field(strict=True, pattern=r"^[a-z][a-z0-9_-]*$")] = "star"
         label: Text | None = None
 
     class Manifest(BaseModel):

@@ -104,6 +104,13 @@ def _cmyk(r: float, g: float, b: float, role: str) -> tuple[float, float, float,
     return tuple(round((1 - v - k) / (1 - k), 4) for v in (r, g, b)) + (round(k, 4),)  # type: ignore[return-value]
 
 
+def _cmyk_colour(col: colors.Color) -> colors.CMYKColor:
+    """A colour of a game's SVG icon as it prints in a CMYK file (the formula of `cmyk_of`)."""
+    if isinstance(col, colors.CMYKColor):
+        return col
+    return colors.CMYKColor(*_cmyk(col.red, col.green, col.blue, "ink"))
+
+
 def ink(value: Any, cmyk: bool, role: str = "ink"):
     """A ReportLab colour object for `value` in the PDF's colour model (for canvas calls)."""
     if not cmyk:
@@ -174,14 +181,14 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
         if groups and i in groups and _place_group(c, face, i, groups[i], art):
             skip = len(groups[i]) - 1
             continue
-        if id(el) in static:
+        if id(el) in static and el.get("name") not in face.icons.svg:  # a game's icon: per face
             ops = _STATIC_OPS.get((id(el), H, face.width, cmyk))
             if ops is not None:
                 out.append(ops)
                 continue
             if el["kind"] in _VECTOR:
                 n = len(out)
-                draw_face(c, Face(face.width, H, [dict(el)]))
+                draw_face(c, Face(face.width, H, [dict(el)], icons=face.icons))
                 _STATIC_OPS[(id(el), H, face.width, cmyk)] = out[n] if len(out) == n + 1 else " ".join(out[n:])
                 continue
         kind = el["kind"]
@@ -220,29 +227,17 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
             _stripes(c, face, el)
             out.append("Q")
         elif kind == "icon":
-            name = el["name"]
-            if name not in ICONS:
-                raise LayoutError(f"unknown icon {name!r} (known: {', '.join(ICONS)})")
             s = float(el["size"])
             ink_ = fill if fill is not None else (None if stroke is not None else "#000000")
-            _icon(out, name, float(el["x"]) * PT, (H - float(el["y"]) - s) * PT, s * PT, ink_,
+            _icon(out, face, el["name"], float(el["x"]) * PT, (H - float(el["y"]) - s) * PT, s * PT, ink_,
                   stroke, lw if stroke is not None else 0, cmyk)
         elif kind == "label":
             _label(c, face, el)
         elif kind == "text":
             _text(c, face, el)
-        elif kind in ("art", "table"):
+        elif kind in ("art", "table"):  # each sets its own paint (`fill` is the placeholder's)
             c.saveState()
-            if fill is not None:
-                c.setFillColor(ink(fill, cmyk))
-            if stroke is not None:
-                c.setStrokeColor(ink(stroke, cmyk))
-                c.setLineWidth(lw)
-            if kind == "label":
-                _label(c, face, el)
-            elif kind == "text":
-                _text(c, face, el)
-            elif kind == "art":
+            if kind == "art":
                 _art(c, face, el, art)
             else:
                 _table(c, face, el)
@@ -284,7 +279,7 @@ def _place_group(c: Canvas, face: Face, i: int, group: tuple, art: Path | None) 
         name = names[key] = f"G{len(names)}"
         m = (MAX_BLEED + 2) * PT
         c.beginForm(name, lowerx=-m, lowery=-m, upperx=face.width * PT + m, uppery=face.height * PT + m)
-        draw_face(c, Face(face.width, face.height, face.elements[i:i + len(group)]), None)
+        draw_face(c, Face(face.width, face.height, face.elements[i:i + len(group)], icons=face.icons), None)
         end_form(c)
     c.doForm(name)
     return True
@@ -296,9 +291,20 @@ _VECTOR = {"rect", "circle", "line", "poly", "icon"}
 _STATIC_OPS: dict[tuple, str] = {}
 
 
-def _icon(out: list, name: str, x: float, y: float, size: float, fill: Any, stroke: Any,
+def _icon(out: list, face: Face, name: str, x: float, y: float, size: float, fill: Any, stroke: Any,
           line_width: float, cmyk: bool = False) -> None:
-    """Icon `name` in the square (x, y, size) points: its unit-square path, scaled by `cm`."""
+    """Icon `name` in the square (x, y, size) points: its unit-square path, scaled by `cm`.
+    A game's SVG icon keeps its own colours, `currentColor` taking `fill` (else `stroke`); one
+    whose file is broken draws nothing (`forge check` reports the file)."""
+    svg = face.icons.svg.get(name)
+    if svg is not None:
+        code = svg.code(fill or stroke or "#000000", _cmyk_colour if cmyk else None)
+        out.append(f"q {size:.3f} 0 0 {size:.3f} {_n(x)} {_n(y)} cm {code} Q")
+        return
+    if name not in ICONS:
+        if name in face.icons:
+            return
+        raise LayoutError(f"unknown icon {name!r} (known: {', '.join(face.icons.known)})")
     parts = ["q"]
     if fill is not None:
         parts.append(_paint(fill, "rg", cmyk))
@@ -446,8 +452,8 @@ def _art(c: Canvas, face: Face, el: dict, art: Path | None) -> None:
     cx, cy = X + Wp / 2, Y + Hp / 2
     c.addLiteral(f"{_paint(fill, 'rg', cmyk)} {_paint(ink, 'RG', cmyk)} 0.8 w {_circle(cx, cy, s / 2)} B*")
     icon = el.get("icon")
-    if icon in ICONS:
-        _icon(c._code, icon, cx - s * 0.3, cy - s * 0.3, s * 0.6, ink, None, 0, cmyk)
+    if icon is not None:
+        _icon(c._code, face, icon, cx - s * 0.3, cy - s * 0.3, s * 0.6, ink, None, 0, cmyk)
 
 
 @lru_cache(maxsize=1)

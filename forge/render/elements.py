@@ -1,16 +1,23 @@
-"""The layout element vocabulary: every kind's parameters and what each may hold.
+"""The layout element vocabulary: every kind, its parameters and what each may hold.
 
 Layouts come with a shared game, so an element is checked where a template makes it (`el()`,
-or each mapping of a layout written as YAML) rather than trusted until drawing fails: a
-misspelt parameter, a text where a number belongs, an infinite size, a zero hatching step or
-an unknown colour is a `LayoutError` at the template line that made it, never a crash or a
-hang while drawing. Lengths are millimetres, sizes points, both bounded to what a card can use.
+or each mapping of a layout written as YAML) rather than trusted until drawing fails: an unknown
+kind, a missing or misspelt parameter, a text where a number belongs, an infinite size, a zero
+hatching step, an unknown colour or icon is a problem at the template line that made it, never a
+crash or a hang while drawing. Lengths are millimetres, sizes points, both bounded to what a
+card can use.
+
+`KINDS` is the one table of the vocabulary: `validate` checks against it, and the parameter
+tables of docs/layouts.md state it (a test compares the two, and checks that leaving a parameter
+out draws what its stated default draws).
 """
 from __future__ import annotations
 
+import difflib
 import math
 import re
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, Container
 
 from reportlab.lib import colors
 
@@ -65,8 +72,18 @@ def one_of(*choices: str) -> Callable[[Any], None]:
 
 
 def icon(value: Any) -> None:
-    if value not in ICONS:
-        raise Invalid(f"{value!r} is not an icon (known: {', '.join(ICONS)})")
+    """An icon name; `validate` checks it against the game's icons (see `icon_problem`)."""
+
+
+def icon_problem(value: Any, icons: Container[str]) -> str:
+    """Why `value` names no icon of `icons` (a game's `IconSet` or the built-in names), or ""."""
+    if isinstance(value, str) and value in icons:
+        return ""
+    known = list(getattr(icons, "known", icons))
+    near = difflib.get_close_matches(value, known, n=1) if isinstance(value, str) else []
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    return (f"{value!r} is neither a built-in icon nor an SVG file in the game's icons/ folder{hint} "
+            f"(known: {', '.join(known)})")
 
 
 def anything(value: Any) -> None:
@@ -90,12 +107,30 @@ def _point(value: Any) -> None:
 
 
 _ALIGN = one_of("left", "center", "right")
-_PARA = {"text": text, "markup": text, "font": one_of(*FONTS), "scale": positive, "color": colour,
-         "align": _ALIGN, "hyphenate": anything}
-_CELL = {"text": text, "font": one_of(*FONTS), "size": positive, "color": colour, "align": _ALIGN}
+_FONT = one_of(*FONTS)
 
 
-def _mapping_of(spec: dict[str, Callable[[Any], None]], what: str) -> Callable[[Any], None]:
+@dataclass(frozen=True)
+class Param:
+    """One parameter of an element kind: its check, its type as docs/layouts.md states it, and
+    what the renderer does without it: `default` (a value the parameter may also be given),
+    `REQUIRED`, or `derived`, a default that depends on other parameters."""
+
+    check: Callable[[Any], None]
+    type: str
+    default: Any = None
+    derived: str = ""
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+
+#: The `default` of a parameter every element of its kind must give.
+REQUIRED = object()
+
+
+def _paragraph_or_cell(spec: dict[str, Param], what: str) -> Callable[[Any], None]:
     def check(value: Any) -> None:
         if isinstance(value, (str, int, float)) and not isinstance(value, bool):
             return
@@ -104,46 +139,100 @@ def _mapping_of(spec: dict[str, Callable[[Any], None]], what: str) -> Callable[[
         for key, v in value.items():
             if key not in spec:
                 raise Invalid(f"a {what} has no parameter {key!r} (known: {', '.join(spec)})")
-            spec[key](v)
+            spec[key].check(v)
     return check
 
 
-#: Every parameter any element may take, and its check.
-PARAMS: dict[str, Callable[[Any], None]] = {
-    **{k: length for k in ("x", "y", "cx", "cy", "x1", "y1", "x2", "y2", "tracking")},
-    **{k: extent for k in ("w", "h", "r", "radius", "width", "gap")},
-    **{k: positive for k in ("size", "min", "step", "row", "leading")},
-    **{k: colour for k in ("fill", "stroke", "color", "ink", "rule", "stripe")},
-    "font": one_of(*FONTS), "align": _ALIGN, "valign": one_of("top", "middle", "bottom"),
-    "name": icon, "icon": icon, "text": text, "markup": text,
-    "paras": _list(_mapping_of(_PARA, "paragraph")),
-    "rows": _list(_list(_mapping_of(_CELL, "cell"))), "cols": _list(extent),
-    "points": _list(_point, least=2), "dash": _list(positive),
-    "what": text, "field": text, "bleed": anything, "localised": anything, "hyphenate": anything,
-}
-#: What each kind of element must have; every other parameter of PARAMS is optional.
-KINDS: dict[str, tuple[str, ...]] = {
-    "rect": ("x", "y", "w", "h"), "circle": ("cx", "cy", "r"), "line": ("x1", "y1", "x2", "y2"),
-    "poly": ("points",), "stripes": ("x", "y", "w", "h"), "icon": ("name", "x", "y", "size"),
-    "label": ("x", "y", "text"), "text": ("x", "y", "w", "h"), "art": ("x", "y", "w", "h"),
-    "table": ("x", "y", "w", "rows"),
-}
+def _p(check: Callable[[Any], None], type_: str, default: Any = None, derived: str = "") -> Param:
+    return Param(check, type_, default, derived)
 
+
+MM, MM0, MM1 = (length, "mm"), (extent, "mm ≥ 0"), (positive, "mm > 0")
+PT0, PT1 = (extent, "pt ≥ 0"), (positive, "pt > 0")
+COLOUR = (colour, "colour")
+FLAG = (anything, "true / false")
+TEXT = (text, "text")
+_REQ = REQUIRED
+
+#: A paragraph of a `text` element (`paras`), and a cell of a `table` (`rows`): a text, or a
+#: mapping of these.
+PARAGRAPH: dict[str, Param] = {
+    "text": _p(*TEXT), "markup": _p(text, "markup"),
+    "font": _p(_FONT, "font", derived="the element's"), "scale": _p(positive, "× size > 0", 1),
+    "color": _p(colour, "colour", derived="the element's"),
+    "align": _p(_ALIGN, "left / center / right", derived="the element's"),
+    "hyphenate": _p(*FLAG, True),
+}
+CELL: dict[str, Param] = {
+    "text": _p(*TEXT), "font": _p(_FONT, "font", derived="the table's"),
+    "size": _p(positive, "pt > 0", derived="the table's"), "color": _p(colour, "colour", derived="the table's"),
+    "align": _p(_ALIGN, "left / center / right", "left"),
+}
+_MESSAGES = {  # where a text comes from, for findings about it
+    "what": _p(text, "text", derived="the kind's name"), "field": _p(text, "field path"),
+    "localised": _p(*FLAG, True),
+}
+_PAINT = {"fill": _p(*COLOUR), "stroke": _p(*COLOUR), "width": _p(*PT0, 0.5)}
+
+#: Every kind of element and its parameters, required ones first.
+KINDS: dict[str, dict[str, Param]] = {
+    "rect": {"x": _p(*MM, _REQ), "y": _p(*MM, _REQ), "w": _p(*MM0, _REQ), "h": _p(*MM0, _REQ),
+             **_PAINT, "radius": _p(*MM0, 0), "bleed": _p(*FLAG, False)},
+    "circle": {"cx": _p(*MM, _REQ), "cy": _p(*MM, _REQ), "r": _p(*MM0, _REQ), **_PAINT},
+    "line": {"x1": _p(*MM, _REQ), "y1": _p(*MM, _REQ), "x2": _p(*MM, _REQ), "y2": _p(*MM, _REQ),
+             "stroke": _p(*COLOUR, "#000000"), "width": _p(*PT0, 0.5),
+             "dash": _p(_list(positive), "list of pt > 0")},
+    "poly": {"points": _p(_list(_point, least=2), "list of [x, y] mm", _REQ), **_PAINT},
+    "stripes": {"x": _p(*MM, _REQ), "y": _p(*MM, _REQ), "w": _p(*MM0, _REQ), "h": _p(*MM0, _REQ),
+                "step": _p(*MM1, 3), "stroke": _p(*COLOUR, "#000000"), "width": _p(*PT0, 0.5),
+                "bleed": _p(*FLAG, False)},
+    "icon": {"name": _p(icon, "icon", _REQ), "x": _p(*MM, _REQ), "y": _p(*MM, _REQ),
+             "size": _p(*MM1, _REQ), "fill": _p(*COLOUR, derived="`#000000`; none if only `stroke` is given"),
+             "stroke": _p(*COLOUR), "width": _p(*PT0, 0.5)},
+    "label": {"x": _p(*MM, _REQ), "y": _p(*MM, _REQ), "text": _p(*TEXT, _REQ), "w": _p(*MM0, 0),
+              "size": _p(*PT1, 8), "min": _p(*PT1, derived="= `size`"), "font": _p(_FONT, "font", "regular"),
+              "color": _p(*COLOUR, "#000000"), "align": _p(_ALIGN, "left / center / right", "left"),
+              "tracking": _p(length, "pt", 0), **_MESSAGES},
+    "text": {"x": _p(*MM, _REQ), "y": _p(*MM, _REQ), "w": _p(*MM0, _REQ), "h": _p(*MM0, _REQ),
+             "text": _p(*TEXT), "markup": _p(text, "markup"),
+             "paras": _p(_list(_paragraph_or_cell(PARAGRAPH, "paragraph")), "list of paragraphs"),
+             "size": _p(*PT1, 8), "min": _p(*PT1, 6), "leading": _p(positive, "× size > 0", 1.18),
+             "gap": _p(extent, "× size ≥ 0", 0.4), "hyphenate": _p(*FLAG, True),
+             "font": _p(_FONT, "font", "regular"), "color": _p(*COLOUR, "#000000"),
+             "align": _p(_ALIGN, "left / center / right", "left"),
+             "valign": _p(one_of("top", "middle", "bottom"), "top / middle / bottom", "top"), **_MESSAGES},
+    "art": {"x": _p(*MM, _REQ), "y": _p(*MM, _REQ), "w": _p(*MM0, _REQ), "h": _p(*MM0, _REQ),
+            "radius": _p(*MM0, 0), "fill": _p(*COLOUR, "#eeeeee"), "ink": _p(*COLOUR, "#999999"),
+            "icon": _p(icon, "icon")},
+    "table": {"x": _p(*MM, _REQ), "y": _p(*MM, _REQ), "w": _p(*MM0, _REQ),
+              "rows": _p(_list(_list(_paragraph_or_cell(CELL, "cell"))), "list of rows of cells", _REQ),
+              "cols": _p(_list(extent), "list of mm ≥ 0", derived="equal widths"), "row": _p(*MM1, 4.2),
+              "size": _p(*PT1, 7), "font": _p(_FONT, "font", "regular"), "color": _p(*COLOUR, "#000000"),
+              "rule": _p(*COLOUR, "#999999"), "stripe": _p(*COLOUR),
+              **_MESSAGES, "what": _p(text, "text", derived="`table cell`")},
+}
+#: What each kind must have.
+NEEDS: dict[str, tuple[str, ...]] = {kind: tuple(k for k, p in params.items() if p.required)
+                                     for kind, params in KINDS.items()}
+#: The texts of a `text` element: it takes at most one of them.
+_TEXTS = ("text", "markup", "paras")
 
 #: The bounds of the numeric parameters, so that `validate` checks a plain number inline
 #: (a layout makes thousands of elements a build).
-_RANGES = {key: (-LIMIT, LIMIT) if check is length else (0.0, LIMIT) if check is extent else (1e-9, LIMIT)
-           for key, check in PARAMS.items() if check in (length, extent, positive)}
+_BOUNDS = {length: (-LIMIT, LIMIT), extent: (0.0, LIMIT), positive: (1e-9, LIMIT)}
+_RANGES = {kind: {key: _BOUNDS[p.check] for key, p in params.items() if p.check in _BOUNDS}
+           for kind, params in KINDS.items()}
 _REAL = (int, float)
 _GOOD_COLOURS: set[str] = set()
 
 
-def numbers(params: dict[str, Any]) -> dict[str, float]:
+def numbers(kind: Any, params: dict[str, Any]) -> dict[str, float]:
     """The numeric parameters that a layout written as YAML gives as strings (`w: '{{ W }}'`),
     as numbers; a string that is no number is left for `validate` to report."""
+    ranges = _RANGES.get(kind, {})
     out = {}
     for key, value in params.items():
-        if key in _RANGES and isinstance(value, str):
+        if key in ranges and isinstance(value, str):
             try:
                 out[key] = float(value)
             except ValueError:
@@ -151,26 +240,41 @@ def numbers(params: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-def validate(kind: Any, params: dict[str, Any]) -> None:
-    """Raise `Invalid` unless `params` make a drawable element of `kind`."""
-    need = KINDS.get(kind)  # type: ignore[arg-type]
-    if need is None:
-        raise Invalid(f"unknown element kind {kind!r} (known: {', '.join(KINDS)})")
+def validate(kind: Any, params: dict[str, Any], icons: Container[str] = ICONS) -> None:
+    """Raise `Invalid` unless `params` make a drawable element of `kind` whose icons are among
+    `icons` (a game's `IconSet`; the built-in names by default)."""
+    spec = KINDS.get(kind) if isinstance(kind, str) else None
+    if spec is None:
+        near = difflib.get_close_matches(str(kind), KINDS, n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise Invalid(f"unknown element kind {kind!r}{hint} (known: {', '.join(KINDS)})")
+    need = NEEDS[kind]
     for key in need:
         if key not in params:
             raise Invalid(f"{kind} needs {', '.join(k for k in need if k not in params)}")
+    ranges = _RANGES[kind]
     for key, value in params.items():
-        bounds = _RANGES.get(key)
+        bounds = ranges.get(key)
         if bounds is not None and type(value) in _REAL and bounds[0] <= value <= bounds[1]:
             continue  # a number in range (NaN and infinities fail the comparison)
-        check = PARAMS.get(key)
-        if check is colour and value in _GOOD_COLOURS:
+        param = spec.get(key)
+        if param is None:
+            near = difflib.get_close_matches(str(key), spec, n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise Invalid(f"{kind} has no parameter {key!r}{hint} (it takes {', '.join(spec)})")
+        check = param.check
+        if check is colour and type(value) is str and value in _GOOD_COLOURS:
             continue
-        if check is None:
-            raise Invalid(f"{kind} has no parameter {key!r}")
+        if check is icon:
+            problem = icon_problem(value, icons)
+            if problem:
+                raise Invalid(f"{kind} {key}: {problem}")
+            continue
         try:
             check(value)
         except Invalid as exc:
             raise Invalid(f"{kind} {key}: {exc}") from None
         if check is colour and isinstance(value, str):
             _GOOD_COLOURS.add(value)
+    if kind == "text" and sum(k in params for k in _TEXTS) > 1:
+        raise Invalid(f"text takes one of {', '.join(_TEXTS)}, not {' and '.join(k for k in _TEXTS if k in params)}")

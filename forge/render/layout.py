@@ -1,20 +1,17 @@
 """Card layouts: Jinja templates that produce a list of elements in millimetres, fitted here.
 
-A layout template lives in `templates/<game>/cards/` (falling back to `templates/_common/cards/`):
+A layout template lives in `templates/<game>/cards/` (falling back to `templates/_common/cards/`,
+then to forge's own `_common`, see `templating.layout_folders`):
 `<type>.<subtype>.yaml.j2`, `<type>.yaml.j2`, then `default.yaml.j2`; a deck's back is
 `back.yaml.j2`. The template makes a list of elements, one mapping each: with `el(kind, ...)`
 calls (the templates shipped here), or written out as a YAML list. Coordinates are millimetres
-from the card's top-left trim corner, y downwards; an element with `bleed: true` grows by the
-bleed on every edge it touches. Element kinds:
+from the card's top-left trim corner, y downwards. The kinds and their parameters are
+`forge.render.elements.KINDS`; docs/layouts.md is the designer's reference (the variables,
+filters and globals a layout sees are made here: `_env`, `_game_context`, `_context`).
 
-- `rect` x y w h, `fill`, `stroke`, `width` (line, pt), `radius`; `circle` cx cy r;
-  `line` x1 y1 x2 y2; `poly` points [[x, y], ...]; `stripes` x y w h (diagonal hatching).
-- `icon` name x y size: a vector icon of `forge.render.icons`.
-- `label` x y w text: one line, shrunk down to `min` to fit `w`; `align` left/center/right.
-- `text` x y w h text|markup|paras: paragraphs wrapped (hyphenated) in the box at `size`,
-  shrunk down to `min` when they do not fit; `valign` top/middle/bottom.
-- `art` x y w h: the card's art (its `art` file) or a designed placeholder.
-- `table` x y w rows [[cell, ...], ...] cols [widths]: small grid of labels with rules.
+Every element is checked where it is made; a bad one is left out and noted with the template
+line that made it, the rendering goes on, and the face then fails with all of them
+(`LayoutError.problems`), so `forge check` reports each one, and nothing draws half a face.
 
 Elements that do not depend on the card (a type's frame, panels, art box, fixed badges) go in
 `{% call once(C, IC) %}...{% endcall %}`: made once per process for each set of arguments and
@@ -31,6 +28,7 @@ card carries that its face neither shows nor hides).
 from __future__ import annotations
 
 import re
+import sys
 import types
 import weakref
 from dataclasses import dataclass, field
@@ -40,16 +38,19 @@ from typing import Any, Iterable
 from xml.sax.saxutils import escape
 
 import jinja2
+import jinja2.meta
 
 from ..errors import ForgeError
 from ..load import parse_yaml
-from ..templating import BYTECODE, Environment, FolderLoader, error_position, templates_root
+from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
+                          layout_folders, templates_root)
 from ..text.effects import operations_text, effect_text
 from ..text.plural import plural
 from ..text.hyphenation import LEFT, MIN_FILL, RIGHT, can_hyphenate, hyphenate
 from ..text.typography import SHY, typeset, typeset_markup
 from . import fonts
 from .elements import Invalid, numbers, validate
+from .icons import BUILT_IN, IconSet, game_icons
 from .fonts import unit_width
 
 PT = 72 / 25.4  # points per millimetre
@@ -64,11 +65,22 @@ _TAG = re.compile(r"(<[^>]+>)")
 
 class LayoutError(ForgeError):
     """A layout template is broken (syntax, an unknown element, something the sandbox refuses):
-    the template's `file` and `line` when known."""
+    the template's `file` and `line` when known. Elements that break the vocabulary are all in
+    `problems`, one `ElementProblem` each (the first is the error's own message)."""
 
-    def __init__(self, message: str, file: str = "", line: int = 0):
+    def __init__(self, message: str, file: str = "", line: int = 0,
+                 problems: tuple[ElementProblem, ...] = ()):
         super().__init__(message)
-        self.file, self.line = file, line
+        self.file, self.line, self.problems = file, line, problems
+
+
+@dataclass(frozen=True)
+class ElementProblem:
+    """An element a layout made that the vocabulary refuses: the template line that made it."""
+
+    file: str
+    line: int
+    message: str
 
 
 @dataclass
@@ -92,6 +104,8 @@ class Face:
     #: `once` groups among the elements: index of the group's first element -> the group (the
     #: shared element tuple of `GROUPS`); drawing places each as one form per document.
     groups: dict[int, tuple] = field(default_factory=dict)
+    #: The icons its `icon` and `art` elements may name (the game's, `icons.game_icons`).
+    icons: IconSet = BUILT_IN
 
 
 # --------------------------------------------------------------------------------------------
@@ -214,7 +228,7 @@ def _field_use(card: Any, shown: set[str], declared: Any, template: jinja2.Templ
 def _env(root: str, game_id: str) -> jinja2.Environment:
     base = Path(root)
     env = _LayoutEnvironment(
-        bytecode_cache=BYTECODE, loader=FolderLoader([str(base / game_id / "cards"), str(base / "_common" / "cards")]),
+        bytecode_cache=BYTECODE, loader=FolderLoader(layout_folders(base, game_id)),
         undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False)
     env.filters["plural"] = _plural
@@ -236,20 +250,36 @@ def mix_hex(a: str, b: str, t: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(pa, pb))
 
 
-#: Elements made by `el()` during the current template render, in order.
-_MADE: list[list[dict]] = [[]]
+class _Render:
+    """What the template being rendered has made: its elements in order, the problems of the
+    elements it could not make, and the icons it may name (the game's)."""
+
+    __slots__ = ("made", "problems", "icons")
+
+    def __init__(self, icons: IconSet = BUILT_IN) -> None:
+        self.made: list[dict] = []
+        self.problems: list[ElementProblem] = []
+        self.icons = icons
+
+
+#: The renders under way, innermost last; the first collects `el()` calls made outside any.
+_RENDERS: list[_Render] = [_Render()]
 
 
 def element(kind: str, **params: Any) -> str:
     """`el(kind, ...)`: one layout element, checked (`elements.validate`) and appended to the
-    face's list (it writes no text)."""
+    face's list (it writes no text). A bad element is left out and noted with the template line
+    that made it; the face fails once the template has run (`layout_elements`)."""
+    render = _RENDERS[-1]
     try:
-        validate(kind, params)
+        validate(kind, params, render.icons)
     except Invalid as exc:
-        raise LayoutError(f"el(): {exc}") from None
+        file, line = calling_template(sys._getframe(1))
+        render.problems.append(ElementProblem(file, line, str(exc)))
+        return ""
     if kind == "art" and _READING.card is not None:
         _READING.shown.add("art")  # the art element draws the card's own `art`
-    _MADE[-1].append({"kind": kind, **params})
+    render.made.append({"kind": kind, **params})
     return ""
 
 
@@ -273,13 +303,16 @@ def once(context: Any, *key: Any, caller: Any) -> str:
     are then one dictionary lookup per card instead of a dozen template calls, and the shared
     element mappings let drawing reuse their operators. The block may contain only `el()`
     elements, and everything it uses that can differ between cards must be among the arguments
-    (tests render every card with and without `once` and compare)."""
-    made = _MADE[-1]
+    (tests render every card with and without `once` and compare). A block with a bad element
+    is not kept: every card that runs it reports it."""
+    render = _RENDERS[-1]
+    made, bad = render.made, len(render.problems)
     start = len(made)
-    # the block's own code tells call sites apart; the template being rendered, the language
-    # and the card size are the context every block may use without listing it
+    # the block's own code tells call sites apart; the template being rendered, the language,
+    # the card size and the icons it may name are the context every block may use without
+    # listing it
     full = (getattr(caller, "_func", caller).__code__, context.environment, context.name,
-            context.get("lang"), context.get("W"), context.get("H")) + key
+            context.get("lang"), context.get("W"), context.get("H"), render.icons.names) + key
     try:
         hit = _ONCE.get(full) if ONCE else None
     except TypeError as exc:
@@ -288,7 +321,7 @@ def once(context: Any, *key: Any, caller: Any) -> str:
         if caller().strip():
             raise LayoutError(f"once() in {context.name}: the block may contain only el() elements")
         hit = tuple(made[start:])
-        if ONCE:
+        if ONCE and len(render.problems) == bad:
             _ONCE[full] = hit
             STATIC.update(id(e) for e in hit)
             if hit:
@@ -390,9 +423,10 @@ def _context(game: Any, card: Any | None, lang: str, back: str | None = None) ->
 
 
 def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = None) -> list[dict]:
-    """Run the card's layout template: the elements its `el()` calls made, or its YAML."""
+    """Run the card's layout template: the elements its `el()` calls made, or its YAML. Bad
+    elements fail it once it has run, with every one of them (`LayoutError.problems`)."""
     template = template_for(game, card)
-    _MADE.append([])
+    _RENDERS.append(_Render(game_icons(game)))
     outer = _READING.card, _READING.shown
     _READING.card, _READING.shown = card, set()
     try:
@@ -412,15 +446,19 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
         raise LayoutError(f"layout {template.name} for {card.id if card else 'back'} ({lang}): "
                           f"{type(exc).__name__}: {exc}", file or template.filename or "", line) from exc
     finally:
-        made = _MADE.pop()
+        render = _RENDERS.pop()
         shown = _READING.shown
         _READING.card, _READING.shown = outer
-    if card is not None:
-        _USES.setdefault(game, {})[(card.id, lang)] = _field_use(card, shown, ctx.vars.get("hidden"), template)
+    made = render.made
+    if render.problems:
+        raise _failed(render.problems)
+    use = _field_use(card, shown, ctx.vars.get("hidden"), template) if card is not None else None
     if made:  # shared by faces when made in `once`: never mutated
         if source.strip():
             raise LayoutError(f"layout {template.name} writes elements both with el() and as YAML "
                               f"text; use one of the two")
+        if use is not None:  # kept only for a face that renders (a failing one is reported as such)
+            _USES.setdefault(game, {})[(card.id, lang)] = use
         return made
     # the loader of card data, with its limits: YAML text a template wrote is data from the game
     doc, problems = parse_yaml(source, Path(template.filename or template.name))
@@ -434,17 +472,56 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
     if not isinstance(data, list) or not all(isinstance(e, dict) and "kind" in e for e in data):
         raise LayoutError(f"layout {template.name} must produce a list of elements with a `kind`",
                           template.filename or "")
-    for n, el in enumerate(data, 1):
+    bad = []
+    for n, el in enumerate(data):
         try:
-            el.update(numbers(el))
-            validate(el["kind"], {k: v for k, v in el.items() if k != "kind"})
+            el.update(numbers(el["kind"], el))
+            validate(el["kind"], {k: v for k, v in el.items() if k != "kind"}, render.icons)
         except Invalid as exc:
-            raise LayoutError(f"layout {template.name}, element {n}: {exc}", template.filename or "") from None
-    if card is not None and any(el["kind"] == "art" for el in data):
-        use = _USES[game][(card.id, lang)]
-        _USES[game][(card.id, lang)] = FieldUse(use.shown | {"art"}, use.hidden, use.unknown)
+            at = doc.where(("elements", n) if isinstance(doc.data, dict) else (n,))[0]
+            file, line = _written_at(template, source, at)
+            bad.append(ElementProblem(file or template.filename or "", line,
+                                      f"layout {template.name}, element {n + 1}: {exc}"))
+    if bad:
+        raise _failed(bad)
+    if use is not None:
+        if any(el["kind"] == "art" for el in data):
+            use = FieldUse(use.shown | {"art"}, use.hidden, use.unknown)
+        _USES.setdefault(game, {})[(card.id, lang)] = use
     return data
 
+
+def _failed(problems: list[ElementProblem]) -> LayoutError:
+    first = problems[0]
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return LayoutError(first.message + more, first.file, first.line, tuple(problems))
+
+
+_JINJA_TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
+
+
+def _written_at(template: jinja2.Template, source: str, out_line: int) -> tuple[str, int]:
+    """The template file and line that wrote line `out_line` of a YAML layout's text: the first
+    line of the template (then of those it extends, includes or imports) that reads like it,
+    each `{{ ... }}` standing for any text; ("", 0) when none does."""
+    lines = source.splitlines()
+    written = lines[out_line - 1].strip() if 0 < out_line <= len(lines) else ""
+    env, names, seen = template.environment, [template.name], set()
+    while written and names:
+        name = names.pop(0)
+        if name in seen or name is None:
+            continue
+        seen.add(name)
+        try:
+            text, file, _ = env.loader.get_source(env, name)
+            names.extend(jinja2.meta.find_referenced_templates(env.parse(text)))
+        except jinja2.TemplateError:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            parts = _JINJA_TAG.split(line.strip())
+            if "".join(parts).strip() and re.fullmatch(".*?".join(map(re.escape, parts)), written):
+                return file, n
+    return "", 0
 
 
 # --------------------------------------------------------------------------------------------
@@ -856,7 +933,7 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
     """A card side from its layout's elements: every text fitted, problems collected."""
     fonts.register()
     size = game.manifest.card_size
-    face = Face(size.width, size.height, [])
+    face = Face(size.width, size.height, [], icons=game_icons(game))
     for n, el in enumerate(raw):
         group = GROUPS.get(id(el))
         if group is not None and len(raw) >= n + len(group) and all(

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 from ..errors import ForgeError
 from . import fonts
 from .fonts import unit_width
-from .icons import ICONS
+from .icons import BUILT_IN, IconSet
 from .layout import PT, Face
 
 #: Largest and smallest label size (pt); a label that does not fit at the smallest stops the build.
@@ -50,11 +50,12 @@ def copies(comp: Any) -> Iterator[int]:
         yield i % n
 
 
-def face(comp: Any, design: int, which: str, lang: str) -> Face:
-    """The side as a drawable `Face` of the component's trim size (mm, y down)."""
+def face(comp: Any, design: int, which: str, lang: str, icons: IconSet = BUILT_IN) -> Face:
+    """The side as a drawable `Face` of the component's trim size (mm, y down); its icon is one
+    of `icons` (the game's, `icons.game_icons`)."""
     side = side_of(comp, design, which)
-    if side.icon and side.icon not in ICONS:
-        raise ForgeError(f"component {comp.id!r}: unknown icon {side.icon!r} (known: {', '.join(ICONS)})")
+    if side.icon and side.icon not in icons:
+        raise ForgeError(f"component {comp.id!r}: unknown icon {side.icon!r} (known: {', '.join(icons.known)})")
     w, h = comp.size.width, comp.size.height
     inner = min(w, h) * (0.78 if comp.shape in ("circle", "hexagon") else 0.86)  # room inside the shape
     els: list[dict] = [{"kind": "rect", "x": 0, "y": 0, "w": w, "h": h, "fill": side.color, "bleed": True}]
@@ -80,7 +81,7 @@ def face(comp: Any, design: int, which: str, lang: str) -> Face:
         base = (cy + icon_size / 2 + 0.8 + cap) if side.icon else h / 2 + cap / 2
         els.append({"kind": "label", "x": (w - width) / 2, "y": base, "w": width, "text": label,
                     "align": "center", "color": side.accent, "_size": size, "_face": face_name})
-    return Face(w, h, els)
+    return Face(w, h, els, icons=icons)
 
 
 def outline(comp: Any, x: float, y: float) -> str:
