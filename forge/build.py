@@ -5,15 +5,18 @@ function registered with `@product(name)` that draws one game in one language an
 files it made as {file name: bytes}. `build_game()` runs the products asked for, then writes all
 their files through `write_files`: every file of a game or none, so a failed build never leaves a
 half-written PDF, or a mix of old and new files, where good ones stood.
+
+Progress: a long product registers `steps` (how many it will report) and calls
+`BuildOptions.advance` as it goes (per card, sheet or page); any other product counts as one
+step, reported when it ends. `total_steps()` adds them up, so a caller knows the total first.
 """
 from __future__ import annotations
 
-import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Literal
 
-from .errors import ForgeError, UsageError
+from .errors import UsageError
 from .files import write_files
 from .model import Game
 
@@ -26,26 +29,46 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)  # mm, x and y, added to back pages
     home: bool = False  # PnP without bleed, for scissors
     alignment_page: bool = False
-    backs_first: bool = False  # print-shop page order
+    backs_first: bool = False  # print-shop page order: each back before its front (dtc: always)
     booklet_paper: str = "a5"
     rgb: bool = False  # print-shop files in RGB for screens (default: DeviceCMYK for a press)
     proof: bool = False  # print each card's id on its face (PnP and print-shop), for proofing
+    preset: str = "generic"  # print-on-demand vendor (forge.render.presets): PNGs, print-shop files
+    #: Called with the number of steps done (see the module's docstring); not an option of
+    #: the output, so never compared, hashed or shown.
+    progress: Callable[[int], None] | None = field(default=None, compare=False, hash=False, repr=False)
+
+    def advance(self, n: int = 1) -> None:
+        """Report `n` more steps done to `progress`, if anyone listens."""
+        if self.progress is not None:
+            self.progress(n)
 
 
 Product = Callable[[Game, BuildOptions], dict[str, bytes]]
+Steps = Callable[[Game, BuildOptions], int]
 PRODUCTS: dict[str, Product] = {}
+#: How many steps each product that reports progress reports, by product name.
+STEPS: dict[str, Steps] = {}
 #: Products built when none are named.
 DEFAULT_PRODUCTS: list[str] = []
 
 
-def product(name: str, default: bool = True) -> Callable[[Product], Product]:
-    """Register a product under `name` (the value `--what` takes)."""
+def product(name: str, default: bool = True, steps: Steps | None = None) -> Callable[[Product], Product]:
+    """Register a product under `name` (the value `--what` takes); `steps(game, options)`: how
+    many steps it reports through `BuildOptions.advance`, for one that reports progress."""
     def register(fn: Product) -> Product:
         PRODUCTS[name] = fn
+        if steps is not None:
+            STEPS[name] = steps
         if default:
             DEFAULT_PRODUCTS.append(name)
         return fn
     return register
+
+
+def total_steps(game: Game, what: Iterable[str], options: BuildOptions) -> int:
+    """How many steps `build_game` reports through `options.progress` for these products."""
+    return sum(STEPS[name](game, options) if name in STEPS else 1 for name in what)
 
 
 def check_products(names: Iterable[str]) -> None:
@@ -56,30 +79,23 @@ def check_products(names: Iterable[str]) -> None:
 
 
 def build_game(game: Game, what: Iterable[str], options: BuildOptions, out: Path,
-               done: Callable[[str], None] | None = None) -> list[Path]:
-    """Run the named products for one game (calling `done(name)` after each, for progress);
-    every file is made before any is written, and then all are written or none."""
+               done: Callable[[str, list[str]], None] | None = None) -> list[Path]:
+    """Run the named products for one game, calling `done(name, file_names)` after each (for
+    listings; progress goes to `options.progress`); every file is made before any is written,
+    then all are written or none."""
     what = list(what)
     check_products(what)
     if options.lang not in game.manifest.locales:
         raise UsageError(f"{game.id} has no locale {options.lang!r} (it has {', '.join(game.manifest.locales)})")
     files: dict[str, bytes] = {}
     for name in what:
-        try:
-            files.update(PRODUCTS[name](game, options))
-        except subprocess.CalledProcessError as exc:
-            raise ForgeError(_tool_failed(name, exc)) from None
+        made = PRODUCTS[name](game, options)
+        if name not in STEPS:
+            options.advance()
+        files.update(made)
         if done is not None:
-            done(name)
+            done(name, list(made))
     target = out / game.id / options.lang
     paths = {target / file_name: data for file_name, data in files.items()}
     write_files(paths)
     return list(paths)
-
-
-def _tool_failed(product: str, exc: subprocess.CalledProcessError) -> str:
-    """A helper program a product runs (pdftoppm for png) that fails is the user's installation,
-    not a bug: name the program and quote the last line it printed."""
-    said = exc.stderr.decode("utf-8", "replace") if isinstance(exc.stderr, bytes) else exc.stderr or ""
-    last = said.strip().splitlines()[-1:] or ["no message"]
-    return f"{product}: {exc.cmd[0]} failed with exit code {exc.returncode}: {last[0][:200]}"

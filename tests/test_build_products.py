@@ -12,7 +12,8 @@ import pytest
 from pypdf import PdfReader
 
 import forge.render  # noqa: F401  (registers the products)
-from forge.build import BuildOptions, build_game
+import forge.rulebook  # noqa: F401  (registers the rulebook products)
+from forge.build import BuildOptions, build_game, total_steps
 from forge.model import load_game
 from pdfread import assert_fonts_embedded
 
@@ -169,8 +170,6 @@ def test_backs_first_and_home_and_alignment_options(tmp_path):
 
 
 def test_png_product_gives_the_game_crafter_poker_size(tmp_path):
-    if shutil.which("pdftoppm") is None:
-        pytest.skip("pdftoppm not installed")
     from forge.render.sheets import png
     game = _game("rules_does_not_exist")
     files = png(game, BuildOptions())
@@ -179,6 +178,31 @@ def test_png_product_gives_the_game_crafter_poker_size(tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert (width, height) == (825, 1125)
+
+
+@pytest.mark.parametrize("what", [["pnp"], ["printshop"], ["tts"], ["cheatsheet", "rulebook"]])
+def test_products_report_as_many_progress_steps_as_they_announce(tmp_path, what):
+    """`total_steps` is what a progress bar's total is set to before the build: the products
+    then report exactly that many, a card (pnp, printshop) or an image (tts) at a time, and a
+    product without steps of its own one when it is done."""
+    game = _game("rules_does_not_exist")
+    steps: list[int] = []
+    options = BuildOptions(lang="en", paper=("a4", "letter"), preset="tgc", progress=steps.append)
+    build_game(game, what, options, tmp_path)
+    assert sum(steps) == total_steps(game, what, options)
+    pieces = _physical(game) + 60  # every card copy and the 60 soul tokens
+    if what == ["pnp"]:  # a sheet at a time, counted in the pieces on it, on each paper
+        assert sum(steps) == 2 * pieces and steps.count(60) == 2  # the tokens: a sheet each
+        assert len(steps) > 4 and max(n for n in steps if n != 60) <= 8  # cards: 8 a sheet
+    elif what == ["printshop"]:  # a piece at a time
+        assert steps == [1] * pieces
+    elif what == ["tts"]:  # an image at a time
+        assert steps == [1] * sum(steps) and len(steps) > 4
+    else:
+        assert steps == [1, 1]
+    # The callback is no option of the output: options with and without it are equal.
+    assert options == BuildOptions(lang="en", paper=("a4", "letter"), preset="tgc")
+    assert hash(options) == hash(BuildOptions(lang="en", paper=("a4", "letter"), preset="tgc"))
 
 
 def _copy_game(tmp_path: Path, name: str) -> Path:
@@ -206,8 +230,8 @@ def test_check_fails_naming_the_card_whose_name_cannot_print(tmp_path, bad, code
                             text=True, cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
                                                          "PYTHONPATH": str(ROOT)})
     assert result.returncode == 1, result.stdout + result.stderr
-    lines = [ln for ln in result.stdout.splitlines() if code in ln]
-    assert lines and all(f"[{card_id}]" in ln for ln in lines), result.stdout
+    lines = [ln for ln in result.stderr.splitlines() if code in ln]
+    assert lines and all(f"[{card_id}]" in ln for ln in lines), result.stderr
 
 
 def test_build_refuses_a_game_with_findings(tmp_path):

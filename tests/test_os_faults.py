@@ -1,12 +1,12 @@
 """Operating-system faults are the user's to fix, never "internal error": a full disk, a folder
-that cannot be written or read, a missing or broken font, a failing pdftoppm. Each exits 1 with
-a message naming the path, and what was written before stays as it was.
+that cannot be written or read, a missing or broken font. Each exits 1 with a message naming
+the path, and what was written before stays as it was.
 
 Faults a plain command can set up are data cases in tests/cases/hostile/os.yaml. The ones here
 need more: a user whom file modes stop (they do not stop root, so those tests skip then, and a
 twin fakes the same refusal with a monkeypatch, which root cannot bypass), a monkeypatched
-system call (a full disk), or a doctored installation (a fake `font_roboto` or `pdftoppm` first
-on the path, run as a user would run forge).
+system call (a full disk), or a doctored installation (a fake `font_roboto` first on the path,
+run as a user would run forge).
 """
 from __future__ import annotations
 
@@ -222,7 +222,7 @@ def test_an_unreadable_card_file_is_a_finding_naming_it(project):
     finally:
         cards.chmod(0o644)
     assert_user_error(done.returncode, done.stdout + done.stderr)
-    assert "base_pairs.yaml: io: cannot read the file: Permission denied" in done.stdout
+    assert "base_pairs.yaml: io: cannot read the file: Permission denied" in done.stderr
 
 
 # -- fonts ------------------------------------------------------------------------------------
@@ -270,44 +270,21 @@ def test_a_missing_or_broken_font_file_is_named(project, face, data, reason):
     assert not (project / "out").exists()
 
 
-# -- pdftoppm (the png product) ---------------------------------------------------------------
+# -- an OS error nobody expected --------------------------------------------------------------
 
-def test_a_failing_pdftoppm_is_named_with_what_it_said(project):
-    bin_ = project / "bin"
-    bin_.mkdir()
-    fake = bin_ / "pdftoppm"
-    fake.write_text("#!/bin/sh\necho 'Syntax Error: Couldn'\"'\"'t read xref table' >&2\nexit 99\n")
-    fake.chmod(0o755)
-    done = forge("build", GAME, "--what", "png", "--out", "out", cwd=project,
-                 path=os.pathsep.join([str(bin_), os.environ["PATH"]]))
-    assert_user_error(done.returncode, done.stdout + done.stderr)
-    assert f"png: {fake} failed with exit code 99: Syntax Error: Couldn't read xref table" in done.stderr
-    assert not (project / "out").exists()
+def test_an_os_error_with_a_path_where_no_code_expected_one_is_named(project, monkeypatch, capsys):
+    """Any OS error with a path is still the user's (an installation changed under a running
+    forge): exit 1 naming the path, nothing written. Here PDFium's library vanishes mid-build."""
+    import forge.raster
+    gone = project / "lib" / "libpdfium.so"
 
-
-def test_a_pdftoppm_gone_between_finding_and_running_it_is_named(project, monkeypatch, capsys):
-    """Any OS error with a path, where no code expected one, is still the user's: exit 1."""
-    fake = project / "bin" / "pdftoppm"
-    fake.parent.mkdir()
-    fake.write_text("#!/bin/sh\n")
-    fake.chmod(0o755)
-    monkeypatch.setenv("PATH", str(fake.parent))
-
-    def run(cmd, **kwargs):
-        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), cmd[0])
-    monkeypatch.setattr(subprocess, "run", run)
+    def images(*args, **kwargs):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(gone))
+    monkeypatch.setattr(forge.raster, "images", images)
     code, said = forge_here(monkeypatch, capsys, "build", GAME, "--what", "png", "--out", "out")
     assert_user_error(code, said)
-    assert f"forge: {fake}: No such file or directory" in said
+    assert f"forge: {gone}: No such file or directory" in said
     assert not (project / "out").exists()
-
-
-def test_a_missing_pdftoppm_is_named(project):
-    empty = project / "bin"
-    empty.mkdir()
-    done = forge("build", GAME, "--what", "png", "--out", "out", cwd=project, path=str(empty))
-    assert_user_error(done.returncode, done.stdout + done.stderr)
-    assert "the png product needs pdftoppm" in done.stderr
 
 
 # -- temporary files of a killed run ----------------------------------------------------------

@@ -1,6 +1,7 @@
 """The print-shop files read back as a press's preflight would: DeviceCMYK operators only, an
 OutputIntent naming the printing condition (and no PDF/X claim), ink limits, text never in
-four plates, boxes of the printed components, and the `--rgb` version for screens."""
+four plates, boxes of the printed components, the `--rgb` version for screens, and what a
+vendor's preset does to them (bleed, file per deck, page order)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,7 +13,7 @@ from pypdf.generic import ContentStream
 import forge.render  # noqa: F401  (registers the products)
 from forge.build import BuildOptions, build_game
 from forge.model import load_game
-from forge.render import tokens
+from forge.render import layout, tokens
 from forge.render.draw import RICH_BLACK, cmyk_of
 from pdfread import assert_fonts_embedded
 
@@ -214,3 +215,90 @@ def test_the_build_command_takes_rgb_and_proof(tmp_path):
     result = CliRunner().invoke(app, ["build", "--help"], terminal_width=200)
     assert result.exit_code == 0
     assert "--rgb" in result.output and "--proof" in result.output and "--home" in result.output
+
+
+# -- vendor presets ----------------------------------------------------------------------------
+
+INCH_8 = 25.4 / 8  # mm: 1/8 in, The Game Crafter's and DriveThruCards' bleed
+
+
+def _bleeds(page) -> list[float]:
+    """mm between the TrimBox and the BleedBox on the left, bottom, right and top."""
+    trim, bleed = page.trimbox, page.bleedbox
+    return [(float(trim.left) - float(bleed.left)) / MM, (float(trim.bottom) - float(bleed.bottom)) / MM,
+            (float(bleed.right) - float(trim.right)) / MM, (float(bleed.top) - float(trim.top)) / MM]
+
+
+def _decks(game) -> dict[str, list]:
+    """Every physical card by the file-name form of the back it wears, in data order."""
+    decks: dict[str, list] = {}
+    for card in game.cards:
+        decks.setdefault(layout.back_key(game, card).replace("/", "-"), []).extend([card] * card.copies)
+    return decks
+
+
+@pytest.fixture(scope="module")
+def presets_built(tmp_path_factory):
+    """Love Formula's print-shop files with each preset, all into one folder."""
+    game = _game("love_formula")
+    out = tmp_path_factory.mktemp("shop-presets")
+    paths = {name: build_game(game, ["printshop"], BuildOptions(preset=name), out)
+             for name in ("generic", "tgc", "mpc", "dtc")}
+    return game, paths
+
+
+@pytest.mark.parametrize("name, bleed", [("generic", 3.0), ("tgc", INCH_8), ("mpc", 36 / 300 * 25.4),
+                                         ("dtc", INCH_8)])
+def test_each_preset_gives_its_bleed_between_trim_and_bleed_box(presets_built, name, bleed):
+    game, paths = presets_built
+    size = game.manifest.card_size
+    for path in paths[name]:
+        reader = PdfReader(path)
+        for page in reader.pages[:6]:
+            assert _bleeds(page) == pytest.approx([bleed] * 4, abs=0.005), path.name
+            assert float(page.mediabox.width) / MM == pytest.approx(
+                float(page.trimbox.width) / MM + 2 * bleed, abs=0.005)
+        if "-deck-" in path.name or path.name == "printshop.pdf":
+            trim = reader.pages[0].trimbox
+            assert (float(trim.width) / MM, float(trim.height) / MM) == pytest.approx(
+                (size.width, size.height), abs=0.005)
+
+
+def test_generic_keeps_its_names_and_vendors_get_a_file_per_deck_of_their_own(presets_built):
+    game, paths = presets_built
+    comps = [f"{c.kind}-{c.id}" for c in tokens.printed_components(game)]
+    decks = _decks(game)
+    assert len(decks) > 1
+    assert sorted(p.name for p in paths["generic"]) == sorted(
+        ["printshop.pdf"] + [f"printshop-{c}.pdf" for c in comps])
+    for vendor in ("tgc", "mpc", "dtc"):
+        assert sorted(p.name for p in paths[vendor]) == sorted(
+            [f"printshop-{vendor}-deck-{d}.pdf" for d in decks] + [f"printshop-{vendor}-{c}.pdf" for c in comps])
+        for deck, cards in decks.items():  # each deck file: every copy of its cards, front and back
+            assert len(PdfReader(paths[vendor][0].parent / f"printshop-{vendor}-deck-{deck}.pdf").pages) == 2 * len(cards)
+    # Built one after the other into one folder, no preset replaced another's file.
+    every = [p for files in paths.values() for p in files]
+    assert len({p.name for p in every}) == len(every) and all(p.exists() for p in every)
+    assert len(PdfReader(paths["generic"][0].parent / "printshop.pdf").pages) == 2 * sum(map(len, decks.values()))
+
+
+def test_dtc_puts_each_back_before_its_front_tgc_each_front_first(presets_built):
+    """DriveThruCards: page 1 the back of card 1, page 2 its front, page 3 the back of card 2 ...
+    The fronts name their cards; the backs do not."""
+    game, paths = presets_built
+    deck, cards = max(_decks(game).items(), key=lambda item: len(item[1]))
+    folder = paths["dtc"][0].parent
+    for vendor, front_page in (("dtc", 1), ("tgc", 0)):
+        reader = PdfReader(folder / f"printshop-{vendor}-deck-{deck}.pdf")
+        seen = set()
+        for i, card in enumerate(cards):
+            if card.id in seen:  # a card's copies follow it: check each design once
+                continue
+            seen.add(card.id)
+            front = reader.pages[2 * i + front_page].extract_text()
+            back = reader.pages[2 * i + 1 - front_page].extract_text()
+            name = " ".join(card.name["uk"].split())
+            assert name in " ".join(front.split()), (vendor, card.id)
+            assert name not in " ".join(back.split()), (vendor, card.id)
+            if len(seen) == 4:
+                break

@@ -16,7 +16,8 @@ from forge.render import layout
 from forge.render.layout import fit_text
 from forge.text.hyphenation import hyphenate
 from forge.text.typography import SHY
-from forge.render.sheets import SAFE, grid, mark_segments, png_size
+from forge.render.presets import png_size
+from forge.render.sheets import SAFE, grid, mark_segments
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,16 +7,19 @@ that form. This keeps files small and the A4 build of a game well under a second
 PnP sheets keep everything that must print (crop marks, trim lines, cut lines, the footer) at
 least `SAFE` = 6 mm from the paper's edge, where most printers cannot print; only the outer
 bleed of the outermost cards may reach into that margin (it is cut away anyway). Print-shop
-files are DeviceCMYK (see `forge.render.draw.cmyk_of`) with an OutputIntent naming FOGRA39;
-`BuildOptions.rgb` makes an RGB version for screens instead.
+files have one side per page with the bleed, file split and page order of the preset
+(`forge.render.presets`: 3 mm in one file by default); they are DeviceCMYK (see
+`forge.render.draw.cmyk_of`) with an OutputIntent naming FOGRA39; `BuildOptions.rgb` makes an
+RGB version for screens instead.
+
+Products report progress through `BuildOptions.advance`, a step per card and token (the PnP
+sheets report a sheet's worth at a time, the print-shop files one at a time) and per PNG.
 """
 from __future__ import annotations
 
+import csv
 import io
 import math
-import shutil
-import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
@@ -26,15 +29,16 @@ from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from .. import raster
 from ..build import BuildOptions, product
 from ..errors import ForgeError
-from . import fonts, layout, tokens
+from . import fonts, layout, presets, tokens
 from .draw import art_path, color, draw_face, use_cmyk
+from .icons import game_icons
 from .forms import end_form
 from .layout import PT
 
 PAPERS = {"a4": A4, "letter": LETTER}
-BLEED = 3.0  # mm, print-shop files, and the most a PnP sheet gives
 #: PnP bleed per axis, best first: the full 3 mm, else 2.5 mm on the axis where 3 mm costs a
 #: column (Letter: four poker cards across fit only with 2.5 mm). Either survives a back printed
 #: 2 mm off its front.
@@ -47,8 +51,6 @@ FOOTER = 5.5  # mm above the printer margin: the footer's two lines (note, scale
 SCALE_BAR = 50.0  # mm, exactly
 TOKEN_BLEED = 3.0  # mm around each token on PnP sheets
 HOME_TOKEN_BLEED = 1.0  # mm in home mode: a little colour beyond the cut line, for scissors
-#: Print-on-demand pixel sizes for a trim size (mm): The Game Crafter poker cards.
-PNG_PRESETS = {(63.0, 88.0): (825, 1125), (63.5, 88.9): (825, 1125)}
 #: The printing condition the print-shop files' CMYK is meant for: a characterisation of the
 #: ICC registry, named, not embedded (no profile file ships with forge).
 OUTPUT_INTENT = {
@@ -140,7 +142,7 @@ class Faces:
 
     def token(self, comp: Any, design: int, which: str, bleed: float) -> str:
         """A component's side (`front` or `back`) of design `design`, with `bleed` mm around."""
-        return self._form(("token", comp.id, design, which), tokens.face(comp, design, which, self.lang),
+        return self._form(("token", comp.id, design, which), tokens.face(comp, design, which, self.lang, game_icons(self.game)),
                           None, (bleed, bleed))
 
     def place(self, name: str, x_mm: float, y_mm: float) -> None:
@@ -154,6 +156,17 @@ class Faces:
 def copies(game: Any) -> list[Any]:
     """Every physical card, copies included, in data order."""
     return [card for card in game.cards for _ in range(card.copies)]
+
+
+def pieces(game: Any) -> int:
+    """Every physical card and printed component piece: the steps of a PnP sheet or of the
+    print-shop files."""
+    return len(copies(game)) + sum(comp.count for comp in tokens.printed_components(game))
+
+
+def deck_name(game: Any, card: Any) -> str:
+    """The name of a card's deck in file names: the back it wears (`layout.back_key`)."""
+    return layout.back_key(game, card).replace("/", "-")
 
 
 def _proof_id(c: Canvas, text: str, x: float, y: float, w: float) -> None:
@@ -519,6 +532,7 @@ def pnp_pdf(game: Any, opts: BuildOptions, paper: str) -> bytes:
         _back_label(c, g, f"{title} · {w['page'].format(n=n, of=sheets)} · {w['backs']}",
                     opts.duplex, opts.back_offset)
         c.showPage()
+        opts.advance(len(chunk))
     for comp, tg in zip(comps, grids):
         made = list(tokens.copies(comp))
         name = comp.name[opts.lang]
@@ -540,11 +554,12 @@ def pnp_pdf(game: Any, opts: BuildOptions, paper: str) -> bytes:
             _back_label(c, tg, f"{title} · {name} · {w['page'].format(n=n, of=sheets)} · {w['backs']}",
                         opts.duplex, opts.back_offset)
             c.showPage()
+            opts.advance(len(chunk))
     c.save()
     return buf.getvalue()
 
 
-@product("pnp")
+@product("pnp", steps=lambda game, opts: len(opts.paper) * pieces(game))
 def pnp(game: Any, opts: BuildOptions) -> dict[str, bytes]:
     """`pnp-a4.pdf`, `pnp-letter.pdf`; in home mode `pnp-home-a4.pdf` ... (a home sheet has no
     bleed: a file of its own, never one that replaces the sheet with bleed)."""
@@ -556,58 +571,82 @@ def pnp(game: Any, opts: BuildOptions) -> dict[str, bytes]:
 # Print shop
 
 
-def _boxed_canvas(buf: io.BytesIO, game: Any, opts: BuildOptions, w: float, h: float, what: str) -> Canvas:
-    """A print-shop canvas: pages of trim w x h mm plus `BLEED`, with TrimBox and BleedBox."""
-    pw, ph = w + 2 * BLEED, h + 2 * BLEED
+def _boxed_canvas(buf: io.BytesIO, game: Any, opts: BuildOptions, w: float, h: float, bleed: float,
+                  what: str) -> Canvas:
+    """A print-shop canvas: pages of trim w x h mm plus `bleed` mm on every side, with the
+    TrimBox that much inside the BleedBox (= the page)."""
+    pw, ph = w + 2 * bleed, h + 2 * bleed
     c = new_canvas(buf, (pw * PT, ph * PT), game, what, opts.lang, cmyk=not opts.rgb)
-    c.setTrimBox((BLEED * PT, BLEED * PT, (BLEED + w) * PT, (BLEED + h) * PT))
+    c.setTrimBox((bleed * PT, bleed * PT, (bleed + w) * PT, (bleed + h) * PT))
     c.setBleedBox((0, 0, pw * PT, ph * PT))
     return c
 
 
-def printshop_pdf(game: Any, opts: BuildOptions) -> bytes:
-    """One side per page at trim + 3 mm bleed, TrimBox and BleedBox set; front/back pairs.
-    DeviceCMYK with a FOGRA39 OutputIntent, or RGB with `opts.rgb`."""
+def _in_order(front: Any, back: Any, opts: BuildOptions) -> tuple[Any, Any]:
+    """A front and its back in print-shop page order: the back first where the preset's vendor
+    asks for it (DriveThruCards) or `--backs-first` does."""
+    backs_first = opts.backs_first or presets.preset(opts.preset).backs_first
+    return (back, front) if backs_first else (front, back)
+
+
+def printshop_pdf(game: Any, opts: BuildOptions, cards: list[Any], what: str = "print shop") -> bytes:
+    """`cards` one side per page at trim + the preset's bleed, TrimBox and BleedBox set, each
+    card's front and back together in the preset's order. DeviceCMYK with a FOGRA39
+    OutputIntent, or RGB with `opts.rgb`."""
+    bleed = presets.preset(opts.preset).bleed
     size = game.manifest.card_size
     buf = io.BytesIO()
-    c = _boxed_canvas(buf, game, opts, size.width, size.height, "print shop")
-    cards = copies(game)
-    faces = Faces(c, game, opts.lang, BLEED, BLEED, cards)
+    c = _boxed_canvas(buf, game, opts, size.width, size.height, bleed, what)
+    faces = Faces(c, game, opts.lang, bleed, bleed, cards)
     for card in cards:
-        sides = [(faces.front(card), card.id), (faces.back(card), None)]
-        for name, proof in (reversed(sides) if opts.backs_first else sides):
-            faces.place(name, BLEED, BLEED)
+        for name, proof in _in_order((faces.front(card), card.id), (faces.back(card), None), opts):
+            faces.place(name, bleed, bleed)
             if proof and opts.proof:
-                _proof_id(c, proof, BLEED, BLEED, size.width)
+                _proof_id(c, proof, bleed, bleed, size.width)
             c.showPage()
+        opts.advance()
     c.save()
     return buf.getvalue()
 
 
 def component_pdf(game: Any, comp: Any, opts: BuildOptions) -> bytes:
-    """A printed component's print-shop file: one side of one copy per page at trim + 3 mm
-    bleed (the shape's bounding box is the TrimBox; its shape and count are in the subject)."""
+    """A printed component's print-shop file: one side of one copy per page at trim + the
+    preset's bleed (the shape's bounding box is the TrimBox; its shape and count are in the
+    subject)."""
+    bleed = presets.preset(opts.preset).bleed
     buf = io.BytesIO()
-    c = _boxed_canvas(buf, game, opts, comp.size.width, comp.size.height, f"print shop: {comp.id}")
+    c = _boxed_canvas(buf, game, opts, comp.size.width, comp.size.height, bleed,
+                      f"print shop: {comp.id}")
     c.setSubject(f"{game.id} {opts.lang}: {tokens.describe(comp, opts.lang)}")
-    faces = Faces(c, game, opts.lang, BLEED, BLEED, [])
+    faces = Faces(c, game, opts.lang, bleed, bleed, [])
     for design in tokens.copies(comp):
-        sides = [faces.token(comp, design, "front", BLEED), faces.token(comp, design, "back", BLEED)]
-        for name in (reversed(sides) if opts.backs_first else sides):
-            faces.place(name, BLEED, BLEED)
+        for name in _in_order(faces.token(comp, design, "front", bleed),
+                              faces.token(comp, design, "back", bleed), opts):
+            faces.place(name, bleed, bleed)
             c.showPage()
+        opts.advance()
     c.save()
     return buf.getvalue()
 
 
-@product("printshop")
+@product("printshop", steps=lambda game, opts: pieces(game))
 def printshop(game: Any, opts: BuildOptions) -> dict[str, bytes]:
-    """`printshop.pdf` (cards) and `printshop-<kind>-<id>.pdf` per printed component;
-    `-rgb` before `.pdf` for the screen version."""
-    tail = "-rgb.pdf" if opts.rgb else ".pdf"
-    files = {f"printshop{tail}": printshop_pdf(game, opts)}
+    """`printshop.pdf` (every card) and `printshop-<kind>-<id>.pdf` per printed component; with
+    a vendor's preset, `printshop-<preset>-deck-<deck>.pdf` per deck (its cards, copies
+    included) and `printshop-<preset>-<kind>-<id>.pdf`, so presets never replace each other's
+    files; `-rgb` before `.pdf` for the screen version."""
+    chosen = presets.preset(opts.preset)
+    stem, tail = chosen.shop_stem, ("-rgb.pdf" if opts.rgb else ".pdf")
+    if chosen.per_deck:
+        decks: dict[str, list[Any]] = {}
+        for card in copies(game):
+            decks.setdefault(deck_name(game, card), []).append(card)
+        files = {f"{stem}-deck-{deck}{tail}": printshop_pdf(game, opts, cards, f"print shop: {deck}")
+                 for deck, cards in decks.items()}
+    else:
+        files = {f"{stem}{tail}": printshop_pdf(game, opts, copies(game))}
     for comp in tokens.printed_components(game):
-        files[f"printshop-{comp.kind}-{comp.id}{tail}"] = component_pdf(game, comp, opts)
+        files[f"{stem}-{comp.kind}-{comp.id}{tail}"] = component_pdf(game, comp, opts)
     return files
 
 
@@ -615,50 +654,65 @@ def printshop(game: Any, opts: BuildOptions) -> dict[str, bytes]:
 # PNG per card
 
 
-def png_size(w: float, h: float) -> tuple[int, int]:
-    """Pixels at 300 dpi for trim + 3 mm bleed, or the print-on-demand preset for the size."""
-    preset = PNG_PRESETS.get((float(w), float(h)))
-    if preset:
-        return preset
-    return round((w + 2 * BLEED) / 25.4 * 300), round((h + 2 * BLEED) / 25.4 * 300)
-
-
-def _png_faces(game: Any) -> Iterator[tuple[str, str, Any]]:
+def png_faces(game: Any, per_deck: bool) -> Iterator[tuple[str, str, Any]]:
+    """(file name, side, card) of each design's front and each deck's back: `<id>.png` and
+    `back-<deck>.png` in one folder, or `<deck>/<id>.png` and `<deck>/back.png`."""
     seen = set()
     for card in game.cards:
-        yield f"{card.id}.png", "front", card
-        key = layout.back_key(game, card)
-        if key not in seen:
-            seen.add(key)
-            yield f"back-{key.replace('/', '-')}.png", "back", card
+        deck = deck_name(game, card)
+        yield (f"{deck}/{card.id}.png" if per_deck else f"{card.id}.png"), "front", card
+        if deck not in seen:
+            seen.add(deck)
+            yield (f"{deck}/back.png" if per_deck else f"back-{deck}.png"), "back", card
 
 
-@product("png", default=False)
-def png(game: Any, opts: BuildOptions) -> dict[str, bytes]:
-    """Each design's front and each deck's back as a 300 dpi PNG with bleed (poppler's pdftoppm)."""
-    exe = shutil.which("pdftoppm")
-    if exe is None:
-        raise ForgeError("the png product needs pdftoppm (poppler-utils) on the PATH")
+def _copies_csv(game: Any, lang: str) -> dict[str, bytes]:
+    """Per deck folder, `cards.csv`: each front's file, copies and name, for the vendor's
+    upload form (which asks how many of each face to print)."""
+    rows: dict[str, list[list[str]]] = {}
+    for card in game.cards:
+        rows.setdefault(deck_name(game, card), [["file", "copies", "name"]]).append(
+            [f"{card.id}.png", str(card.copies), card.name[lang]])
+    files = {}
+    for deck, table in rows.items():
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(table)
+        files[f"{deck}/cards.csv"] = buf.getvalue().encode("utf-8")
+    return files
+
+
+def png_pdf(game: Any, lang: str, size_px: tuple[int, int], names: list[tuple[str, str, Any]],
+            dpi: float = 300) -> bytes:
+    """One page per (file, side, card) of `names`: the face at trim size, centred on a page of
+    `size_px` pixels at `dpi`, the rest of the page its bleed."""
     size = game.manifest.card_size
-    px, py = png_size(size.width, size.height)
-    pw, ph = px / 300 * 25.4, py / 300 * 25.4
+    pw, ph = size_px[0] / dpi * 25.4, size_px[1] / dpi * 25.4
     bx, by = (pw - size.width) / 2, (ph - size.height) / 2
     buf = io.BytesIO()
-    c = new_canvas(buf, (pw * PT, ph * PT), game, "png", opts.lang)
-    faces = Faces(c, game, opts.lang, bx, by, game.cards)
-    names = []
-    for file_name, side, card in _png_faces(game):
+    c = new_canvas(buf, (pw * PT, ph * PT), game, "png", lang)
+    faces = Faces(c, game, lang, bx, by, game.cards)
+    for _, side, card in names:
         faces.place(faces.front(card) if side == "front" else faces.back(card), bx, by)
         c.showPage()
-        names.append(file_name)
     c.save()
-    out: dict[str, bytes] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        pdf = Path(tmp) / "cards.pdf"
-        pdf.write_bytes(buf.getvalue())
-        subprocess.run([exe, "-png", "-r", "300", "-scale-to-x", str(px), "-scale-to-y", str(py),
-                        str(pdf), str(Path(tmp) / "p")], check=True, capture_output=True)
-        pages = sorted(Path(tmp).glob("p-*.png"), key=lambda p: int(p.stem.split("-")[-1]))
-        for file_name, page in zip(names, pages):
-            out[f"png/{file_name}"] = page.read_bytes()
-    return out
+    return buf.getvalue()
+
+
+@product("png", default=False, steps=lambda game, opts: len(list(png_faces(game, False))))
+def png(game: Any, opts: BuildOptions) -> dict[str, bytes]:
+    """Each design's front and each deck's back as a PNG of the preset's exact size with bleed,
+    rasterised by PDFium (`forge.raster`): no other program needed, a step of progress each.
+    Files go to `png/` (generic) or `png-<preset>/`, one folder per deck with `cards.csv` where
+    the vendor wants that."""
+    chosen = presets.preset(opts.preset)
+    size = game.manifest.card_size
+    px = chosen.pixels(size.width, size.height)
+    names = list(png_faces(game, chosen.per_deck))
+    pdf = png_pdf(game, opts.lang, px, names, chosen.dpi)
+    files: dict[str, bytes] = {}
+    for (name, _, _), data in zip(names, raster.png_pages(pdf, px, compress=raster.FAST)):
+        files[name] = data
+        opts.advance()
+    if chosen.per_deck:
+        files.update(_copies_csv(game, opts.lang))
+    return {f"{chosen.folder}/{name}": data for name, data in files.items()}

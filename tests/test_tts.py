@@ -1,0 +1,142 @@
+"""Tabletop Simulator export (forge.render.tts): the saved object read back, and every card's
+cell on its sheet compared with the card drawn on its own."""
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+from types import SimpleNamespace
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from conftest import CARDS, GAMES, run_forge
+from forge import raster
+from forge.build import BuildOptions
+from forge.model import load_game
+from forge.render.sheets import png_faces, png_pdf
+from forge.render.tts import cell_size, decks, saved_object, tts
+
+#: Mean difference (0-255, per channel) under which a quarter-size cell shows the card: the
+#: cell is JPEG and drawn scaled into its grid, the card on its own page; other designs of
+#: the same deck differ by more (the closest pair, a card and its promo reprint that differ
+#: only in the set's name, by 0.7 or more).
+SAME = 2.0
+
+
+def _diff(a: Image.Image, b: Image.Image) -> float:
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def _small(image: Image.Image, cell: tuple[int, int]) -> Image.Image:
+    return image.convert("RGB").resize((cell[0] // 4, cell[1] // 4), Image.Resampling.BOX)
+
+
+def _own_faces(game, lang: str, cell: tuple[int, int]) -> tuple[dict, dict]:
+    """Each design's front and each deck's back drawn alone at the cell's size (trim only),
+    through the png product's pages: {card id: image}, {deck: image}."""
+    size = game.manifest.card_size
+    names = list(png_faces(game, per_deck=True))
+    pdf = png_pdf(game, lang, cell, names, dpi=cell[0] * 25.4 / size.width)
+    fronts, backs = {}, {}
+    for (name, side, card), image in zip(names, raster.images(pdf, cell)):
+        if side == "front":
+            fronts[card.id] = _small(image, cell)
+        else:
+            backs[name.split("/")[0]] = _small(image, cell)
+    return fronts, backs
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_card_is_in_its_cell_and_the_json_matches_the_sheets(game_id):
+    game = load_game(CARDS / game_id)[0]
+    files = tts(game, BuildOptions(lang="en"))
+    saved = json.loads(files[f"tts/{game_id}.json"].decode("utf-8"))
+    size = game.manifest.card_size
+    cell = cell_size(size.width, size.height)
+    assert cell == (409, 571) and 10 * cell[0] <= 4096 and 7 * cell[1] <= 4096
+    fronts, backs = _own_faces(game, "en", cell)
+    by_id = {card.id: card for card in game.cards}
+    matched: list[str] = []
+    sheet_ids: list[str] = []
+    for deck in saved["ObjectStates"]:
+        assert deck["Name"] == "DeckCustom"
+        assert deck["DeckIDs"] == [card["CardID"] for card in deck["ContainedObjects"]]
+        sheets = {}
+        for key, spec in deck["CustomDeck"].items():
+            sheet_ids.append(key)
+            assert 1 <= spec["NumWidth"] <= 10 and 1 <= spec["NumHeight"] <= 7
+            assert spec["BackIsHidden"] is True and spec["UniqueBack"] is False
+            sheet = Image.open(io.BytesIO(files[f"tts/{spec['FaceURL']}"]))
+            back = Image.open(io.BytesIO(files[f"tts/{spec['BackURL']}"]))
+            assert sheet.size == (spec["NumWidth"] * cell[0], spec["NumHeight"] * cell[1])
+            assert max(sheet.size) <= 4096 and back.size == cell
+            sheets[int(key)] = (spec, sheet.convert("RGB"))
+            # the last cell is the hidden card: the deck's back, as its own image shows it
+            hidden = spec["NumWidth"] * spec["NumHeight"] - 1
+            deck_name = spec["BackURL"].removesuffix("-back.jpg")
+            assert _diff(_small(_cell(sheet, hidden, spec["NumWidth"], cell), cell), backs[deck_name]) < SAME
+            assert _diff(_small(back, cell), backs[deck_name]) < SAME
+        copies = Counter(deck["DeckIDs"])
+        for cid in dict.fromkeys(deck["DeckIDs"]):
+            spec, sheet = sheets[cid // 100]
+            index = cid % 100
+            assert index < spec["NumWidth"] * spec["NumHeight"] - 1, "a design never takes the hidden cell"
+            shown = _small(_cell(sheet, index, spec["NumWidth"], cell), cell)
+            nearest = min(fronts, key=lambda card_id: _diff(shown, fronts[card_id]))
+            assert _diff(shown, fronts[nearest]) < SAME
+            card = by_id[nearest]
+            contained = [c for c in deck["ContainedObjects"] if c["CardID"] == cid]
+            assert {c["Nickname"] for c in contained} == {card.name["en"]}
+            assert all(c["CustomDeck"] == {str(cid // 100): spec} for c in contained)
+            assert copies[cid] == card.copies, "each copy repeats its design's id"
+            matched.append(nearest)
+    assert sorted(matched) == sorted(card.id for card in game.cards), "every design exactly once"
+    assert len(sheet_ids) == len(set(sheet_ids))
+    assert sum(len(d["DeckIDs"]) for d in saved["ObjectStates"]) == sum(c.copies for c in game.cards)
+
+
+def _cell(sheet: Image.Image, index: int, cols: int, cell: tuple[int, int]) -> Image.Image:
+    row, col = divmod(index, cols)
+    return sheet.crop((col * cell[0], row * cell[1], (col + 1) * cell[0], (row + 1) * cell[1]))
+
+
+def _fake_game(cards: list[tuple[str, str, int]]):
+    """A game of (id, type, copies) cards, every type its own back, for the saved object alone."""
+    made = [SimpleNamespace(id=i, type=t, subtype=None, set="base", copies=n, name={"en": i.title()})
+            for i, t, n in cards]
+    backs = {c.type: SimpleNamespace(label=None) for c in made}
+    manifest = SimpleNamespace(title={"en": "Fake"}, backs=backs)
+    return SimpleNamespace(manifest=manifest, cards=made)
+
+
+def test_big_decks_split_into_sheets_of_69_and_a_lone_card_is_a_card():
+    game = _fake_game([(f"c{i}", "big", 1 + i % 2) for i in range(150)]
+                      + [("solo", "lone", 1), ("triple", "three", 3)])
+    all_decks = decks(game)
+    big = all_decks[0]
+    assert [len(s.designs) for s in big.sheets] == [69, 69, 12]
+    assert [(s.cols, s.rows) for s in big.sheets] == [(10, 7), (10, 7), (10, 2)]
+    assert [s.id for d in all_decks for s in d.sheets] == [1, 2, 3, 4, 5]
+    states = saved_object(game, "en", all_decks)["ObjectStates"]
+    assert [s["Name"] for s in states] == ["DeckCustom", "Card", "DeckCustom"]
+    ids = states[0]["DeckIDs"]
+    assert ids[:3] == [100, 101, 101] and ids[-2:] == [311, 311] and max(i % 100 for i in ids) == 68
+    assert set(states[0]["CustomDeck"]) == {"1", "2", "3"}
+    assert states[1]["CardID"] == 400 and states[1]["Nickname"] == "Solo"
+    assert states[1]["CustomDeck"]["4"]["NumWidth"] * states[1]["CustomDeck"]["4"]["NumHeight"] == 2
+    assert states[2]["DeckIDs"] == [500, 500, 500]
+
+
+def test_build_what_tts_writes_the_saved_object_and_its_images(tmp_path):
+    result = run_forge("build", "rules_does_not_exist", "--what", "tts", "--lang", "uk",
+                       "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    folder = tmp_path / "rules_does_not_exist" / "uk" / "tts"
+    saved = json.loads((folder / "rules_does_not_exist.json").read_text(encoding="utf-8"))
+    game = load_game(CARDS / "rules_does_not_exist")[0]
+    names = {c["Nickname"] for d in saved["ObjectStates"] for c in d["ContainedObjects"]}
+    assert names == {card.name["uk"] for card in game.cards}, "names in the build language"
+    urls = {u for d in saved["ObjectStates"] for s in d["CustomDeck"].values()
+            for u in (s["FaceURL"], s["BackURL"])}
+    assert urls == {p.name for p in folder.glob("*.jpg")}, "every URL names an image written beside it"
