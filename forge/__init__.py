@@ -1,12 +1,40 @@
 """Card Forge: card data checked by a rules engine, rendered to print.
 
-The library API; the `forge` command is a thin shell over it.
+The library API; the `forge` command is a thin shell over it. Each name is imported from its
+module on first use (PEP 562), so `import forge` costs nothing and a command loads only what
+it needs: `forge preview` never imports the checker, `forge --version` not even the model.
 """
-from .check import check_game
-from .errors import Finding, FindingsError, ForgeError, UsageError
-from .export import card_records
-from .load import load_yaml
-from .model import Card, Game, Operation, load_game
+from __future__ import annotations
 
-__all__ = ["Card", "Finding", "FindingsError", "ForgeError", "Game", "Operation", "UsageError",
-           "card_records", "check_game", "load_game", "load_yaml"]
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+#: Public name -> the module that defines it.
+_API = {
+    "Card": ".model", "Game": ".model", "Operation": ".model", "load_game": ".model",
+    "Finding": ".errors", "FindingsError": ".errors", "ForgeError": ".errors", "UsageError": ".errors",
+    "card_records": ".export", "check_game": ".check", "load_yaml": ".load",
+}
+
+__all__ = sorted(_API)
+
+
+def __getattr__(name: str) -> Any:
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if TYPE_CHECKING:  # what type checkers and IDEs see
+    from .check import check_game
+    from .errors import Finding, FindingsError, ForgeError, UsageError
+    from .export import card_records
+    from .load import load_yaml
+    from .model import Card, Game, Operation, load_game

@@ -76,8 +76,9 @@ def test_text_output_names_file_and_line(game_copy):
     corrupt(folder, CASES[7])  # broken reference
     result = run_forge("check", str(folder), cwd=folder.parent)
     assert result.returncode == 1
-    assert "love_formula/base_pairs.yaml:9:" in result.stdout
-    assert "'hoome'" in result.stdout and "daisuke_chi" in result.stdout
+    assert result.stdout == "", "findings go to stderr"
+    assert "love_formula/base_pairs.yaml:9:" in result.stderr
+    assert "'hoome'" in result.stderr and "daisuke_chi" in result.stderr
 
 
 def test_same_priority_and_tiebreak_on_two_designs_is_a_finding(game_copy):

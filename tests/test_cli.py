@@ -1,11 +1,19 @@
-"""`forge build` as a user runs it: products, options, refusals, and nothing good overwritten."""
+"""The CLI as a user runs it: `forge build` (products, options, refusals, nothing good overwritten),
+and what every command shares: data on stdout, findings and summaries on stderr, --format json,
+-q/-v, flags as flags, completion, and progress bars on a terminal only."""
 from __future__ import annotations
 
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 from pypdf import PdfReader
 
-from conftest import run_forge, tree_digest
+from conftest import ROOT, run_forge, tree_digest
 from pdfread import assert_fonts_embedded
 
 MM = 72 / 25.4
@@ -64,3 +72,235 @@ def test_output_bytes_do_not_depend_on_the_other_products_of_the_run(tmp_path):
     for name in ("cheatsheet.pdf", "rulebook.pdf"):
         made = [(folder / "rules_does_not_exist" / "uk" / name).read_bytes() for folder in (full, alone)]
         assert made[0] == made[1], name
+
+
+# -- conventions every command shares (issue 14): data on stdout, words on stderr -------------
+
+COMMANDS = ("build", "check", "cards", "scenario", "schema", "simulate", "new", "import", "watch",
+            "preview")
+
+
+def _cli():
+    import typer
+
+    from forge.cli import app
+    return typer.main.get_command(app)
+
+
+def _invoke(*args: str):
+    from typer.testing import CliRunner
+
+    from forge.cli import app
+    return CliRunner().invoke(app, list(args))
+
+
+def test_every_command_takes_format_quiet_and_verbose_and_help_shows_the_choices():
+    assert set(COMMANDS) <= set(_cli().commands)
+    for name in _cli().commands:  # every command, the ones added later too
+        shown = " ".join(_invoke(name, "--help").stdout.split())
+        assert "--format <text|json>" in shown and "-q, --quiet" in shown and "-v, --verbose" in shown, name
+        assert "<bool>" not in shown, f"{name}: a flag takes no value, so help shows none"
+    shown = " ".join(_invoke("build", "--help").stdout.split())
+    assert "--duplex <long|short>" in shown and "--paper <a4|letter|a4,letter|letter,a4>" in shown
+    assert "(pnp, printshop, png," in shown, "--what lists the products"
+
+
+def test_a_flag_given_a_value_is_a_usage_error_naming_it():
+    flags = [(name, opt) for name, command in _cli().commands.items() for param in command.params
+             if getattr(param, "is_flag", False) for opt in param.opts if opt.startswith("--")]
+    assert ("build", "--home") in flags and ("import", "--dry-run") in flags and ("preview", "--back") in flags
+    for name, flag in flags:
+        result = _invoke(name, flag, "true")
+        assert result.exit_code == 2, (name, flag, result.stdout, result.stderr)
+        assert f"write {flag} alone, not {flag} true" in result.stderr, (name, flag, result.stderr)
+    done = run_forge("build", "--home", "true")
+    assert done.returncode == 2 and "--home" in done.stderr and "Traceback" not in done.stderr
+    both = run_forge("check", "rules_does_not_exist", "-q", "-v")
+    assert both.returncode == 2 and "--quiet and --verbose" in both.stderr
+
+
+def test_completion_is_on_and_offers_the_choices(tmp_path):
+    shown = run_forge("--show-completion", "bash")
+    assert shown.returncode == 0 and "complete " in shown.stdout and "_FORGE_COMPLETE" in shown.stdout
+    installed = subprocess.run([sys.executable, "-m", "forge", "--install-completion", "bash"],
+                               env={**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)},
+                               capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert installed.returncode == 0, installed.stderr
+    assert "_FORGE_COMPLETE" in (tmp_path / ".bash_completions" / "forge.sh").read_text()
+    assert "forge.sh" in (tmp_path / ".bashrc").read_text()
+
+    def complete(words: str) -> list[str]:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "_FORGE_COMPLETE": "complete_bash",
+               "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - (not words.endswith(" ")))}
+        return subprocess.run([sys.executable, "-m", "forge"], env=env, capture_output=True,
+                              text=True, cwd=ROOT, timeout=120).stdout.split()
+
+    assert complete("forge build --duplex ") == ["long", "short"]
+    assert complete("forge check --format ") == ["text", "json"]
+    assert complete("forge build --what pnp,rule") == ["pnp,rulebook", "pnp,rulebook-booklet"]
+    assert "love_formula" in complete("forge check lo")
+
+
+def test_check_findings_go_to_stderr_and_json_to_stdout(game_copy):
+    folder = game_copy("rules_does_not_exist")
+    sounds = folder / "sounds.yaml"
+    sounds.write_text(sounds.read_text(encoding="utf-8").replace("bonus:", "bonsu:", 1), encoding="utf-8")
+    text = run_forge("check", str(folder))
+    assert text.returncode == 1 and text.stdout == ""
+    assert "sounds.yaml:" in text.stderr and "bonsu" in text.stderr
+    assert "rules_does_not_exist: " in text.stderr.splitlines()[-1], "the summary comes last"
+    quiet = run_forge("check", str(folder), "-q")
+    assert quiet.returncode == 1 and quiet.stdout == ""
+    assert quiet.stderr.splitlines() == text.stderr.splitlines()[:-1], "-q: the findings, no summary"
+    as_json = run_forge("check", str(folder), "--format", "json", "-q")
+    assert as_json.returncode == 1 and as_json.stderr == ""
+    findings = json.loads(as_json.stdout)
+    assert findings and {"file", "line", "code", "message", "fix"} <= set(findings[0])
+    assert any(f["file"].endswith("sounds.yaml") and f["line"] >= 1 and "bonsu" in f["message"]
+               for f in findings)
+
+
+def test_build_summarises_on_stderr_and_lists_its_files_as_json(tmp_path):
+    out = tmp_path / "out"
+    args = ("build", "rules_does_not_exist", "--lang", "en", "--what", "cheatsheet,printshop",
+            "--out", str(out))
+    text = run_forge(*args)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout == ""
+    folder = out / "rules_does_not_exist" / "en"
+    (summary,) = text.stderr.splitlines()
+    assert re.fullmatch(rf"rules_does_not_exist/en: 3 files, [\d.]+ [kM]B in {re.escape(str(folder))}",
+                        summary), summary
+    verbose = run_forge(*args, "-v")
+    assert verbose.stdout == "" and len(verbose.stderr.splitlines()) == 4
+    assert "printshop-token-soul_token.pdf" in verbose.stderr and "(printshop)" in verbose.stderr
+    quiet = run_forge(*args, "-q")
+    assert quiet.returncode == 0 and quiet.stdout == "" and quiet.stderr == ""
+    as_json = run_forge(*args, "--format", "json")
+    assert as_json.returncode == 0, as_json.stderr
+    files = json.loads(as_json.stdout)
+    assert sorted((f["product"], Path(f["path"]).name) for f in files) == [
+        ("cheatsheet", "cheatsheet.pdf"), ("printshop", "printshop-token-soul_token.pdf"),
+        ("printshop", "printshop.pdf")]
+    for f in files:
+        assert f["game"] == "rules_does_not_exist" and f["lang"] == "en"
+        assert Path(f["path"]).parent == folder and f["bytes"] == Path(f["path"]).stat().st_size > 0
+
+
+def test_every_command_prints_one_json_document_on_stdout(tmp_path):
+    """`--format json`: stdout parses as JSON as a whole, whatever the command says on stderr."""
+    from forge.scaffold import scaffold
+
+    scaffold(tmp_path, "g", ["en"], ["action"])
+    sheet = tmp_path / "action.csv"
+    sheet.write_text("id;name.en;cost;effects\naction_1;Spark;3;[draw: 2]\n", encoding="utf-8")
+    scenario = next((ROOT / "tests" / "scenarios" / "love_formula").glob("*.yaml"))
+    said = {}
+    for args, cwd in [(("cards", "love_formula"), ROOT), (("schema", "love_formula"), ROOT),
+                      (("scenario", str(scenario)), ROOT),
+                      (("simulate", "rules_does_not_exist", "--games", "3"), ROOT),
+                      (("preview", "love_formula", "kiss", "--out", str(tmp_path / "kiss.png")), ROOT),
+                      (("new", "fresh", "--lang", "en"), tmp_path),
+                      (("import", "g", str(sheet), "--type", "action", "--file", "action"), tmp_path)]:
+        done = run_forge(*args, "--format", "json", cwd=cwd)
+        assert done.returncode == 0, (args, done.stderr)
+        said[args[0]] = json.loads(done.stdout)
+    assert {"id", "type", "copies"} <= set(said["cards"][0])
+    assert said["schema"]["type"] == "array" and said["scenario"][0]["passed"] is True
+    assert said["simulate"]["games"] == 3
+    (preview,) = said["preview"]
+    assert preview["product"] == "preview" and preview["bytes"] == (tmp_path / "kiss.png").stat().st_size
+    assert "cards/fresh/game.yaml" in [f["path"] for f in said["new"]]
+    assert said["import"]["written"] and said["import"]["updated"] == ["action_1"]
+    assert said["import"]["findings"] == []
+
+
+def test_data_goes_to_stdout_and_quiet_silences_the_summary():
+    records = json.loads(run_forge("cards", "love_formula", "--format", "json").stdout)
+    text = run_forge("cards", "love_formula")
+    assert text.returncode == 0 and "kiss" in text.stdout and "kiss" not in text.stderr
+    assert text.stderr.strip() == (f"love_formula: {len(records)} designs, "
+                                   f"{sum(r['copies'] for r in records)} cards")
+    quiet = run_forge("cards", "love_formula", "-q")
+    assert quiet.stdout == text.stdout and quiet.stderr == ""
+    verbose = run_forge("cards", "love_formula", "-v")
+    assert verbose.stdout == text.stdout and "love_formula/base_pairs.yaml: " in verbose.stderr
+
+
+def test_a_failing_scenario_is_reported_on_stderr(tmp_path):
+    scenario = next((ROOT / "tests" / "scenarios" / "love_formula").glob("*.yaml"))
+    passed = run_forge("scenario", str(scenario))
+    assert passed.returncode == 0 and passed.stdout == ""
+    assert passed.stderr.strip() == "1 passed, 0 failed", "a pass is a line only with -v"
+    assert run_forge("scenario", str(scenario), "-v").stderr.startswith(f"PASS {scenario}")
+    assert run_forge("scenario", str(scenario), "-q").stderr == ""
+
+
+def test_watch_streams_a_json_line_per_build(tmp_path):
+    from forge.scaffold import scaffold
+
+    scaffold(tmp_path, "w", ["en"], ["action"])
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "forge", "watch", "w", "--what", "cheatsheet",
+                             "--format", "json", "-q"], cwd=tmp_path, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        line = proc.stdout.readline()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    event = json.loads(line)
+    assert event["game"] == "w" and event["products"] == ["cheatsheet"] and event["exit"] == 0
+    (written,) = event["files"]
+    assert written["product"] == "cheatsheet" and (tmp_path / written["path"]).is_file()
+    assert proc.returncode == 130 and proc.stderr.read() == "", "-q: nothing but errors"
+
+
+def _on_a_terminal(*args: str, ci: str = "") -> tuple[subprocess.CompletedProcess, bytes]:
+    """Run forge with stderr on a pseudo-terminal (stdout a pipe) and the environment variable
+    CI as given (empty: not a CI job); what the terminal got."""
+    import pty
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": ci}
+    proc = subprocess.Popen([sys.executable, "-m", "forge", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the terminal closed: the process is done
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out, _ = proc.communicate(timeout=300)
+    os.close(master)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out.decode(), ""), seen
+
+
+def test_the_progress_bar_is_drawn_on_a_terminal_only(tmp_path):
+    args = ("build", "rules_does_not_exist", "--what", "cheatsheet", "--out", str(tmp_path))
+    shown, terminal = _on_a_terminal(*args)
+    assert shown.returncode == 0 and shown.stdout == ""
+    assert b"\x1b[" in terminal and b"forge build" in terminal, terminal
+    quiet, terminal = _on_a_terminal(*args, "-q")
+    assert quiet.returncode == 0 and terminal == b""
+    in_ci, terminal = _on_a_terminal(*args, ci="true")
+    assert in_ci.returncode == 0 and b"\x1b[" not in terminal and b"rules_does_not_exist/uk" in terminal
+    as_json, terminal = _on_a_terminal(*args, "--format", "json")
+    assert json.loads(as_json.stdout) and b"\x1b[" not in terminal
+
+
+def test_progress_is_silent_off_a_terminal(capsys, monkeypatch):
+    from forge.cli.progress import progress
+
+    monkeypatch.delenv("CI", raising=False)
+    with progress(3, "work") as bar:  # pytest's captured stderr is no terminal
+        bar.advance()
+        bar.advance(2, label="done")
+    with progress(None, "work", enabled=False) as bar:
+        bar.advance()
+    assert capsys.readouterr() == ("", "")

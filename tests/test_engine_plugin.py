@@ -56,7 +56,7 @@ def test_without_the_package_the_manifest_names_an_unknown_engine(tmp_path):
     bare.mkdir()
     done = forge(bare, "check", str(GAME))
     assert done.returncode == 1, done.stdout + done.stderr
-    assert re.search(r"game\.yaml:9:\d+: unknown-engine", done.stdout), done.stdout
+    assert re.search(r"game\.yaml:9:\d+: unknown-engine", done.stderr), done.stderr
 
 
 def test_forge_simulate_plays_the_plugin_game(site):
@@ -99,13 +99,13 @@ def test_scenarios_of_the_plugin_game_script_the_dice(site, tmp_path):
     files = sorted(str(p) for p in (PLUGIN / "scenarios" / "high_card").glob("*.yaml"))
     done = forge(site, "scenario", *files, cards=cards)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"{len(files)} passed, 0 failed" in done.stdout
+    assert f"{len(files)} passed, 0 failed" in done.stderr
     # the roll-off is scripted: other rolls give the trick to A
     text = Path(files[-1]).read_text(encoding="utf-8").replace("d6: [2, 5]", "d6: [6, 1]")
     flipped = tmp_path / "flipped.yaml"
     flipped.write_text(text, encoding="utf-8")
     done = forge(site, "scenario", str(flipped), cards=cards)
-    assert done.returncode == 1 and "score of A: expected 0, got 7" in done.stdout
+    assert done.returncode == 1 and "score of A: expected 0, got 7" in done.stderr
 
 
 def test_a_manifest_naming_an_engine_that_does_not_fit_its_cards_is_a_finding(site, tmp_path):
@@ -118,7 +118,7 @@ def test_a_manifest_naming_an_engine_that_does_not_fit_its_cards_is_a_finding(si
         "engine: high_card", "engine: love_formula"), encoding="utf-8")
     done = forge(site, "check", str(copy))
     assert done.returncode == 1, done.stdout + done.stderr
-    assert re.search(r"game\.yaml:9:\d+: engine-requires: .*'pair'.* cards", done.stdout), done.stdout
+    assert re.search(r"game\.yaml:9:\d+: engine-requires: .*'pair'.* cards", done.stderr), done.stderr
     assert "Traceback" not in done.stderr
     played = forge(site, "simulate", str(copy), "--games", "2")   # the same findings, no game
     assert played.returncode == 1 and "Traceback" not in played.stderr
@@ -141,7 +141,7 @@ def test_an_effect_in_an_effects_field_that_the_engine_lacks_is_a_finding(site, 
         "value: 9}", "value: 9, failure: [explode]}"), encoding="utf-8")
     done = forge(site, "check", str(copy))
     assert done.returncode == 1, done.stdout + done.stderr
-    out = done.stdout
+    out = done.stderr
     assert re.search(r"numbers\.yaml:8:\d+: unimplemented-operation \[nine\]: operation 'explode'",
                      out), out
     assert re.search(r"game\.yaml:\d+:\d+: unimplemented-operation: operation 'explode'", out), out

@@ -1,11 +1,16 @@
-"""`forge preview`: one card face as a PNG of the print size, drawn with PDFium (no poppler)."""
+"""`forge preview`: one card face as a PNG of the print size, drawn with PDFium (no poppler),
+started fast: only the command that runs is imported, and what it draws does not depend on it."""
 from __future__ import annotations
 
 import io
+import os
+import pkgutil
+import subprocess
+import sys
 
 from PIL import Image
 
-from conftest import run_forge
+from conftest import ROOT, run_forge
 
 
 def test_preview_writes_one_png_of_the_print_size_without_poppler(tmp_path, monkeypatch):
@@ -58,3 +63,76 @@ def test_raster_gives_exact_sizes_and_same_bytes():
     assert image.getpixel((10, 80))[:3] == (255, 0, 0) and image.getpixel((300, 80))[:3] == (255, 255, 255)
     assert list(raster.png_pages(pdf, (333, 167))) == first, "deterministic"
     assert Image.open(io.BytesIO(next(raster.png_pages(pdf, dpi=144)))).size == (400, 200)
+
+
+def test_preview_bytes_are_those_of_the_library_with_everything_imported(tmp_path):
+    """The command imports only what a preview needs; the library, with the checker, the rules
+    engines and the rulebooks loaded as in a full build, draws the same PNG bytes."""
+    import forge.check  # noqa: F401
+    import forge.rulebook  # noqa: F401
+    import forge.rules  # noqa: F401
+    from forge import load_game
+    from forge.cli.preview import card_png
+
+    game, _ = load_game(ROOT / "cards" / "love_formula")
+    for card_id, args, side in (("kiss", [], "front"), ("kiss", ["--back"], "back")):
+        out = tmp_path / f"{card_id}-{side}.png"
+        result = run_forge("preview", "love_formula", card_id, "--out", str(out), *args, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert out.read_bytes() == card_png(game, game.card(card_id), "uk", side), side
+
+
+def _modules_after(*args: str) -> set[str]:
+    """The modules a `forge ARGS` process has imported when it ends."""
+    code = ("import sys\nfrom forge.cli import main\nsys.argv = ['forge', *sys.argv[1:]]\n"
+            "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
+            "print('\\n'.join(sys.modules))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", code, *args], env=env, capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split())
+
+
+def test_a_command_imports_only_what_it_needs(tmp_path):
+    shown = _modules_after("preview", "love_formula", "kiss", "-q", "--out", str(tmp_path / "k.png"))
+    assert {"forge.cli.preview", "forge.model", "forge.render", "pypdfium2"} <= shown
+    unneeded = {"forge.check", "forge.rules", "forge.rulebook", "reportlab.platypus", "pypdf",
+                "forge.cli.build", "forge.cli.simulate", "rich"}
+    assert not unneeded & shown, unneeded & shown
+    for args in (["--version"], ["--help"]):
+        shown = _modules_after(*args)
+        assert not {m for m in shown if m.startswith(("forge.cli.", "forge.model", "reportlab", "pydantic"))
+                    } - {"forge.cli.app", "forge.cli.progress"}, args
+
+
+def test_the_command_table_is_the_commands():
+    """`forge.cli.COMMANDS` names every command, the module that registers it and the help that
+    `forge --help` shows without importing it: the same as the command's own."""
+    import typer
+
+    from forge.cli import COMMANDS, app
+    for module in pkgutil.iter_modules([str(ROOT / "forge" / "cli")]):
+        __import__(f"forge.cli.{module.name}")
+    group = typer.main.get_command(app)
+    registered = {info.name or typer.main.get_command_name(info.callback.__name__): info.callback.__module__
+                  for info in app.registered_commands}
+    assert registered == {name: f"forge.cli.{module}" for name, (module, _) in COMMANDS.items()}, \
+        "add the command to forge.cli.COMMANDS (or fix its module there)"
+    for name, (_, summary) in COMMANDS.items():
+        assert group.commands[name].get_short_help_str(10**6) == summary, \
+            f"forge.cli.COMMANDS[{name!r}]: copy the first sentence of the command's docstring"
+    from typer.testing import CliRunner
+    listed = " ".join(CliRunner().invoke(app, ["--help"], terminal_width=10**4).stdout.split())
+    for name, (_, summary) in COMMANDS.items():
+        assert f"{name} {summary}" in listed
+
+
+def test_completing_a_command_name_and_a_typo_suggestion():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "_FORGE_COMPLETE": "complete_bash",
+           "COMP_WORDS": "forge pr", "COMP_CWORD": "1"}
+    done = subprocess.run([sys.executable, "-m", "forge"], env=env, capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.stdout.split() == ["preview"]
+    typo = run_forge("previwe", "love_formula", "kiss")
+    assert typo.returncode == 2 and "Did you mean 'preview'" in typo.stderr

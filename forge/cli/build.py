@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import math
-import os
-import sys
+from dataclasses import replace
+from enum import Enum
 from pathlib import Path
 from typing import Optional
 
@@ -11,10 +11,12 @@ import typer
 
 from .. import render  # noqa: F401  (registers pnp, printshop, png)
 from .. import rulebook  # noqa: F401  (registers rulebook, rulebook-booklet, cheatsheet)
-from ..build import DEFAULT_PRODUCTS, BuildOptions, build_game, check_products
+from ..build import DEFAULT_PRODUCTS, PRODUCTS, BuildOptions, build_game, check_products, total_steps
 from ..check import check_game
-from ..errors import FindingsError, UsageError
-from .app import app, check_output, resolve_games, split_names
+from ..errors import FindingsError, UsageError, display_path
+from ..render import presets
+from .app import (Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
+                  complete_games, complete_list, resolve_games, split_names)
 
 #: Largest --back-offset, mm: printers shift backs by a few millimetres; 20 mm is more than any
 #: does, and more would push cards into the sheet's unprintable margin.
@@ -32,40 +34,73 @@ def _pair(value: str) -> tuple[float, float]:
     return x, y
 
 
-def _interactive() -> bool:
-    return sys.stderr.isatty() and not os.environ.get("CI")
+class Paper(str, Enum):
+    """--paper: one size, or both (PnP sheets in each; the booklet and cheat sheet on the first)."""
+
+    a4 = "a4"
+    letter = "letter"
+    a4_letter = "a4,letter"
+    letter_a4 = "letter,a4"
+
+
+class Duplex(str, Enum):
+    long = "long"
+    short = "short"
+
+
+#: --preset: the print-on-demand vendors of forge.render.presets, and generic.
+Vendor = Enum("Vendor", {name: name for name in presets.PRESETS}, type=str)  # type: ignore[misc]
+
+
+def complete_products(incomplete: str) -> list[str]:
+    """Shell completion of --what: the registered products, comma-separated."""
+    return complete_list(list(PRODUCTS), incomplete)
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1e5 else f"{n / 1e3:.0f} kB"
 
 
 @app.command()
 def build(
-    games: Optional[list[str]] = typer.Argument(None, help="Game ids or folders; default: every game."),
+    games: Optional[list[str]] = typer.Argument(None, help="Game ids or folders; default: every game.",
+                                                autocompletion=complete_games),
     lang: Optional[str] = typer.Option(None, "--lang", help="Language (uk, en ...); default: uk, "
                                        "or the game's first locale."),
-    paper: str = typer.Option("a4,letter", "--paper", help="Paper sizes: a4, letter, or both: PnP "
-                              "sheets in each; the booklet and cheat sheet on the first."),
-    what: Optional[str] = typer.Option(None, "--what", help="Products, comma-separated "
-                                       "(pnp, printshop, png, ...); default: every default product."),
+    paper: Paper = typer.Option(Paper.a4_letter, "--paper", case_sensitive=False,
+                                help="Paper sizes: a4, letter, or both: PnP sheets in each; the "
+                                "booklet and cheat sheet on the first."),
+    what: Optional[str] = typer.Option(None, "--what", autocompletion=complete_products,
+                                       help=f"Products, comma-separated ({', '.join(PRODUCTS)}); "
+                                       "default: every default product."),
     out: Path = typer.Option(Path("output"), "--out", help="Output folder: OUT/<game>/<lang>/."),
-    duplex: str = typer.Option("long", "--duplex", help="PnP backs for long-edge or short-edge duplex."),
+    duplex: Duplex = typer.Option(Duplex.long, "--duplex", help="PnP backs for long-edge or short-edge duplex."),
     back_offset: str = typer.Option("0,0", "--back-offset", help="Shift back pages by X,Y mm "
                                     f"(each within ±{MAX_BACK_OFFSET:g})."),
     home: bool = typer.Option(False, "--home", help="PnP without bleed, for cutting with scissors "
                               "(pnp-home-<paper>.pdf)."),
     alignment_page: bool = typer.Option(False, "--alignment-page", help="Add a duplex alignment test sheet."),
-    backs_first: bool = typer.Option(False, "--backs-first", help="Print-shop file: each back before its front."),
+    backs_first: bool = typer.Option(False, "--backs-first", help="Print-shop files: each back before its "
+                                     "front (--preset dtc always orders them so)."),
     rgb: bool = typer.Option(False, "--rgb", help="Print-shop files in RGB for screens "
                              "(printshop-rgb.pdf ...) instead of CMYK for a press."),
     proof: bool = typer.Option(False, "--proof", help="Print each card's id on its face (PnP and "
                                "print-shop files), for proofreading."),
+    preset: Vendor = typer.Option(Vendor[presets.GENERIC], "--preset", case_sensitive=False,
+                                  help="PNGs and print-shop files for a print-on-demand vendor: "
+                                  "tgc (The Game Crafter), mpc (MakePlayingCards), dtc "
+                                  "(DriveThruCards): its bleed, pixel size, file split and page "
+                                  "order, in files of their own (docs/print-presets.md)."),
+    format: FormatOption = Format.text,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
     """Check each game, then write its PnP sheets, print-shop file, rulebook, booklet and cheat
-    sheet into OUT/<game>/<lang>/ (a game with findings is refused, exit 1)."""
-    papers = tuple(split_names(paper.lower(), "--paper"))
-    for p in papers:
-        if p not in ("a4", "letter"):
-            raise UsageError(f"unknown paper {p!r} (use a4, letter)")
-    if duplex not in ("long", "short"):
-        raise UsageError(f"--duplex is long or short (got {duplex!r})")
+    sheet into OUT/<game>/<lang>/ (a game with findings is refused, exit 1). A line per game
+    goes to stderr (a line per file with -v); with --format json, stdout is the list of files
+    written (product, game, lang, path, bytes)."""
+    show = Output(format, quiet, verbose)
+    papers = tuple(paper.value.split(","))
     products = split_names(what, "--what") if what is not None else list(DEFAULT_PRODUCTS)
     check_products(products)
     offset = _pair(back_offset)
@@ -86,28 +121,42 @@ def build(
         if languages[game.id] not in game.manifest.locales:
             raise UsageError(f"{game.id} has no locale {languages[game.id]!r} "
                              f"(it has {', '.join(game.manifest.locales)})")
-    written: list[Path] = []
-    progress = None
-    if _interactive():
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-        progress = Progress(TextColumn("{task.description:<40}"), BarColumn(), MofNCompleteColumn(),
-                            transient=True, console=None)
-        progress.start()
-        task = progress.add_task("forge build", total=len(loaded) * len(products))
+    jobs = [(game, BuildOptions(lang=languages[game.id], paper=papers, duplex=duplex.value,  # type: ignore[arg-type]
+                                back_offset=offset, home=home, alignment_page=alignment_page,
+                                backs_first=backs_first, rgb=rgb, proof=proof, preset=preset.value))
+            for game in loaded]
+    written: list[dict] = []
+    total = sum(total_steps(game, products, options) for game, options in jobs)
+    with show.progress(total, "forge build") as bar:
+        for game, options in jobs:
+            files = _build(game, products, replace(options, progress=bar.advance), out, bar)
+            for f in files:
+                show.detail(f"{f['path']}  {_size(f['bytes'])}  ({f['product']})")
+            show.summary(f"{game.id}/{options.lang}: {len(files)} files, "
+                         f"{_size(sum(f['bytes'] for f in files))} in "
+                         f"{display_path(out / game.id / options.lang)}")
+            written += files
+    if show.json:
+        show.data(written)
 
-    def done(name: str) -> None:  # called while `game` below is being built
-        progress.update(task, description=f"{game.id}/{languages[game.id]}: {name}", advance=1)
 
-    try:
-        for game in loaded:
-            options = BuildOptions(lang=languages[game.id], paper=papers, duplex=duplex,  # type: ignore[arg-type]
-                                   back_offset=offset, home=home,
-                                   alignment_page=alignment_page, backs_first=backs_first,
-                                   rgb=rgb, proof=proof)
-            written += build_game(game, products, options, out,
-                                  done if progress is not None else None)
-    finally:
-        if progress is not None:
-            progress.stop()
-    for path in written:
-        typer.echo(str(path))
+def _build(game, products: list[str], options: BuildOptions, out: Path, bar) -> list[dict]:
+    """Build one game, `bar` naming the product being made (the products move it on through
+    `options.progress`); a record per file written."""
+    made: dict[str, str] = {}  # file name -> the product that made it
+    following = iter(products[1:])
+
+    def label(name: str) -> None:
+        bar.advance(0, label=f"{game.id}/{options.lang}: {name}")
+
+    def done(name: str, file_names: list[str]) -> None:
+        made.update(dict.fromkeys(file_names, name))
+        upcoming = next(following, None)
+        if upcoming is not None:
+            label(upcoming)
+
+    label(products[0])
+    target = out / game.id / options.lang
+    return [{"product": made[path.relative_to(target).as_posix()], "game": game.id,
+             "lang": options.lang, "path": str(path), "bytes": path.stat().st_size}
+            for path in build_game(game, products, options, out, done)]

@@ -6,14 +6,16 @@ from typing import Optional
 
 import typer
 
-from ..errors import FindingsError
+from ..errors import FindingsError, display_path
 from ..spreadsheet import import_sheet, summary
-from .app import CLEAN, FINDINGS, Format, app, report, resolve_games
+from .app import (CLEAN, FINDINGS, Format, FormatOption, Output, QuietOption, VerboseOption, app,
+                  complete_games, resolve_games)
 
 
 @app.command("import")
 def import_cards(
-    game: str = typer.Argument(..., metavar="GAME", help="Game id or folder."),
+    game: str = typer.Argument(..., metavar="GAME", help="Game id or folder.",
+                               autocompletion=complete_games),
     sheet: Path = typer.Argument(..., metavar="FILE", exists=True, dir_okay=False,
                                  help="The sheet: .csv, .tsv, .ods, .xlsx (.xlsm, .xlsb, .xls)."),
     type_id: str = typer.Option(..., "--type", help="The card type of every row."),
@@ -23,20 +25,32 @@ def import_cards(
                                        "default: the sheet's name."),
     sheet_name: Optional[str] = typer.Option(None, "--sheet", help="Sheet of a workbook; default: the first."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Check the rows, write nothing."),
-    format: Format = typer.Option(Format.text, "--format", help="Output format of the findings."),
+    format: FormatOption = Format.text,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
     """Write or update cards/GAME/FILE.yaml from a sheet: one row per card, one column per field
     (name.uk, name.en for texts; effects as YAML flow text, e.g. `draw: 3`). An existing file
     keeps its comments, order and other cards. Every finding names the sheet's row and column;
-    a row that cannot become a card stops the import (nothing written, exit 1)."""
+    a row that cannot become a card stops the import (nothing written, exit 1). With --format
+    json, stdout is one object: file, written, added, updated, kept, findings."""
+    show = Output(format, quiet, verbose)
     (root,) = resolve_games([game])
     result = import_sheet(root, sheet, type_id, set_id, file, sheet_name, write=not dry_run)
     if not result.written and not result.findings and not dry_run:
         raise FindingsError(result.findings)
-    code = report(result.findings, format)
-    if format is Format.text:
-        for line in summary(result):
-            typer.echo(line if result.written or not dry_run else
-                       f"{line} (--dry-run): {len(result.added)} to add, {len(result.updated)} to update",
-                       err=True)
-    raise typer.Exit(FINDINGS if code != CLEAN else CLEAN)
+    if show.json:
+        show.data({"file": display_path(result.target), "written": result.written,
+                   "added": result.added, "updated": result.updated, "kept": result.kept,
+                   "findings": [f.as_dict() for f in result.findings]})
+    else:
+        show.findings(result.findings)
+    done = result.written
+    for label, ids in (("added" if done else "to add", result.added),
+                       ("updated" if done else "to update", result.updated)):
+        for card_id in ids:
+            show.detail(f"{display_path(result.target)}: {card_id} {label}")
+    for line in summary(result):
+        show.summary(line if result.written or not dry_run else
+                     f"{line} (--dry-run): {len(result.added)} to add, {len(result.updated)} to update")
+    raise typer.Exit(FINDINGS if result.findings else CLEAN)

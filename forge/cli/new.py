@@ -7,7 +7,7 @@ import typer
 
 from ..errors import display_path
 from ..scaffold import DEFAULT_LANGS, DEFAULT_TYPES, scaffold
-from .app import app, split_names
+from .app import Format, FormatOption, Output, QuietOption, VerboseOption, app, split_names
 
 
 @app.command()
@@ -16,12 +16,20 @@ def new(
     lang: str = typer.Option(",".join(DEFAULT_LANGS), "--lang", help="Languages, comma-separated; "
                              "the first is the default (uk and en get written text, others English to translate)."),
     types: str = typer.Option(",".join(DEFAULT_TYPES), "--types", help="Card types, comma-separated."),
+    format: FormatOption = Format.text,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
     """Create cards/GAME/ and templates/GAME/ in the current folder: a manifest, two example
     cards per type, a layout per type, and a rulebook and cheat sheet per language. It passes
     `forge check GAME` and `forge build GAME` as it is. An existing game is never overwritten
-    (exit 1). Prints the files written."""
+    (exit 1). The files written: a line each with -v, or a JSON list (path, bytes) on stdout."""
+    show = Output(format, quiet, verbose)
     written = scaffold(Path.cwd(), game, split_names(lang, "--lang"), split_names(types, "--types"))
+    if show.json:
+        show.data([{"path": display_path(p), "bytes": p.stat().st_size} for p in written])
     for path in written:
-        typer.echo(display_path(path))
-    typer.echo(f"next: forge check {game} && forge build {game}", err=True)
+        show.detail(display_path(path))
+    show.summary(f"{game}: {len(written)} files written in {display_path(Path.cwd() / 'cards' / game)} "
+                 f"and {display_path(Path.cwd() / 'templates' / game)}")
+    show.summary(f"next: forge check {game} && forge build {game}")

@@ -10,7 +10,8 @@ import typer
 
 from ..errors import FindingsError, UsageError, display_path
 from ..files import write_atomic
-from .app import app, check_output, resolve_games
+from .app import (Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
+                  complete_games, resolve_games)
 
 
 def card_png(game: Any, card: Any, lang: str, side: str = "front", compress: int = 1) -> bytes:
@@ -19,7 +20,8 @@ def card_png(game: Any, card: Any, lang: str, side: str = "front", compress: int
     from .. import raster
     from ..render import draw_card
     from ..render.layout import PT
-    from ..render.sheets import new_canvas, png_size
+    from ..render.presets import png_size
+    from ..render.sheets import new_canvas
 
     size = game.manifest.card_size
     px, py = png_size(size.width, size.height)
@@ -43,18 +45,23 @@ def _language(game: Any, lang: str | None) -> str:
 
 @app.command()
 def preview(
-    game_name: str = typer.Argument(..., metavar="GAME", help="Game id or folder."),
+    game_name: str = typer.Argument(..., metavar="GAME", help="Game id or folder.",
+                                    autocompletion=complete_games),
     card_id: str = typer.Argument(..., metavar="CARD_ID", help="The card's id."),
     lang: Optional[str] = typer.Option(None, "--lang", help="Language; default: uk, or the game's first locale."),
     out: Optional[Path] = typer.Option(None, "--out", help="PNG file to write; default: "
                                        "output/<game>/<lang>/preview/<card>.png."),
     back: bool = typer.Option(False, "--back", help="Draw the card's back instead of its front."),
+    format: FormatOption = Format.text,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
-    """Draw one card as a PNG (300 dpi with bleed) and print its path. Only the card data is
-    loaded, not checked: problems of other cards are printed as warnings, and a card with
-    problems of its own is refused (exit 1)."""
+    """Draw one card as a PNG (300 dpi with bleed) and print its path on stdout (with --format
+    json, as `forge build` lists files). Only the card data is loaded, not checked: problems of
+    other cards are printed as warnings, and a card with problems of its own is refused (exit 1)."""
     from ..model import load_game
 
+    show = Output(format, quiet, verbose)
     if out is not None:
         check_output(out, "--out", folder=False)
     (root,) = resolve_games([game_name])
@@ -70,11 +77,15 @@ def preview(
         hint = f" (did you mean {', '.join(near)}?)" if near else ""
         raise UsageError(f"{game.id} has no card {card_id!r}{hint}")
     for finding in findings:
-        typer.echo(f"warning: {finding}", err=True)
+        show.summary(f"warning: {finding}")
     language = _language(game, lang)
     side = "back" if back else "front"
     png = card_png(game, card, language, side)
     if out is None:
         out = Path("output") / game.id / language / "preview" / f"{card.id}{'-back' if back else ''}.png"
     write_atomic(out, png)
-    typer.echo(display_path(out))
+    if show.json:
+        show.data([{"product": "preview", "game": game.id, "lang": language,
+                    "path": display_path(out), "bytes": len(png)}])
+    else:
+        typer.echo(display_path(out))

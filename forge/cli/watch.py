@@ -9,10 +9,12 @@ template of a language not being built rebuilds nothing.
 Each rebuild is `forge build` in a fresh process: templates and data are read anew (the build's
 in-process caches assume files do not change under them), and a build that fails cannot take the
 watcher with it. `build` checks the game first and refuses one with findings, printing them, and
-writes every file atomically: the last good PDFs stay until the sources are fixed.
+writes every file atomically: the last good PDFs stay until the sources are fixed. With
+--format json, stdout is a stream of JSON documents, one a line: one per build.
 """
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import threading
@@ -27,7 +29,9 @@ import typer
 from ..build import DEFAULT_PRODUCTS, check_products
 from ..errors import UsageError, display_path
 from ..templating import templates_root
-from .app import USAGE, app, check_output, resolve_games, split_names
+from .app import (USAGE, Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
+                  complete_games, resolve_games, split_names)
+from .build import Paper, complete_products  # (importing it registers forge build's products)
 
 #: Products made from the rulebook and cheat-sheet templates alone.
 TEMPLATE_PRODUCTS = {"rulebook": ("rulebook", "rulebook-booklet"), "cheatsheet": ("cheatsheet",)}
@@ -87,23 +91,26 @@ def plan(games: Iterable[Watched], changed: Iterable[Path], products: list[str],
     return out
 
 
-def build_command(game: Watched, products: list[str], out: Path, lang: str | None, paper: str) -> list[str]:
+def build_command(game: Watched, products: list[str], out: Path, lang: str | None, paper: str,
+                  show: Output = Output()) -> list[str]:
+    """`forge build` of `products` for one game, as quiet, verbose and JSON as the watcher."""
     command = [sys.executable, "-m", "forge", "build", str(game.root), "--what", ",".join(products),
-               "--out", str(out), "--paper", paper]
-    return command + (["--lang", lang] if lang else [])
+               "--out", str(out), "--paper", paper, "--format", show.format.value]
+    return (command + (["--lang", lang] if lang else []) + (["-q"] if show.quiet else [])
+            + (["-v"] if show.verbose else []))
 
 
-def _say(text: str) -> None:
-    sys.stdout.flush()
-    typer.echo(f"[{time.strftime('%H:%M:%S')}] {text}", err=True)
+def _stamp(text: str) -> str:
+    return f"[{time.strftime('%H:%M:%S')}] {text}"
 
 
 def watch_games(roots: list[Path], products: list[str], out: Path, lang: str | None = None,
                 paper: str = "a4,letter", stop: threading.Event | None = None,
                 on_build: Callable[[Watched, list[str], int], None] | None = None,
-                debounce: int = 400) -> None:
+                debounce: int = 400, show: Output = Output()) -> None:
     """Build each game, then rebuild what each batch of saved files feeds, until `stop` is set
-    (or Ctrl-C). `on_build(game, products, exit_code)` is called after every build."""
+    (or Ctrl-C). `on_build(game, products, exit_code)` is called after every build. With
+    --format json each build is a line on stdout: game, products, exit, seconds, files."""
     from watchfiles import watch
 
     games = [Watched.of(root) for root in roots]
@@ -111,16 +118,23 @@ def watch_games(roots: list[Path], products: list[str], out: Path, lang: str | N
 
     def build(game: Watched, what: list[str]) -> int:
         started = time.perf_counter()
-        code = subprocess.run(build_command(game, what, out, lang, paper)).returncode
+        sys.stdout.flush()
+        done = subprocess.run(build_command(game, what, out, lang, paper, show), text=True,
+                              stdout=subprocess.PIPE if show.json else None)
+        code, seconds = done.returncode, time.perf_counter() - started
+        if show.json:
+            files = json.loads(done.stdout) if code == 0 else []
+            typer.echo(json.dumps({"game": game.id, "products": what, "exit": code,
+                                   "seconds": round(seconds, 2), "files": files}, ensure_ascii=False))
         if code == 0:
-            _say(f"{game.id}: built {', '.join(what)} in {time.perf_counter() - started:.1f} s")
+            show.summary(_stamp(f"{game.id}: built {', '.join(what)} in {seconds:.1f} s"))
         else:
-            _say(f"{game.id}: not built (exit {code}); the last good files stay")
+            show.error(_stamp(f"{game.id}: not built (exit {code}); the last good files stay"))
         if on_build is not None:
             on_build(game, what, code)
         return code
 
-    _say("watching " + ", ".join(display_path(f) for f in folders) + " (Ctrl-C to stop)")
+    show.summary(_stamp("watching " + ", ".join(display_path(f) for f in folders) + " (Ctrl-C to stop)"))
     first = True
     # The watcher runs from the first step on: a save during a build is the next batch. With
     # `yield_on_timeout` the loop gets an empty batch when all is quiet; the first one starts
@@ -138,29 +152,34 @@ def watch_games(roots: list[Path], products: list[str], out: Path, lang: str | N
         changed = sorted({Path(path) for _, path in changes})
         for game, (what, why) in plan(games, changed, products, lang).items():
             names = ", ".join(display_path(p) for p in why[:3]) + (" ..." if len(why) > 3 else "")
-            _say(f"{game.id}: {names} changed")
+            show.summary(_stamp(f"{game.id}: {names} changed"))
             build(game, what)
 
 
 @app.command()
 def watch(
-    games: Optional[list[str]] = typer.Argument(None, help="Game ids or folders; default: every game."),
+    games: Optional[list[str]] = typer.Argument(None, help="Game ids or folders; default: every game.",
+                                                autocompletion=complete_games),
     lang: Optional[str] = typer.Option(None, "--lang", help="Language; default: as forge build."),
-    what: Optional[str] = typer.Option(None, "--what", help="Products, comma-separated; default: "
-                                       "every default product of forge build."),
+    what: Optional[str] = typer.Option(None, "--what", autocompletion=complete_products,
+                                       help="Products, comma-separated; default: every default "
+                                       "product of forge build."),
     out: Path = typer.Option(Path("output"), "--out", help="Output folder: OUT/<game>/<lang>/."),
-    paper: str = typer.Option("a4,letter", "--paper", help="PnP paper sizes: a4, letter, or both."),
+    paper: Paper = typer.Option(Paper.a4_letter, "--paper", case_sensitive=False,
+                                help="PnP paper sizes: a4, letter, or both."),
+    format: FormatOption = Format.text,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
     """Build, then rebuild on every save what the saved files feed (card data, layouts,
     rulebook and cheat-sheet templates). Findings are printed and the last good files stay.
     Ctrl-C stops (exit 130)."""
-    from .. import render, rulebook  # noqa: F401  (register their products, as forge build does)
-
+    show = Output(format, quiet, verbose)
     products = split_names(what, "--what") if what is not None else list(DEFAULT_PRODUCTS)
     check_products(products)
     check_output(out, "--out", folder=True)
     roots = resolve_games(games)
     try:
-        watch_games(roots, products, out, lang, paper)
+        watch_games(roots, products, out, lang, paper.value, show=show)
     except KeyboardInterrupt:
         raise typer.Exit(130) from None

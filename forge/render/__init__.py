@@ -8,18 +8,21 @@ Public API:
 - `front(game, card, lang)` / `back(...)`: the fitted `Face` (elements and problems), used by
   `forge check`'s preflight.
 
-Importing this package registers the `pnp`, `printshop` and `png` products of `forge.build`.
+Importing this package registers the `pnp`, `printshop`, `png` and `tts` products of
+`forge.build`.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable
 
-from . import fonts, sheets  # noqa: F401  (sheets registers the products)
+from . import fonts, sheets, tts  # noqa: F401  (sheets and tts register the products)
 from .draw import art_path, draw_face
 from .layout import PT, Face, LayoutError, back, front
+
+if TYPE_CHECKING:
+    from reportlab.platypus import Flowable
 
 __all__ = ["Face", "LayoutError", "back", "card_flowable", "draw_card", "front"]
 
@@ -43,29 +46,8 @@ def draw_card(canvas: Canvas, game: Any, card: Any, lang: str, x: float, y: floa
     canvas.restoreState()
 
 
-class CardFlowable(Flowable):
-    """A card front scaled to `width_mm`, with a hairline at the trim."""
-
-    def __init__(self, game: Any, card: Any, lang: str, width_mm: float, side: str = "front"):
-        super().__init__()
-        self.game, self.card, self.lang, self.side = game, card, lang, side
-        size = game.manifest.card_size
-        self.width = width_mm * PT
-        self.height = width_mm * size.height / size.width * PT
-
-    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        return self.width, self.height
-
-    def draw(self) -> None:
-        c = self.canv
-        draw_card(c, self.game, self.card, self.lang, 0, 0, self.side, width=self.width)
-        c.saveState()
-        c.setLineWidth(0.25)
-        c.setStrokeGray(0.6)
-        c.rect(0, 0, self.width, self.height, stroke=1, fill=0)
-        c.restoreState()
-
-
 def card_flowable(game: Any, card: Any, lang: str, width_mm: float) -> Flowable:
     """A ReportLab Flowable that draws `card`'s front scaled to `width_mm` millimetres."""
+    from .flowable import CardFlowable  # platypus costs ~0.1 s to import: only documents need it
+
     return CardFlowable(game, card, lang, width_mm)
