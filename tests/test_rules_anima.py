@@ -154,7 +154,7 @@ def test_a_foe_beyond_any_group_is_a_check_finding(tmp_path):
     out = subprocess.run([sys.executable, "-m", "forge", "check", str(root)],
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 1, out.stdout + out.stderr
-    assert "monster-unbeatable" in out.stdout and "missions.yaml:" in out.stdout
+    assert "monster-unbeatable" in out.stderr and "missions.yaml:" in out.stderr
 
 
 def test_check_rejects_an_unimplemented_operation(tmp_path):
@@ -203,7 +203,16 @@ def test_simulate_json_is_deterministic(players):
 
     a, b = run(), run()
     assert a == b and not a["violations"]
-    assert a["engine"]["turn_cap"] == 500
+    # without --agents the engine seats its goal-directed agents, whose games end well before the cap
+    assert a["agents"] == ["pursuer"]
+    assert a["engine"]["turn_cap"] == 500 and a["engine"]["turn_cap_hits"] == 0
+
+
+def test_random_agents_are_seated_when_asked_for(game):
+    from forge.rules import simulate
+    r = simulate(game, games=4, players=2, seed=3, agents=("random",))
+    assert r["agents"] == ["random"] and not r["violations"]
+    assert simulate(game, games=2, players=2, seed=3)["agents"] == ["pursuer"]
 
 
 def test_the_core_names_no_game():

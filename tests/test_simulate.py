@@ -34,6 +34,52 @@ def test_same_seed_same_result_with_any_jobs(game, run300):
     assert without_timings(other) != without_timings(run300)
 
 
+def test_a_dask_cluster_gives_the_same_json(game, run300):
+    """--executor dask, on a cluster found by its address (as on several machines), sends the
+    game as its files and merges the workers' tallies to the same result as one process."""
+    from dask.distributed import LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        got = simulate(game, games=300, players=4, seed=5, executor="dask",
+                       address=cluster.scheduler_address)
+    assert without_timings(got) == without_timings(run300)
+
+
+def test_chunks_merge_to_the_same_totals_in_any_order(game):
+    """Tallies of chunks, merged in any order, equal one chunk of all the games: exact counts
+    (a win shared by k is k-ths of a win, in whole parts), nothing that depends on the order."""
+    import random
+    from forge.rules.simulate import Plan, Tally, play_chunk, unit
+    from forge.rules.workers import Setup
+    prep = game_prep(game)
+    plan = Plan(Setup.of(prep), 3, ("random",), 11, "round")
+    whole = play_chunk(plan, 0, 60)
+    spans = [(0, 7), (7, 20), (27, 1), (28, 32)]
+    for order in range(3):
+        random.Random(order).shuffle(spans)
+        merged = Tally()
+        for first, count in spans:
+            merged.merge(play_chunk(plan, first, count))
+        assert merged.counts == whole.counts
+    wins = whole.counts["wins"]
+    assert sum(wins.values()) == unit(3) * whole.counts["games"]     # every game's win, whole
+
+
+def test_what_a_worker_sends_back_does_not_grow_with_its_games(game):
+    """Memory is constant in the number of games: a chunk's tally holds counts per seat, score
+    and card, never per game (the old runner sent ~5.6 kB a game)."""
+    import pickle
+    from forge.rules.simulate import Plan, play_chunk
+    from forge.rules.workers import Setup
+    plan = Plan(Setup.of(game_prep(game)), 4, ("random",), 1, "round")
+    small, big = (len(pickle.dumps(play_chunk(plan, 0, n))) for n in (40, 400))
+    assert big < 1.25 * small, (small, big)
+
+
+def game_prep(game):
+    from forge.rules import love_formula
+    return love_formula.prepare(game, love_formula.Config())
+
+
 def test_summary_fields(run300):
     r = run300
     assert r["games"] == 300 and r["violations"] == []
@@ -60,6 +106,11 @@ def test_a_broken_rule_is_reported_with_the_seed_and_actions_that_reproduce_it(g
     monkeypatch.setitem(love_formula.OPS, "draw", leaky_draw)
     r = simulate(game, games=30, players=4, seed=9)
     assert r["violations"], "the lost card went unnoticed"
+    # all counted, the first few kept in full, in the order of the games
+    from forge.rules.simulate import VIOLATIONS_KEPT
+    assert r["violation_count"] == 30 - r["games"] > VIOLATIONS_KEPT
+    assert [v["game"] for v in r["violations"]] == sorted(v["game"] for v in r["violations"])
+    assert len(r["violations"]) == VIOLATIONS_KEPT and r["violations"][0]["game"] == 0
     v = r["violations"][0]
     assert "not conserved" in v["message"] and v["actions"]
     # the reported actions hold the choices and the chance outcomes: replayed, they break the
@@ -122,3 +173,58 @@ def test_engine_options_and_the_old_flags_are_the_same_thing():
     bad = CliRunner().invoke(app, ["simulate", str(ROOT), "--games", "1", "--option", "goals_variant=wild"])
     from forge.errors import UsageError
     assert isinstance(bad.exception, UsageError) and "goals_variant" in str(bad.exception)
+
+
+def test_ctrl_c_keeps_what_was_played(game):
+    """Ctrl-C between chunks: `Interrupted` carries the summary of the chunks finished."""
+    from forge.rules.workers import CHUNK, Interrupted
+    seen = []
+
+    def stop_after_two(count):
+        seen.append(count)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+    with pytest.raises(Interrupted) as stop:
+        simulate(game, games=10 * CHUNK, players=2, seed=1, progress=stop_after_two)
+    partial = stop.value.partial
+    assert partial["interrupted"] and partial["games"] == sum(seen) == 2 * CHUNK
+    assert partial["games_requested"] == 10 * CHUNK
+    assert abs(sum(x["win_rate"] for x in partial["seat_win_rate"]) - 1) < 0.01
+
+
+def test_ctrl_c_on_the_command_line_exits_130_with_one_line(tmp_path):
+    """The terminal sends SIGINT to the whole process group, workers too: the parent prints the
+    partial result and one line, the workers no traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "forge", "simulate", str(ROOT), "--games",
+                             "100000", "--jobs", "2", "--format", "json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(6)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert len(err.strip().splitlines()) == 1 and "interrupted" in err and "Traceback" not in err
+    partial = json.loads(out)
+    assert partial["interrupted"] and partial["games"] < 100000
+
+
+def test_an_engine_with_the_old_statistics_hook_is_told_before_the_run(game, monkeypatch):
+    from forge.errors import EngineError
+    from forge.rules import love_formula
+    monkeypatch.setattr(love_formula, "statistics", lambda prepared, records: {}, raising=False)
+    with pytest.raises(EngineError, match=r"\(prepared, totals, games\)"):
+        simulate(game, games=5, players=2)
+
+
+def test_cli_executor_and_address_are_checked():
+    from forge.errors import UsageError
+    res = CliRunner().invoke(app, ["simulate", str(ROOT), "--games", "5", "--executor", "spark"])
+    assert isinstance(res.exception, UsageError) and "loky, dask" in str(res.exception)
+    res = CliRunner().invoke(app, ["simulate", str(ROOT), "--games", "5", "--address", "h:1"])
+    assert isinstance(res.exception, UsageError) and "--executor dask" in str(res.exception)

@@ -1,15 +1,22 @@
-"""`forge simulate`: play many seeded games with the game's rules engine and summarise them."""
+"""`forge simulate`: play many seeded games with the game's rules engine and summarise them.
+
+The argument checks here (a game the engine can play, its options, agents, seats, sets, where
+the games run) are shared with `forge compare`."""
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 from ..errors import EngineError, FindingsError, UsageError
-from .app import Format, app, check_output, resolve_games, split_names
+from .app import (Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
+                  resolve_games, split_names)
+
+EXECUTOR_HELP = ("Where games run: loky (worker processes on this machine) or dask (a cluster; "
+                 "the [dask] extra; see docs/simulate.md).")
+ADDRESS_HELP = "With --executor dask: the scheduler, HOST:PORT (default: a local cluster of --jobs workers)."
+JOBS_HELP = "Worker processes; 0 = one per core; 1 = this process (loky)."
 
 
 def _extra_options(args: list[str], module, aliases: dict[str, str],
@@ -40,14 +47,14 @@ def _extra_options(args: list[str], module, aliases: dict[str, str],
     return out
 
 
-def _option_pairs(values: list[str], flags: dict[str, str]) -> dict[str, str]:
+def _option_pairs(values: list[str], flags: dict[str, str], flag: str = "--option") -> dict[str, str]:
     out = {}
     for item in values:
         name, eq, value = item.partition("=")
         if not eq or not name.strip():
-            raise UsageError(f"--option {item!r}: write name=value")
+            raise UsageError(f"{flag} {item!r}: write name=value")
         out[name.strip()] = value.strip()
-        flags[name.strip()] = "--option"
+        flags[name.strip()] = flag
     return out
 
 
@@ -65,6 +72,84 @@ def options_help(module) -> str:
     return "\n".join(lines)
 
 
+def playable(root: Path) -> tuple[Any, Any]:
+    """The loaded game at ``root`` and its engine module; findings (exit 1) for a game that does
+    not load or that its engine cannot play."""
+    from ..check.engine import check_engine
+    from ..model import load_game
+    from ..rules import ENGINES
+    loaded, findings = load_game(root)
+    if loaded is None or findings:
+        raise FindingsError(findings)
+    module = ENGINES.get(loaded.manifest.engine or "")    # a broken engine: EngineError, exit 1
+    if module is None:
+        raise EngineError(f"{loaded.id} names no rules engine this forge has "
+                          f"(engine: {loaded.manifest.engine!r}; known: {', '.join(ENGINES)})")
+    unfit = list(check_engine(loaded))     # data the engine cannot play: findings, never a crash
+    if unfit:
+        raise FindingsError(unfit)
+    return loaded, module
+
+
+def engine_options(module: Any, given: dict[str, str], flags: dict[str, str]) -> dict[str, str]:
+    """``given`` checked against the engine's options: a bad value typed is a usage error."""
+    from ..rules.core import resolve_options
+    declared = getattr(module, "OPTIONS", ())
+    for name, value in given.items():
+        try:
+            resolve_options(declared, {name: value})
+        except EngineError as exc:
+            raise UsageError(f"{flags.get(name, '--option')}: {exc} (see --help-options)") from None
+    return given
+
+
+def seat_agents(agents: str | None, module: Any) -> tuple[str, ...]:
+    """The agents named by --agents, checked; without it, the engine's default agents."""
+    from ..rules.agents import agents_for, default_agents
+    if agents is None:
+        return default_agents(module)
+    agent_list = tuple(split_names(agents, "--agents"))
+    known = agents_for(module)
+    for a in agent_list:
+        if a not in known:
+            raise UsageError(f"--agents: unknown agent {a!r} (known: {', '.join(known)})")
+    return agent_list
+
+
+def seat_count(players: int | None, loaded: Any, module: Any) -> int:
+    """--players, checked; default 4, or the most the game seats if fewer."""
+    from ..rules.simulate import player_range
+    lo, hi = player_range(loaded, module)
+    if players is None:
+        players = max(lo, min(4, hi))
+    if not lo <= players <= hi:
+        raise UsageError(f"--players: {loaded.id} takes {lo}-{hi} players (got {players})")
+    return players
+
+
+def chosen_sets(sets: str | None, loaded: Any) -> tuple[str, ...] | None:
+    chosen = tuple(s.strip() for s in sets.split(",") if s.strip()) if sets else None
+    unknown = [s for s in chosen or () if s not in loaded.manifest.sets]
+    if unknown:
+        raise UsageError(f"unknown set(s) {', '.join(unknown)} (known: {', '.join(loaded.manifest.sets)})")
+    return chosen
+
+
+def run_checks(check: str, executor: str, address: str | None) -> None:
+    """--check and --address, before any work (`run_chunks` checks --executor)."""
+    if check not in ("step", "round", "off"):
+        raise UsageError("--check is step, round or off")
+    if address and executor != "dask":
+        raise UsageError("--address names a dask scheduler: give --executor dask too")
+
+
+def interrupted(show: Output, done: int, asked: int) -> None:
+    """The one line Ctrl-C earns, after the partial result; exit 130."""
+    show.error(f"forge: interrupted: the result above counts the {done:,} games finished "
+               f"of {asked:,}")
+    raise typer.Exit(130)
+
+
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def simulate(
     ctx: typer.Context,
@@ -75,83 +160,71 @@ def simulate(
     seed: int = typer.Option(0, "--seed", help="Seed of the whole run."),
     sets: Optional[str] = typer.Option(None, "--sets", help="Sets in play, comma-separated (default: "
                                        "the engine's, usually the first set)."),
-    agents: str = typer.Option("random", "--agents", help="Agents per seat, comma-separated, repeated "
-                               "over the seats (random, and the engine's own: --help-options)."),
+    agents: Optional[str] = typer.Option(None, "--agents", help="Agents per seat, comma-separated, "
+                                         "repeated over the seats (random, and the engine's own: "
+                                         "--help-options); default: the engine's (random for most; "
+                                         "pursuer for Anima, whose random games rarely end)."),
     option: list[str] = typer.Option([], "--option", help="An engine option, NAME=VALUE "
                                      "(repeatable; --help-options lists them). An engine option "
                                      "can also be given as --NAME VALUE."),
     help_options: bool = typer.Option(False, "--help-options", help="List the engine's options "
                                       "and agents, and exit."),
-    jobs: int = typer.Option(1, "--jobs", min=0, help="Worker processes; 0 = one per core."),
+    jobs: int = typer.Option(1, "--jobs", min=0, help=JOBS_HELP),
+    executor: str = typer.Option("loky", "--executor", help=EXECUTOR_HELP),
+    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
     check: str = typer.Option("round", "--check", help="Invariant checks: step, round or off."),
     report: Optional[Path] = typer.Option(None, "--report", help="Also write a PDF balance report."),
     lang: str = typer.Option("uk", "--lang", help="Language of the report (uk, en)."),
-    format: Format = typer.Option(Format.text, "--format", help="Output format."),
+    format: FormatOption = Format.text,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
-    """Simulate games; report win rates, scores, dead cards and invariant violations (exit 1)."""
-    from ..model import load_game
-    from ..rules import ENGINES
-    from ..rules.agents import agents_for
-    from ..rules.core import resolve_options
-    from ..rules.simulate import player_range, simulate as run
+    """Simulate games; report win rates, scores, dead cards and invariant violations (exit 1).
+    Ctrl-C prints the result of the games finished so far and exits 130."""
+    from ..rules.agents import agents_for, default_agents
+    from ..rules.simulate import simulate as run
+    from ..rules.workers import Interrupted
 
-    root = resolve_games([game])[0]
-    loaded, findings = load_game(root)
-    if loaded is None or findings:
-        raise FindingsError(findings)
-    module = ENGINES.get(loaded.manifest.engine or "")    # a broken engine: EngineError, exit 1
-    if module is None:
-        raise EngineError(f"{loaded.id} names no rules engine this forge has "
-                          f"(engine: {loaded.manifest.engine!r}; known: {', '.join(ENGINES)})")
-    from ..check.engine import check_engine
-    unfit = list(check_engine(loaded))     # data the engine cannot play: findings, never a crash
-    if unfit:
-        raise FindingsError(unfit)
+    show = Output(format, quiet, verbose)
+    loaded, module = playable(resolve_games([game])[0])
     if help_options:
         typer.echo(options_help(module))
-        typer.echo("agents: " + ", ".join(agents_for(module)))
+        typer.echo("agents: " + ", ".join(agents_for(module))
+                   + f" (default: {', '.join(default_agents(module))})")
         raise typer.Exit(0)
     flags: dict[str, str] = {}
     given = _extra_options(list(ctx.args), module, dict(getattr(module, "OPTION_ALIASES", {})),
                            flags)
     given.update(_option_pairs(option, flags))
-    declared = getattr(module, "OPTIONS", ())
-    for name, value in given.items():       # a bad value typed here is a usage error (exit 2)
-        try:
-            resolve_options(declared, {name: value})
-        except EngineError as exc:
-            raise UsageError(f"{flags.get(name, '--option')}: {exc} (see --help-options)") from None
-    agent_list = tuple(split_names(agents, "--agents"))
-    known_agents = agents_for(module)
-    for a in agent_list:
-        if a not in known_agents:
-            raise UsageError(f"--agents: unknown agent {a!r} (known: {', '.join(known_agents)})")
+    given = engine_options(module, given, flags)
+    agent_list = seat_agents(agents, module)
     if report is not None:
         check_output(report, "--report", folder=False)
-    lo, hi = player_range(loaded, module)
-    if players is None:
-        players = max(lo, min(4, hi))
-    if not lo <= players <= hi:
-        raise UsageError(f"--players: {loaded.id} takes {lo}-{hi} players (got {players})")
-    if check not in ("step", "round", "off"):
-        raise UsageError("--check is step, round or off")
+    players = seat_count(players, loaded, module)
+    run_checks(check, executor, address)
     if lang not in loaded.manifest.locales:
         raise UsageError(f"--lang: one of {', '.join(loaded.manifest.locales)}")
-    chosen = tuple(s.strip() for s in sets.split(",") if s.strip()) if sets else None
-    unknown = [s for s in chosen or () if s not in loaded.manifest.sets]
-    if unknown:
-        raise UsageError(f"unknown set(s) {', '.join(unknown)} (known: {', '.join(loaded.manifest.sets)})")
-    result = run(loaded, games=games, players=players, seed=seed, options=given, sets=chosen,
-                 agents=agent_list, jobs=jobs, check=check)
+    chosen = chosen_sets(sets, loaded)
+    try:
+        with show.progress(games, f"{loaded.id}: {games:,} games") as bar:
+            result = run(loaded, games=games, players=players, seed=seed, options=given,
+                         sets=chosen, agents=agent_list, jobs=jobs, check=check,
+                         executor=executor, address=address, progress=bar.advance)
+    except Interrupted as stop:
+        _emit(show, stop.partial)
+        interrupted(show, stop.partial["games"] + stop.partial["violation_count"], games)
     if report is not None:
         from ..rules.report import write_report
         write_report(result, report, lang=lang, game=loaded)
-    if format is Format.json:
-        json.dump(result, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+    _emit(show, result)
+    raise typer.Exit(1 if result["violation_count"] else 0)
+
+
+def _emit(show: Output, result: dict) -> None:
+    if show.json:
+        show.data(result)
     else:
         typer.echo(text_summary(result))
-    raise typer.Exit(1 if result["violations"] else 0)
 
 
 def text_summary(r: dict) -> str:
@@ -164,7 +237,7 @@ def text_summary(r: dict) -> str:
         lines.append(f"  seat {rate['seat']} ({rate['agent']}): win {rate['win_rate']:.3f} "
                      f"[{lo:.3f}, {hi:.3f}], mean score {r['mean_score'][s]}")
     lines.append("dead cards: " + (", ".join(r["dead_cards"]) or "none"))
-    lines.append(f"violations: {len(r['violations'])}")
+    lines.append(f"violations: {r['violation_count']}")
     for v in r["violations"][:5]:
         lines.append(f"  game {v['game']} seed {v['seed']}: {v['message']}")
     from ..rules.report import engine_lines

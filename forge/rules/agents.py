@@ -3,7 +3,8 @@
 - ``random``: uniform over the legal options the engine offers.
 
 An engine adds its own agents in its ``AGENTS``; an agent reads ``match.view(seat)`` or the
-options, never the match's hidden zones.
+options, never the match's hidden zones. `forbidding` restricts any agent (restricted-play
+ablation, `forge compare --ablate`).
 """
 from __future__ import annotations
 
@@ -26,6 +27,24 @@ def agent_name(engine: Any, agent: str, lang: str) -> str:
     """``agent`` as a report in ``lang`` names it (its id when nobody translated it)."""
     names = {**AGENT_NAMES, **dict(getattr(engine, "AGENT_NAMES", None) or {})}
     return names.get(agent, {}).get(lang, agent)
+
+
+def forbidding(agent: Agent, cards: frozenset[str]) -> Agent:
+    """``agent`` forbidden to choose an option that names one of ``cards``: options are judged by
+    `Match.label`, which names a card by its id (``play kiss``), so the agent neither plays nor
+    picks the card while it has another option; when every option names one, it chooses among
+    them as usual."""
+    def restricted(match: Any, seat: int, options: list, rng: random.Random) -> tuple:
+        allowed = [o for o in options if cards.isdisjoint(match.label(o).split()[1:])]
+        return agent(match, seat, allowed or options, rng)
+    return restricted
+
+
+def default_agents(engine: Any) -> tuple[str, ...]:
+    """The agents a run seats when none are named: the engine's ``DEFAULT_AGENTS``, else
+    ``random``. An engine whose random games rarely end (Anima) names a goal-directed agent, so
+    its report's game lengths and mission rates describe games people would play."""
+    return tuple(getattr(engine, "DEFAULT_AGENTS", None) or ("random",))
 
 
 def agents_for(engine: Any) -> dict[str, Agent]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping, Sequence
 
 from . import core
+from .tally import spread
 from .core import (Chance, Decision, InvariantViolation, Option, Requires, SEAT_NAMES, operation,
                    operations_of, passive)
 
@@ -2168,41 +2169,39 @@ OPS = {name: op.func for name, op in OPERATIONS.items()}
 
 
 # ---------------------------------------------------------------------------------- statistics
-def statistics(prep: Prepared, records: list[dict]) -> dict:
-    """The designer's figures over many games' `Match.stats()`: game length in turns,
+def tally(prep: Prepared, stats: dict) -> dict:
+    """One game's `Match.stats()` as counts that add up over games (see `statistics`): its
+    length as a histogram entry, each mission done as a count and the turn it was done."""
+    out = {key: stats[key] for key in ("fights", "monster_wins", "explored", "rewards", "offered",
+                                       "kept", "joined", "died", "dealt")}
+    out.update(turns={stats["turns"]: 1}, capped=int(stats["capped"]), alarms=stats["alarms"],
+               completed={k: 1 for k in stats["missions"]}, turn_sum=dict(stats["missions"]),
+               finals={stats["final"]: 1} if stats["final"] else {})
+    return out
+
+
+def statistics(prep: Prepared, totals: dict, games: int) -> dict:
+    """The designer's figures from ``games`` games' tallies added up: game length in turns,
     completion rate and mean turn of each mission, each monster's win rate, how often each
     location is explored and which reward it gives, character pick and survival rates, turn-cap
     hits; with the text report's lines under "lines"."""
-    games = [r["stats"] for r in records if r.get("stats")]
-    n = len(games)
+    n = games
     if not n:
         return {}
-    turns = sorted(g["turns"] for g in games)
-    acc: dict[str, dict[str, int]] = {k: {} for k in ("fights", "monster_wins", "explored", "rewards",
-                                                       "offered", "kept", "joined", "died", "dealt")}
-    done: dict[str, list[int]] = {}
-    finals: dict[str, int] = {}
-    alarms = 0
-    for g in games:
-        for key, table in acc.items():
-            for k, v in g[key].items():
-                table[k] = table.get(k, 0) + v
-        for k, t in g["missions"].items():
-            done.setdefault(k, []).append(t)
-        if g["final"]:
-            finals[g["final"]] = finals.get(g["final"], 0) + 1
-        alarms += g["alarms"]
+    acc = {k: totals.get(k, {}) for k in ("fights", "monster_wins", "explored", "rewards", "offered",
+                                          "kept", "joined", "died", "dealt", "completed",
+                                          "turn_sum", "finals")}
     defs = prep.defs
     missions = {}
     for c in defs:
         if c.type != "mission":
             continue
-        ts = done.get(c.id, [])
+        done, turns = acc["completed"].get(c.id, 0), acc["turn_sum"].get(c.id, 0)
         # the rate is per game the mission was in play: dealt (basic) or revealed (final)
-        inplay = finals.get(c.id, 0) if c.subtype == "final" else acc["dealt"].get(c.id, 0)
-        missions[c.id] = {"kind": c.subtype, "in_play": inplay, "completed": len(ts),
-                          "rate": round(len(ts) / inplay, 4) if inplay else 0.0,
-                          "mean_turn": round(sum(ts) / len(ts), 2) if ts else None}
+        inplay = acc["finals"].get(c.id, 0) if c.subtype == "final" else acc["dealt"].get(c.id, 0)
+        missions[c.id] = {"kind": c.subtype, "in_play": inplay, "completed": done,
+                          "rate": round(done / inplay, 4) if inplay else 0.0,
+                          "mean_turn": round(turns / done, 2) if done else None}
     monsters = {c.id: {"level": c.level, "strength": c.strength,
                        "fights": acc["fights"].get(c.id, 0), "wins": acc["monster_wins"].get(c.id, 0),
                        "win_rate": round(acc["monster_wins"].get(c.id, 0) / acc["fights"][c.id], 4)
@@ -2223,11 +2222,10 @@ def statistics(prep: Prepared, records: list[dict]) -> dict:
         joined, died = acc["joined"].get(c.id, 0), acc["died"].get(c.id, 0)
         characters[c.id] = {"pick_rate": round(kept / off, 4) if off else None, "joined": joined,
                             "survival": round(1 - died / joined, 4) if joined else None}
-    capped = sum(1 for g in games if g["capped"])
     out = {
-        "turns": {"mean": round(sum(turns) / n, 2), "median": turns[n // 2], "min": turns[0],
-                  "max": turns[-1], "p90": turns[min(n - 1, (9 * n) // 10)]},
-        "turn_cap": prep.cap, "turn_cap_hits": capped, "false_alarms_per_game": round(alarms / n, 3),
+        "turns": spread(totals["turns"]), "turn_cap": prep.cap,
+        "turn_cap_hits": totals.get("capped", 0),
+        "false_alarms_per_game": round(totals.get("alarms", 0) / n, 3),
         "missions": missions, "monsters": monsters, "locations": locations, "characters": characters,
     }
     names = {c.id: dict(c.name) for c in prep.defs}
@@ -2384,6 +2382,10 @@ def check_data(game: Any) -> Iterator:
 
 
 from .anima_agents import AGENT_NAMES, AGENTS  # noqa: E402,F401  (the agents read this module's Match)
+#: `forge simulate` seats pursuers unless told otherwise: random play dismisses characters and
+#: picks fights at random, so a random group rarely grows strong enough for a final mission and
+#: about a third of random games reach the turn cap (`--agents random` still plays them).
+DEFAULT_AGENTS = ("pursuer",)
 
 
 def prepare(game: Any, options: Mapping[str, Any] | None = None,

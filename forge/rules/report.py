@@ -54,6 +54,9 @@ TEXT = {
 }
 SEAT_COLOURS = [colors.HexColor(c) for c in ("#d6336c", "#1c7ed6", "#37b24d", "#f59f00",
                                               "#7048e8", "#0ca678", "#e8590c", "#495057")]
+BODY = ParagraphStyle("body", fontName=REGULAR, fontSize=9.5, leading=12.5)
+HEAD = ParagraphStyle("head", fontName=BOLD, fontSize=15, leading=19, spaceAfter=6)
+SUB = ParagraphStyle("sub", fontName=BOLD, fontSize=11.5, leading=15, spaceBefore=8, spaceAfter=4)
 
 
 def _styled(chart: Any, num: Callable[[float, str], str], pattern: str) -> Any:
@@ -150,26 +153,20 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
         names = {c.id: c.name[lang] for c in game.cards}
         title = game.manifest.title[lang]
         sets = {s: spec.name[lang] for s, spec in game.manifest.sets.items()}
-    body = ParagraphStyle("body", fontName=REGULAR, fontSize=9.5, leading=12.5)
-    head = ParagraphStyle("head", fontName=BOLD, fontSize=15, leading=19, spaceAfter=6)
-    sub = ParagraphStyle("sub", fontName=BOLD, fontSize=11.5, leading=15, spaceBefore=8, spaceAfter=4)
     lang = lang if lang in TEXT else "en"
     num = partial(_number, lang=lang)
-
-    def para(markup: str, style: Any) -> Paragraph:   # every text in the language's typography
-        return Paragraph(typeset_markup(markup, lang), style)
-
-    story = [para(t["title"].format(game=escape(title)), head),
+    para = partial(_para, lang=lang)
+    story = [para(t["title"].format(game=escape(title)), HEAD),
              para(t["run"].format(games=_counted(result["games"], t["n_games"], lang),
                                        players=_counted(result["players"], t["n_players"], lang),
                                        seed=result["seed"], sets=escape(", ".join(sets.get(s, s) for s in result["sets"])),
-                                       agents=escape(", ".join(agent_name(engine, a, lang) for a in result["agents"]))), body),
+                                       agents=escape(", ".join(agent_name(engine, a, lang) for a in result["agents"]))), BODY),
              para(t["speed"].format(gps=num(result["games_per_s"], "#,##0.#"),
                                          dps=num(result["decisions_per_s"], "#,##0"),
-                                         dpg=num(result["mean_decisions_per_game"], "#,##0.#")), body),
-             para(t["viol"].format(n=len(result["violations"])), body),
-             *[para(escape(line), body) for line in engine_lines(result, lang)],
-             para(t["wins"], sub), _win_chart(result, num)]
+                                         dpg=num(result["mean_decisions_per_game"], "#,##0.#")), BODY),
+             para(t["viol"].format(n=result["violation_count"]), BODY),
+             *[para(escape(line), BODY) for line in engine_lines(result, lang)],
+             para(t["wins"], SUB), _win_chart(result, num)]
     rows = [[t["seat"], t["win"], "95 %", t["score"]]]
     for s, r in enumerate(result["seat_win_rate"]):
         rows.append([f"{r['seat']} ({r['agent']})", num(r["win_rate"], "0.000"),
@@ -179,21 +176,138 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, 9),
                                ("FONT", (0, 0), (-1, 0), BOLD, 9),
                                ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black)]))
-    story += [table, para(t["dist"], sub), _score_chart(result, t, num)]
+    story += [table, para(t["dist"], SUB), _score_chart(result, t, num)]
     cards = sorted(result["cards"].items(), key=lambda kv: (-kv[1]["play_share"], kv[0]))
     dead = escape(", ".join(names.get(c, c) for c in result["dead_cards"]) or t["none"])
-    story += [PageBreak(), para(t["cards"], sub), para(t["dead"].format(cards=dead), body),
+    story += [PageBreak(), para(t["cards"], SUB), para(t["dead"].format(cards=dead), BODY),
               Spacer(1, 4 * mm)]
     chart_rows = [(names.get(c, c), v["play_share"], v["win_share"]) for c, v in cards]
     for k in range(0, len(chart_rows), 40):
         story.append(_card_chart(chart_rows[k:k + 40], t, num))
+    return _build(story, path, t["title"].format(game=title))
+
+
+def _para(markup: str, style: Any, lang: str) -> Paragraph:
+    """A paragraph in the language's typography."""
+    return Paragraph(typeset_markup(markup, lang), style)
+
+
+def _build(story: list, path: Path, title: str) -> Path:
+    """The A4 PDF of ``story``, byte for byte the same for the same input, written atomically."""
     buffer = io.BytesIO()
-    doc = SimpleDocTemplate(buffer, pagesize=A4, invariant=1, title=t["title"].format(game=title),
+    doc = SimpleDocTemplate(buffer, pagesize=A4, invariant=1, title=title,
                             leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm,
                             bottomMargin=16 * mm, initialFontName=REGULAR)
     doc.build(story, canvasmaker=partial(Canvas, initialFontName=REGULAR, invariant=1))
     write_atomic(Path(path), buffer.getvalue())
     return Path(path)
+
+
+COMPARE_TEXT = {
+    "uk": {"title": "Порівняння: {game}", "sides": "A: {a}. B: {b}.",
+           "ablated": "{a}: з картою і без неї (агенти не можуть її обрати): {cards}.",
+           "run": "{games} з однаковими зернами з обох боків, {players}, зерно {seed}, агенти: {agents}.",
+           "n_games": ("парна партія", "парні партії", "парних партій"),
+           "verdict": "Висновок", "seats": "Зміна частки перемог за місцем, B − A, в. п. (95 % інтервал)",
+           "cards": "Карти з найбільшою зміною частки перемог тих, хто їх зіграв, B − A, в. п.",
+           "holders": "Що карта варта тим, хто її грає: зміна їхньої частки перемог без неї, в. п.",
+           "need": "Щоб зміна за кожним місцем мала інтервал ± {p} в. п., потрібно {n}.",
+           "need_none": "Обидва боки зіграли однакові партії: будь-якої кількості партій досить."},
+    "en": {"title": "Comparison: {game}", "sides": "A: {a}. B: {b}.",
+           "ablated": "{a} with and without a card (the agents may not choose it): {cards}.",
+           "run": "{games} with the same seeds on both sides, {players}, seed {seed}, agents: {agents}.",
+           "n_games": ("paired game", "paired games"),
+           "verdict": "Verdict", "seats": "Change of win rate per seat, B − A, pp (95% interval)",
+           "cards": "Cards whose players' win share changed most, B − A, pp",
+           "holders": "What a card is worth to whoever plays it: their win rate without it, change in pp",
+           "need": "For a ± {p} pp interval on every seat's change: {n}.",
+           "need_none": "Both sides played the same games: any number of games will do."},
+}
+
+
+def _change_chart(rows: list[tuple[str, float, float, float]], num: Callable) -> Drawing:
+    """Horizontal bars of changes (label, change, low, high, in percentage points), first row
+    on top, each with its 95 % interval and the zero line drawn."""
+    height = (8 * len(rows) + 14) * mm * 0.75
+    d = Drawing(170 * mm, height, initialFontName=REGULAR)
+    chart = _styled(HorizontalBarChart(), num, "0.#")
+    chart.x, chart.y = 55 * mm, 8 * mm
+    chart.width, chart.height = 105 * mm, height - 12 * mm
+    ordered = list(reversed(rows))
+    chart.data = [[r[1] for r in ordered]]
+    chart.categoryAxis.categoryNames = [r[0][:32] for r in ordered]
+    chart.categoryAxis.labels.fontSize = 7
+    chart.categoryAxis.joinAxisMode = "left"        # names at the left edge, not at zero
+    lo = min([0.0] + [r[2] for r in rows])
+    hi = max([0.0] + [r[3] for r in rows])
+    pad = max(1.0, (hi - lo) * 0.08)
+    chart.valueAxis.valueMin, chart.valueAxis.valueMax = lo - pad, hi + pad
+    chart.bars[0].fillColor = SEAT_COLOURS[1]
+    d.add(chart)
+    span = chart.valueAxis.valueMax - chart.valueAxis.valueMin
+    x_of = lambda v: chart.x + chart.width * (v - chart.valueAxis.valueMin) / span   # noqa: E731
+    step = chart.height / max(1, len(rows))
+    zero = Line(x_of(0), chart.y, x_of(0), chart.y + chart.height, strokeWidth=0.6)
+    d.add(zero)
+    for i, r in enumerate(ordered):
+        y = chart.y + step * (i + 0.5)
+        for line in (Line(x_of(r[2]), y, x_of(r[3]), y), Line(x_of(r[2]), y - 2, x_of(r[2]), y + 2),
+                     Line(x_of(r[3]), y - 2, x_of(r[3]), y + 2)):
+            line.strokeColor = colors.black
+            d.add(line)
+    return d
+
+
+def _pp_row(label: str, e: dict) -> tuple[str, float, float, float]:
+    return label, 100 * e["diff"], 100 * e["ci95"][0], 100 * e["ci95"][1]
+
+
+def write_comparison(result: dict, path: Path, lang: str = "uk", game: Any = None) -> Path:
+    """Write a `forge compare` result as one PDF page of charts (atomically): the verdict, the
+    change of each seat's win rate and of the cards that moved most, or with ``--ablate`` what
+    each card is worth to its holders, all with 95 % intervals."""
+    from .compare import verdict
+    register()
+    lang = lang if lang in COMPARE_TEXT else "en"
+    t = COMPARE_TEXT[lang]
+    num = partial(_number, lang=lang)
+    para = partial(_para, lang=lang)
+    names = {c.id: c.name[lang] for c in game.cards} if game is not None else {}
+    title = game.manifest.title[lang] if game is not None else result["game"]
+    engine = None
+    if game is not None:
+        from . import ENGINES
+        engine = ENGINES.get(game.manifest.engine or "")
+    name = lambda cid: names.get(cid, cid)   # noqa: E731
+    quoted = (lambda cid: f"«{name(cid)}»") if lang == "uk" else (lambda cid: f"“{name(cid)}”")  # noqa: E731
+    a, b = result["a"], result["b"]
+    side = lambda s: s["source"] + "".join(f", {k}={v}" for k, v in s["options"].items())  # noqa: E731
+    story = [para(t["title"].format(game=escape(title)), HEAD)]
+    if b is None:
+        story.append(para(escape(t["ablated"].format(a=side(a), cards=", ".join(
+            quoted(c) for c in result["ablation"]))), BODY))
+    else:
+        story.append(para(escape(t["sides"].format(a=side(a), b=side(b))), BODY))
+    story += [para(t["run"].format(games=_counted(result["games"], t["n_games"], lang),
+                                   players=_counted(result["players"], TEXT[lang]["n_players"], lang),
+                                   seed=result["seed"], agents=escape(", ".join(
+                                       agent_name(engine, x, lang) for x in result["agents"]))), BODY),
+              para(t["verdict"], SUB),
+              *[para("• " + escape(line), BODY) for line in verdict(result["changes"], lang, quoted)]]
+    if b is None:
+        rows = [_pp_row(name(c), e) for c, e in result["ablation"].items() if e["diff"] is not None]
+        story += [para(t["holders"], SUB), _change_chart(rows, num)]
+        return _build(story, path, t["title"].format(game=title))
+    seats = [_pp_row(f"{e['seat']} ({agent_name(engine, e['agent'], lang)})", e)
+             for e in result["seat_win_rate"]]
+    moved = sorted(((c, v["win_share"]) for c, v in result["cards"].items()
+                    if v["win_share"]["diff"] is not None), key=lambda cv: (-abs(cv[1]["diff"]), cv[0]))
+    need = result["games_needed"]
+    story += [para(t["seats"], SUB), _change_chart(seats, num),
+              para(t["need"].format(p=num(100 * result["precision"], "0.0#"),
+                                    n=_counted(need, t["n_games"], lang)) if need else t["need_none"], BODY),
+              para(t["cards"], SUB), _change_chart([_pp_row(name(c), e) for c, e in moved[:15]], num)]
+    return _build(story, path, t["title"].format(game=title))
 
 
 def engine_lines(result: dict, lang: str) -> list[str]:

@@ -20,10 +20,12 @@ A turn (the Host is the seat whose turn it is):
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Iterator, Mapping, Sequence
 
 from . import core
 from .core import InvariantViolation, Option, Requires, SEAT_NAMES, operation, operations_of, passive
+from .tally import spread
 
 NAME = "rules_does_not_exist"
 #: Seats the Basic mode is written for.
@@ -911,44 +913,41 @@ class Match(core.Match):
                 tuple(self.alive), tuple(self.skip), self.turns, self.host, self.expect)
 
 
-def statistics(prep: Prepared, records: list[dict]) -> dict:
-    """The designer's figures over many games' `Match.stats()`: game length in turns, how often
-    each monster is invited and satisfied, each Class's share of wins, resets, turn-cap hits;
-    with the text report's lines under "lines"."""
-    games = [r["stats"] for r in records if r.get("stats")]
-    n = len(games)
+def tally(prep: Prepared, stats: dict) -> dict:
+    """One game's `Match.stats()` as counts that add up over games (see `statistics`): its
+    length as a histogram entry, a shared win as a fraction per winner's Class."""
+    share = Fraction(1, max(1, len(stats["winner_classes"])))
+    class_wins: dict[str, Fraction] = {}
+    for c in stats["winner_classes"]:
+        class_wins[c or "(none)"] = class_wins.get(c or "(none)", 0) + share
+    return {"turns": {stats["turns"]: 1}, "capped": int(stats["capped"]),
+            "resets": stats["resets"], "with_reset": int(stats["resets"] > 0),
+            "invited": stats["invited"], "satisfied": stats["satisfied"], "class_wins": class_wins}
+
+
+def statistics(prep: Prepared, totals: dict, games: int) -> dict:
+    """The designer's figures from ``games`` games' tallies added up: game length in turns, how
+    often each monster is invited and satisfied, each Class's share of wins, resets, turn-cap
+    hits; with the text report's lines under "lines"."""
+    n = games
     if not n:
         return {}
-    turns = sorted(g["turns"] for g in games)
-    invited: dict[str, int] = {}
-    satisfied: dict[str, int] = {}
-    cls_wins: dict[str, float] = {}
-    resets = 0
-    for g in games:
-        resets += g["resets"]
-        for k, v in g["invited"].items():
-            invited[k] = invited.get(k, 0) + v
-        for k, v in g["satisfied"].items():
-            satisfied[k] = satisfied.get(k, 0) + v
-        share = 1.0 / max(1, len(g["winner_classes"]))
-        for c in g["winner_classes"]:
-            key = c or "(none)"
-            cls_wins[key] = cls_wins.get(key, 0.0) + share
+    invited, satisfied = totals.get("invited", {}), totals.get("satisfied", {})
+    cls_wins, resets = totals.get("class_wins", {}), totals.get("resets", 0)
     monsters = sorted((c for c in prep.defs if c.type == "monster"), key=lambda c: c.level)
     names = {c.id: dict(c.name) for c in prep.defs}
     classes = [c.id for c in prep.defs if c.type == "class"] + ["(none)"]
     out = {
-        "turns": {"mean": round(sum(turns) / n, 2), "median": turns[n // 2], "min": turns[0],
-                  "max": turns[-1], "p90": turns[min(n - 1, (9 * n) // 10)]},
-        "turn_cap_hits": sum(1 for g in games if g["capped"]),
+        "turns": spread(totals["turns"]),
+        "turn_cap_hits": totals.get("capped", 0),
         "resets": {"total": resets, "per_game": round(resets / n, 4),
-                   "games_with_reset": sum(1 for g in games if g["resets"])},
+                   "games_with_reset": totals.get("with_reset", 0)},
         "monsters": {c.id: {"level": c.level, "invited": invited.get(c.id, 0),
                             "satisfied": satisfied.get(c.id, 0),
                             "satisfied_rate": round(satisfied.get(c.id, 0) / invited[c.id], 4)
                             if invited.get(c.id) else 0.0}
                      for c in monsters},
-        "class_win_share": {c: round(cls_wins.get(c, 0.0) / n, 4) for c in classes},
+        "class_win_share": {c: round(float(cls_wins.get(c, 0) / n), 4) for c in classes},
     }
     out["lines"] = {lang: _lines(out, n, resets, names, lang) for lang in ("uk", "en")}
     return out

@@ -1,79 +1,139 @@
 """Play many seeded games and summarise them: win rates, scores, dead cards, violations.
 
 Game ``i`` of a run with seed ``S`` is played with seed ``derive_seed(S, "game", i)``, whichever
-worker plays it, so the same arguments give the same results with any ``jobs`` (timings aside).
-A shared victory counts ``1/k`` of a win for each of its ``k`` winners. Nothing here names a
-game: the engine (docs/engines.md) brings its options, agents and optional statistics.
+worker plays it. Workers play chunks of games (forge/rules/workers.py) and return a `Tally` of
+counts that merge exactly in any order (forge/rules/tally.py), so memory does not grow with the
+number of games and the JSON is the same for any ``jobs`` and executor, timings aside. A shared
+victory counts ``1/k`` of a win for each of its ``k`` winners, kept as a whole number of
+``unit`` = lcm(1..players) parts. Nothing here names a game: the engine (docs/engines.md) brings
+its options, agents and optional ``tally``/``statistics`` hooks.
 """
 from __future__ import annotations
 
+import inspect
 import math
-import os
 import time
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
-from ..errors import EngineError
+from ..errors import EngineError, InvariantViolation
 from . import ENGINES
-from .agents import agents_for
-from .core import (InvariantViolation, Rolled, Violation, derive_seed, play_game,
-                   resolve_options)
+from .agents import agents_for, default_agents, forbidding
+from .core import Rolled, Violation, derive_seed, play_game, resolve_options
+from .tally import add
+from .workers import Interrupted, Setup, run_chunks
 
 TIMING_KEYS = ("seconds", "games_per_s", "decisions_per_s")
+#: Violations a summary keeps in full (seed and actions), the first by game number; the rest
+#: are counted.
+VIOLATIONS_KEPT = 10
 
 
 @dataclass(frozen=True)
-class Job:
-    root: str
-    game_id: str
-    options: tuple
-    sets: tuple
+class Plan:
+    """What every chunk of a run shares; ``forbid``: card ids no agent may choose (ablation)."""
+
+    setup: Setup
     players: int
     agents: tuple[str, ...]
     seed: int
-    first: int
-    count: int
     check: str
+    forbid: frozenset[str] = frozenset()
+
+    def seat_agents(self, engine: Any) -> list:
+        known = agents_for(engine)
+        seats = [known[self.agents[s % len(self.agents)]] for s in range(self.players)]
+        return [forbidding(a, self.forbid) for a in seats] if self.forbid else seats
 
 
-_CACHE: dict = {}
+def play_one(prep: Any, plan: Plan, agents: list, i: int) -> tuple[Any, int] | dict:
+    """Game ``i`` of the run: (the finished match, seat decisions made), or, when it broke an
+    invariant or crashed, the violation with the seed and actions that reproduce it."""
+    gseed = derive_seed(plan.seed, "game", i)
+    match = prep.new(plan.players, gseed)
+    try:
+        return match, play_game(match, agents, match.streams.agents, check=plan.check)
+    except Exception as exc:   # noqa: BLE001 - a crash is a finding too
+        kind = "invariant" if isinstance(exc, InvariantViolation) else type(exc).__name__
+        v = Violation(gseed, plan.players, f"{kind}: {exc}", list(match.actions),
+                      sum(1 for a in match.actions if type(a) is not Rolled))
+        return dict(v.as_dict(), game=i)
 
 
-def _prepared(job: Job) -> Any:
-    key = (job.root, job.options, job.sets)
-    if key not in _CACHE:
-        from ..model import load_game
-        game, _ = load_game(Path(job.root))
-        module = ENGINES[game.manifest.engine]
-        _CACHE[key] = module.prepare(game, dict(job.options), job.sets)
-    return _CACHE[key]
+def unit(players: int) -> int:
+    """Parts a win is counted in, so that a win shared by any number of seats is whole parts."""
+    return math.lcm(*range(1, players + 1))
 
 
-def _run(job: Job) -> list[dict]:
-    prep = _prepared(job)
-    known = agents_for(ENGINES[prep.game.manifest.engine])
-    agents = [known[job.agents[s % len(job.agents)]] for s in range(job.players)]
-    out = []
-    for i in range(job.first, job.first + job.count):
-        gseed = derive_seed(job.seed, "game", i)
-        match = prep.new(job.players, gseed)
-        try:
-            decisions = play_game(match, agents, match.streams.agents, check=job.check)
-        except (InvariantViolation, Exception) as exc:   # noqa: BLE001 - a crash is a finding too
-            kind = "invariant" if isinstance(exc, InvariantViolation) else type(exc).__name__
-            v = Violation(gseed, job.players, f"{kind}: {exc}", list(match.actions),
-                          sum(1 for a in match.actions if type(a) is not Rolled))
-            out.append({"violation": v.as_dict(), "game": i})
+@dataclass
+class Tally:
+    """What some games add up to. ``counts``: games played and finished, seat decisions, wins
+    per seat in `unit` parts, score histograms per seat, and per card the games it was played
+    in, its plays (a card and the seat playing it, once a game) and the win parts of those
+    seats; ``engine`` the engine's tallies over ``engine_games`` games; the first violations."""
+
+    counts: dict = field(default_factory=dict)
+    violations: list = field(default_factory=list)
+
+    def merge(self, other: "Tally") -> "Tally":
+        add(self.counts, other.counts)
+        self.violations = sorted(self.violations + other.violations,
+                                 key=lambda v: v["game"])[:VIOLATIONS_KEPT]
+        return self
+
+
+def play_chunk(plan: Plan, first: int, count: int) -> Tally:
+    """Play games ``first .. first + count - 1`` and tally them."""
+    prep = plan.setup.prepared()
+    engine = ENGINES[prep.game.manifest.engine]
+    agents = plan.seat_agents(engine)
+    stats_wanted = hasattr(engine, "statistics")
+    per_game = getattr(engine, "tally", None)
+    parts = unit(plan.players)
+    ids = prep.def_ids
+    wins = [0] * plan.players
+    scores: list[dict[int, int]] = [{} for _ in range(plan.players)]
+    card_games: dict[str, int] = {}
+    card_plays: dict[str, int] = {}
+    card_wins: dict[str, int] = {}
+    engine_counts: dict = {}
+    done = decisions = engine_games = broken = 0
+    violations = []
+    for i in range(first, first + count):
+        got = play_one(prep, plan, agents, i)
+        if isinstance(got, dict):
+            broken += 1
+            if len(violations) < VIOLATIONS_KEPT:
+                violations.append(got)
             continue
-        r = match.result
-        rec = {"game": i, "scores": r["scores"], "winners": r["winners"],
-               "decisions": decisions, "plays": sorted({(d, s) for d, s in match.played})}
-        stats = getattr(match, "stats", None)
+        match, made = got
+        done += 1
+        decisions += made
+        winners = match.result["winners"]
+        share = parts // len(winners)
+        for s in winners:
+            wins[s] += share
+        for s, v in enumerate(match.result["scores"]):
+            scores[s][v] = scores[s].get(v, 0) + 1
+        seen = set()
+        for d, s in set(match.played):
+            cid = ids[d]
+            seen.add(cid)
+            card_plays[cid] = card_plays.get(cid, 0) + 1
+            if s in winners:
+                card_wins[cid] = card_wins.get(cid, 0) + share
+        for cid in seen:
+            card_games[cid] = card_games.get(cid, 0) + 1
+        stats = getattr(match, "stats", None) if stats_wanted else None
         if stats is not None:
-            rec["stats"] = stats()
-        out.append(rec)
-    return out
+            got_stats = stats()
+            add(engine_counts, per_game(prep, got_stats) if per_game else got_stats)
+            engine_games += 1
+    counts = {"played": count, "games": done, "violations": broken, "decisions": decisions,
+              "wins": dict(enumerate(wins)), "scores": dict(enumerate(scores)),
+              "card_games": card_games, "card_plays": card_plays, "card_wins": card_wins,
+              "engine": engine_counts, "engine_games": engine_games}
+    return Tally(counts, violations)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -93,16 +153,10 @@ def player_range(game: Any, module: Any) -> tuple[int, int]:
             min(game.manifest.players.max, module.PLAYERS[1]))
 
 
-def simulate(game: Any, games: int = 1000, players: int = 4, seed: int = 0,
-             options: dict | None = None, sets: Any = None, agents: tuple[str, ...] = ("random",),
-             jobs: int = 1, check: str = "round", config: Any = None) -> dict:
-    """Simulate ``games`` games of ``game`` (a loaded `Game`) and return the summary dict.
-
-    ``options`` are the engine's option values by name (text or typed; see its ``OPTIONS``),
-    ``sets`` the sets in play (None: the engine's default). ``config`` is an engine's ready
-    configuration object, passed to its ``prepare`` as the options (kept for callers that
-    build one). Arguments no game could be played with are an EngineError, before any game
-    starts."""
+def prepare_run(game: Any, players: int, agents: tuple[str, ...], options: dict | None = None,
+                sets: Any = None, config: Any = None) -> Any:
+    """The prepared tables of ``game`` for a run; EngineError for arguments no game could be
+    played with, before any game starts."""
     engine_id = game.manifest.engine
     if engine_id not in ENGINES:
         raise EngineError(f"no rules engine {engine_id!r} for {game.id}")
@@ -116,96 +170,89 @@ def simulate(game: Any, games: int = 1000, players: int = 4, seed: int = 0,
     for a in agents:
         if a not in known:
             raise EngineError(f"unknown agent {a!r} (known: {', '.join(known)})")
-    if config is not None:
-        prep = module.prepare(game, config)
-    else:
-        opts = resolve_options(getattr(module, "OPTIONS", ()), dict(options or {}))
-        prep = module.prepare(game, opts, tuple(sets) if sets else None)
-    # workers rebuild the same tables from these (fork: they find them in the cache)
-    key_opts = tuple(sorted(prep.options.items()))
-    _CACHE[(str(game.root), key_opts, prep.sets)] = prep
-    jobs = max(1, min(jobs or os.cpu_count() or 1, games or 1))
-    size = math.ceil(games / jobs) if games else 0
-    work = [Job(str(game.root), game.id, key_opts, prep.sets, players, tuple(agents), seed, k,
-                min(size, games - k), check) for k in range(0, games, size or 1)] if games else []
-    start = time.perf_counter()
-    if jobs > 1 and len(work) > 1:
-        import multiprocessing as mp
-        with mp.get_context("fork").Pool(jobs) as pool:
-            parts = pool.map(_run, work)
-    else:
-        parts = [_run(j) for j in work]
-    elapsed = time.perf_counter() - start
-    records = [r for part in parts for r in part]
-    result = summarise(prep, records, games, players, seed, agents, elapsed)
     hook = getattr(module, "statistics", None)
-    if hook is not None:
-        result["engine"] = hook(prep, [r for r in records if "violation" not in r])
-    return result
+    if hook is not None and len(inspect.signature(hook).parameters) != 3:
+        raise EngineError(f"the {engine_id} engine's statistics hook must take (prepared, totals, "
+                          "games): it gets the games' tallies added up (docs/engines.md)")
+    if config is not None:
+        return module.prepare(game, config)
+    opts = resolve_options(getattr(module, "OPTIONS", ()), dict(options or {}))
+    return module.prepare(game, opts, tuple(sets) if sets else None)
 
 
-def summarise(prep: Any, records: list[dict], games: int, players: int, seed: int,
-              agents: tuple[str, ...], elapsed: float) -> dict:
-    done = [r for r in records if "violation" not in r]
-    violations = [dict(r["violation"], game=r["game"]) for r in records if "violation" in r]
-    n = len(done)
-    wins = [0.0] * players
-    score_sum = [0] * players
-    hist: list[dict[int, int]] = [{} for _ in range(players)]
-    decisions = 0
-    played_games: dict[str, int] = {}
-    plays_by_winner: dict[str, float] = {}
-    plays_total: dict[str, int] = {}
-    ids = prep.def_ids
-    for r in done:
-        winners = r["winners"]
-        share = 1.0 / len(winners)
-        for s in winners:
-            wins[s] += share
-        for s, v in enumerate(r["scores"]):
-            score_sum[s] += v
-            hist[s][v] = hist[s].get(v, 0) + 1
-        decisions += r["decisions"]
-        seen = set()
-        for d, s in r["plays"]:
-            cid = ids[d]
-            seen.add(cid)
-            plays_total[cid] = plays_total.get(cid, 0) + 1
-            if s in winners:
-                plays_by_winner[cid] = plays_by_winner.get(cid, 0) + share
-        for cid in seen:
-            played_games[cid] = played_games.get(cid, 0) + 1
-    playable = prep.playable_ids()
+def simulate(game: Any, games: int = 1000, players: int = 4, seed: int = 0,
+             options: dict | None = None, sets: Any = None, agents: tuple[str, ...] | None = None,
+             jobs: int = 1, check: str = "round", config: Any = None, executor: str = "loky",
+             address: str | None = None, progress: Callable[[int], None] | None = None) -> dict:
+    """Simulate ``games`` games of ``game`` (a loaded `Game`) and return the summary dict.
+
+    ``options`` are the engine's option values by name (text or typed; see its ``OPTIONS``),
+    ``sets`` the sets in play (None: the engine's default). ``config`` is an engine's ready
+    configuration object, passed to its ``prepare`` as the options (kept for callers that
+    build one). ``jobs``, ``executor`` and ``address`` say where the games are played (see
+    `run_chunks`); ``progress(count)`` is called as each chunk of games ends. Ctrl-C raises
+    `Interrupted` whose ``partial`` is the summary of the games finished so far. ``agents``:
+    names per seat, repeated over the seats (None: the engine's `default_agents`)."""
+    agents = tuple(agents or default_agents(ENGINES.get(game.manifest.engine)))
+    prep = prepare_run(game, players, agents, options, sets, config)
+    plan = Plan(Setup.of(prep), players, tuple(agents), seed, check)
+    start = time.perf_counter()
+    try:
+        tally = run_chunks(play_chunk, plan, games, Tally.merge, Tally(), jobs, executor,
+                           address, progress)
+    except Interrupted as stop:
+        raise Interrupted(summarise(prep, stop.partial, games, plan, time.perf_counter() - start,
+                                    interrupted=True)) from None
+    return summarise(prep, tally, games, plan, time.perf_counter() - start)
+
+
+def summarise(prep: Any, tally: Tally, games: int, plan: Plan, elapsed: float,
+              interrupted: bool = False) -> dict:
+    c = tally.counts
+    n, players, agents = c.get("games", 0), plan.players, plan.agents
+    whole = unit(players) * n
+    decisions = c.get("decisions", 0)
+    played_games, plays_total = c.get("card_games", {}), c.get("card_plays", {})
+    plays_by_winner = c.get("card_wins", {})
+    hist = [c.get("scores", {}).get(s, {}) for s in range(players)]
     seat_rate = []
     for s in range(players):
-        lo, hi = wilson(wins[s], n)
+        parts = c.get("wins", {}).get(s, 0)
+        lo, hi = wilson(parts / unit(players), n)
         seat_rate.append({"seat": "ABCDEFGH"[s], "agent": agents[s % len(agents)],
-                          "win_rate": round(wins[s] / n, 4) if n else 0.0,
+                          "win_rate": round(parts / whole, 4) if n else 0.0,
                           "ci95": [round(lo, 4), round(hi, 4)]})
-    cards = {c: {"games_played": played_games.get(c, 0),
-                 "play_share": round(played_games.get(c, 0) / n, 4) if n else 0.0,
-                 "win_share": round(plays_by_winner.get(c, 0) / plays_total[c], 4)
-                 if plays_total.get(c) else 0.0}
-             for c in playable}
-    return {
+    playable = prep.playable_ids()
+    cards = {cid: {"games_played": played_games.get(cid, 0),
+                   "play_share": round(played_games.get(cid, 0) / n, 4) if n else 0.0,
+                   "win_share": round(plays_by_winner.get(cid, 0) / (unit(players) * plays_total[cid]), 4)
+                   if plays_total.get(cid) else 0.0}
+             for cid in playable}
+    result = {
         "game": prep.game.id,
         "games": n,
         "games_requested": games,
         "players": players,
-        "seed": seed,
+        "seed": plan.seed,
         "agents": list(agents),
         "sets": list(prep.sets),
         "seconds": round(elapsed, 3),
-        "games_per_s": round(len(records) / elapsed, 1) if elapsed else 0.0,
+        "games_per_s": round(c.get("played", 0) / elapsed, 1) if elapsed else 0.0,
         "decisions_per_s": round(decisions / elapsed, 1) if elapsed else 0.0,
         "seat_win_rate": seat_rate,
-        "mean_score": [round(score_sum[s] / n, 3) if n else 0.0 for s in range(players)],
+        "mean_score": [round(sum(v * k for v, k in h.items()) / n, 3) if n else 0.0 for h in hist],
         "score_distribution": [{str(k): v for k, v in sorted(h.items())} for h in hist],
         "mean_decisions_per_game": round(decisions / n, 2) if n else 0.0,
-        "dead_cards": sorted(c for c in playable if not played_games.get(c)),
+        "dead_cards": sorted(cid for cid in playable if not played_games.get(cid)),
         "cards": cards,
-        "violations": violations,
+        "violations": tally.violations,
+        "violation_count": c.get("violations", 0),
+        "interrupted": interrupted,
     }
+    hook = getattr(ENGINES[prep.game.manifest.engine], "statistics", None)
+    if hook is not None:
+        result["engine"] = hook(prep, c.get("engine", {}), c.get("engine_games", 0))
+    return result
 
 
 def without_timings(result: dict) -> dict:

@@ -158,7 +158,7 @@ class HighCardMatch(Match):
         return self.p.cid[h]
 
     def stats(self) -> dict:
-        """What `statistics` gets from each game (small and JSON-able)."""
+        """This game's counts, added up over games for `statistics`."""
         return {"rolloffs": self.rolloffs}
 
 
@@ -169,9 +169,10 @@ def prepare(game: Any, options: Mapping[str, Any], sets: Sequence[str] | None = 
     return HighCardPrepared(game, options, sets or tuple(game.manifest.sets)[:1])
 
 
-def statistics(prepared: HighCardPrepared, records: list[dict]) -> dict:
-    """Game-specific figures for `forge simulate` (JSON `engine`, and report lines)."""
-    per_game = sum(r["stats"]["rolloffs"] for r in records) / max(1, len(records))
+def statistics(prepared: HighCardPrepared, totals: dict, games: int) -> dict:
+    """Game-specific figures for `forge simulate` (JSON `engine`, and report lines) from the
+    games' `stats()` added up."""
+    per_game = totals.get("rolloffs", 0) / max(1, games)
     return {"rolloffs_per_game": round(per_game, 3),
             "lines": [f"d6 roll-offs per game: {per_game:.2f}"]}
 

@@ -1,0 +1,44 @@
+"""Counts that add up: what a chunk of simulated games returns, merged exactly in any order.
+
+A tally is a nested dict whose leaves are counts, `int` or `Fraction` (a win shared by three is
+a third of a win). `add` adds one tally into another key by key. Integers and fractions add
+exactly, commutatively and associatively, so the chunks of a run played by any number of
+workers, merged in whatever order they finish, give the same totals to the last digit; floats
+would not (their sums depend on the order). Memory is that of the keys, never of the games.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+
+def add(into: dict, more: Mapping) -> dict:
+    """Add the tally ``more`` into ``into`` (changed in place and returned)."""
+    for key, value in more.items():
+        if isinstance(value, Mapping):
+            add(into.setdefault(key, {}), value)
+        elif isinstance(value, (int, Fraction)):
+            into[key] = into.get(key, 0) + value
+        else:
+            raise TypeError(f"a tally counts with int or Fraction, not {type(value).__name__} "
+                            f"({key!r}: {value!r})")
+    return into
+
+
+def nth(histogram: Mapping[int, int], k: int) -> int:
+    """The ``k``-th smallest (from 0) of the values a histogram ``{value: count}`` counts: the
+    median of ``n`` values is ``nth(h, n // 2)``, as ``sorted(values)[n // 2]`` would give."""
+    for value in sorted(histogram):
+        k -= histogram[value]
+        if k < 0:
+            return value
+    raise IndexError("the histogram counts fewer values")
+
+
+def spread(histogram: Mapping[int, int]) -> dict:
+    """Mean, median, least, most and 90th percentile of the values a histogram ``{value: count}``
+    counts (a game length in turns, say), as ``sorted(values)`` would give them."""
+    n = sum(histogram.values())
+    mean = sum(value * count for value, count in histogram.items()) / n
+    return {"mean": round(mean, 2), "median": nth(histogram, n // 2), "min": min(histogram),
+            "max": max(histogram), "p90": nth(histogram, min(n - 1, (9 * n) // 10))}

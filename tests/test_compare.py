@@ -1,0 +1,151 @@
+"""forge compare: paired games on both sides, intervals, verdicts, git revisions, ablation, PDF."""
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from typer.testing import CliRunner
+
+from forge.cli.app import app
+from forge.errors import UsageError
+from forge.rules.compare import mean_difference, moments_add, ratio_difference
+from pdfread import assert_fonts_embedded
+
+ROOT = Path(__file__).resolve().parents[1] / "cards" / "love_formula"
+PAIR = "daisuke_chi"
+
+
+def raise_vp(folder: Path, card: str = PAIR, by: int = 3) -> None:
+    """The pair card ``card`` scores ``by`` more, incomplete or perfect."""
+    path = folder / "base_pairs.yaml"
+    text = path.read_text(encoding="utf-8")
+    head, rest = text.split(f"- id: {card}\n", 1)
+    entry, tail = rest.split("\n\n", 1)
+    entry = re.sub(r"(vp_\w+): (\d+)", lambda m: f"{m[1]}: {int(m[2]) + by}", entry)
+    path.write_text(f"{head}- id: {card}\n{entry}\n\n{tail}", encoding="utf-8")
+
+
+def cli(*args: str) -> dict:
+    res = CliRunner().invoke(app, ["compare", *args, "--format", "json"])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output)
+
+
+def test_a_game_against_a_copy_of_itself_changes_nothing(tmp_path):
+    shutil.copytree(ROOT, tmp_path / "love_formula")
+    r = cli(str(ROOT), "--b", str(tmp_path / "love_formula"), "--games", "60", "--players", "3")
+    assert r["verdict"] == ["no change beyond noise"] and not r["changed"] and r["games"] == 60
+    for e in r["seat_win_rate"]:
+        assert e["a"] == e["b"] and e["diff"] == 0 and e["ci95"] == [0, 0]
+    assert r["length"]["diff"] == 0 and r["games_needed"] == 0
+
+
+def test_raising_a_pair_cards_vp_raises_its_holders_win_rate(tmp_path):
+    """Common random numbers: the same deals on both sides, so +3 VP on one pair card shows as
+    a clear rise of its players' win share with an interval that excludes zero."""
+    shutil.copytree(ROOT, tmp_path / "love_formula")
+    raise_vp(tmp_path / "love_formula")
+    r = cli(str(ROOT), "--b", str(tmp_path / "love_formula"), "--games", "120")
+    e = r["cards"][PAIR]["win_share"]
+    assert e["diff"] > 0.1 and e["ci95"][0] > 0, e
+    assert r["changed"] and any(c["what"] == "win_share" and c["id"] == PAIR for c in r["changes"])
+    assert any(line.startswith(f"{PAIR}: its players' win share +") for line in r["verdict"])
+    assert sum(x["diff"] for x in r["seat_win_rate"]) == pytest.approx(0, abs=1e-3)  # wins move
+
+
+def test_a_git_revision_is_one_side(tmp_path):
+    """--a HEAD reads the game's folder as committed (read only, into a temporary folder) and
+    compares it with the working copy."""
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT, repo / "cards" / "love_formula")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(git + ["init", "-q"], check=True)
+    subprocess.run(git + ["add", "."], check=True)
+    subprocess.run(git + ["commit", "-qm", "cards"], check=True)
+    game = repo / "cards" / "love_formula"
+    raise_vp(game)
+    r = cli(str(game), "--a", "HEAD", "--games", "120")
+    assert r["a"]["source"] == "HEAD" and r["cards"][PAIR]["win_share"]["ci95"][0] > 0
+    assert subprocess.run(git + ["status", "--porcelain"], capture_output=True, text=True,
+                          check=True).stdout.split() == ["M", "cards/love_formula/base_pairs.yaml"]
+    bad = CliRunner().invoke(app, ["compare", str(game), "--a", "no-such-rev", "--games", "2"])
+    assert isinstance(bad.exception, UsageError) and "no-such-rev" in str(bad.exception)
+
+
+def test_engine_options_as_the_two_sides():
+    r = cli(str(ROOT), "--sets", "base,goals", "--a-option", "goals_variant=same",
+            "--b-option", "goals_variant=planned", "--games", "40", "--players", "2")
+    assert r["a"]["options"] == {"goals_variant": "same"}
+    assert r["b"]["options"] == {"goals_variant": "planned"}
+    assert r["sets"] == ["base", "goals"] and r["games"] == 40
+
+
+def test_ablation_reports_what_a_card_is_worth_to_its_holders():
+    r = cli(str(ROOT), "--ablate", PAIR, "--games", "60", "--players", "3")
+    e = r["ablation"][PAIR]
+    assert r["b"] is None and 0 < e["played_share_a"] <= 1
+    assert e["a"] is not None and e["ci95"][0] <= e["diff"] <= e["ci95"][1]
+
+
+def test_the_forbidden_card_is_chosen_only_when_nothing_else_is_offered(tmp_path):
+    from forge.model import load_game
+    from forge.rules import love_formula
+    from forge.rules.simulate import Plan, play_chunk
+    from forge.rules.workers import Setup
+    game = load_game(ROOT)[0]
+    setup = Setup.of(love_formula.prepare(game, love_formula.Config()))
+    free = play_chunk(Plan(setup, 4, ("random",), 3, "round"), 0, 40).counts["card_plays"]
+    barred = play_chunk(Plan(setup, 4, ("random",), 3, "round", frozenset({"kiss"})), 0, 40)
+    assert barred.counts["card_plays"].get("kiss", 0) < free["kiss"] / 3
+
+
+def test_usage_errors():
+    for args, words in ((["--ablate", PAIR, "--b", str(ROOT)], "--ablate"),
+                        (["--ablate", "no_such_card"], "no such card"),
+                        ([], "nothing to compare")):
+        res = CliRunner().invoke(app, ["compare", str(ROOT), "--games", "2", *args])
+        assert isinstance(res.exception, UsageError) and words in str(res.exception), res.output
+
+
+def test_text_and_pdf(tmp_path):
+    shutil.copytree(ROOT, tmp_path / "love_formula")
+    raise_vp(tmp_path / "love_formula")
+    pdf = tmp_path / "compare.pdf"
+    res = CliRunner().invoke(app, ["compare", str(ROOT), "--b", str(tmp_path / "love_formula"),
+                                   "--games", "100", "--report", str(pdf), "--lang", "uk"])
+    assert res.exit_code == 0, res.output
+    assert "verdict: " in res.output and "games for ± 1.0 pp" in res.output
+    reader = PdfReader(str(pdf))
+    assert len(reader.pages) == 1
+    text = " ".join(reader.pages[0].extract_text().split())
+    assert "Порівняння: Формула кохання" in text and "100 парних партій" in text
+    assert "«Дайсуке та Чі»: частка перемог тих, хто її зіграв, +" in text
+    assert "\x00" not in text
+    assert_fonts_embedded(reader)
+
+
+def test_interval_arithmetic_matches_the_textbook():
+    """Paired mean difference from the sums and products equals the direct computation."""
+    pairs = [(1, 0), (0, 0), (1, 1), (0, 1), (1, 0), (1, 0), (0, 0), (1, 1)]
+    m: dict = {}
+    for v in pairs:
+        moments_add(m, "k", v)
+    e = mean_difference(m["k"], len(pairs))
+    d = [b - a for a, b in pairs]
+    mean = sum(d) / len(d)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1))
+    assert e["diff"] == round(mean, 4) and e["sd"] == round(sd, 4)
+    assert e["ci95"][1] - e["diff"] == pytest.approx(1.959964 * sd / math.sqrt(len(d)), abs=1e-4)
+    # a ratio with equal sides has no change and no spread
+    m = {}
+    for w, p in ((2, 1), (0, 2), (1, 1)):
+        moments_add(m, "r", (w, p, w, p))
+    same = ratio_difference(m["r"], 3)
+    assert same["a"] == same["b"] == float(Fraction(3, 4)) and same["diff"] == 0 and same["sd"] == 0
