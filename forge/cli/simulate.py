@@ -162,8 +162,8 @@ def simulate(
                                        "the engine's, usually the first set)."),
     agents: Optional[str] = typer.Option(None, "--agents", help="Agents per seat, comma-separated, "
                                          "repeated over the seats (random, and the engine's own: "
-                                         "--help-options); default: the engine's (random for most; "
-                                         "pursuer for Anima, whose random games rarely end)."),
+                                         "--help-options); default: the engine's own choice "
+                                         "(random, unless --help-options names another)."),
     option: list[str] = typer.Option([], "--option", help="An engine option, NAME=VALUE "
                                      "(repeatable; --help-options lists them). An engine option "
                                      "can also be given as --NAME VALUE."),

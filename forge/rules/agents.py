@@ -42,8 +42,8 @@ def forbidding(agent: Agent, cards: frozenset[str]) -> Agent:
 
 def default_agents(engine: Any) -> tuple[str, ...]:
     """The agents a run seats when none are named: the engine's ``DEFAULT_AGENTS``, else
-    ``random``. An engine whose random games rarely end (Anima) names a goal-directed agent, so
-    its report's game lengths and mission rates describe games people would play."""
+    ``random``. An engine whose random games rarely end names an agent that plays to win, so its
+    report's game lengths describe games people would play."""
     return tuple(getattr(engine, "DEFAULT_AGENTS", None) or ("random",))
 
 
