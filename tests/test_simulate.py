@@ -225,6 +225,8 @@ def test_an_engine_with_the_old_statistics_hook_is_told_before_the_run(game, mon
 def test_cli_executor_and_address_are_checked():
     from forge.errors import UsageError
     res = CliRunner().invoke(app, ["simulate", str(ROOT), "--games", "5", "--executor", "spark"])
-    assert isinstance(res.exception, UsageError) and "loky, dask" in str(res.exception)
+    assert res.exit_code == 2 and "'spark' is not one of 'loky', 'dask'" in res.output
+    res = CliRunner().invoke(app, ["simulate", str(ROOT), "--games", "5", "--check", "never"])
+    assert res.exit_code == 2 and "'never' is not one of 'step', 'round', 'off'" in res.output
     res = CliRunner().invoke(app, ["simulate", str(ROOT), "--games", "5", "--address", "h:1"])
     assert isinstance(res.exception, UsageError) and "--executor dask" in str(res.exception)

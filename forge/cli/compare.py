@@ -16,8 +16,9 @@ import typer
 from ..errors import UsageError
 from .app import (Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
                   resolve_games)
-from .simulate import (ADDRESS_HELP, EXECUTOR_HELP, JOBS_HELP, _option_pairs, chosen_sets,
-                       engine_options, interrupted, playable, run_checks, seat_agents, seat_count)
+from .simulate import (ADDRESS_HELP, JOBS_HELP, Check, CheckOption, Executor, ExecutorOption,
+                       _option_pairs, chosen_sets, engine_options, interrupted, playable, run_checks,
+                       seat_agents, seat_count)
 
 
 def version(root: Path, given: str | None, flag: str, stack: ExitStack) -> Path:
@@ -74,9 +75,9 @@ def compare(
     precision: float = typer.Option(1.0, "--precision", min=0.01, help="Interval half-width, in "
                                     "percentage points, to compute the games needed for."),
     jobs: int = typer.Option(1, "--jobs", min=0, help=JOBS_HELP),
-    executor: str = typer.Option("loky", "--executor", help=EXECUTOR_HELP),
+    executor: ExecutorOption = Executor.loky,
     address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
-    check: str = typer.Option("round", "--check", help="Invariant checks: step, round or off."),
+    check: CheckOption = Check.round,
     report: Optional[Path] = typer.Option(None, "--report", help="Also write a PDF page of charts."),
     lang: str = typer.Option("uk", "--lang", help="Language of the report (uk, en)."),
     format: FormatOption = Format.text,
@@ -96,7 +97,7 @@ def compare(
     if not (ablate or b is not None or a is not None or a_option or b_option):
         raise UsageError("nothing to compare: give --a and/or --b (a git revision or a folder), "
                          "--a-option/--b-option, or --ablate CARD")
-    run_checks(check, executor, address)
+    run_checks(executor.value, address)
     if report is not None:
         check_output(report, "--report", folder=False)
     root = resolve_games([game])[0]
@@ -126,7 +127,7 @@ def compare(
             with show.progress(games, f"{game_a.id}: {games:,} paired games") as bar:
                 result = run(side_a, side_b, games=games, players=players, seed=seed,
                              sets=chosen, agents=agent_list, ablate=tuple(ablate), jobs=jobs,
-                             check=check, executor=executor, address=address,
+                             check=check.value, executor=executor.value, address=address,
                              precision=precision / 100, progress=bar.advance)
         except Interrupted as stop:
             _emit(show, stop.partial)

@@ -4,8 +4,9 @@ The argument checks here (a game the engine can play, its options, agents, seats
 the games run) are shared with `forge compare`."""
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -17,6 +18,22 @@ EXECUTOR_HELP = ("Where games run: loky (worker processes on this machine) or da
                  "the [dask] extra; see docs/simulate.md).")
 ADDRESS_HELP = "With --executor dask: the scheduler, HOST:PORT (default: a local cluster of --jobs workers)."
 JOBS_HELP = "Worker processes; 0 = one per core; 1 = this process (loky)."
+
+
+class Executor(str, Enum):
+    loky = "loky"
+    dask = "dask"
+
+
+class Check(str, Enum):
+    step = "step"
+    round = "round"
+    off = "off"
+
+
+ExecutorOption = Annotated[Executor, typer.Option("--executor", help=EXECUTOR_HELP)]
+CheckOption = Annotated[Check, typer.Option("--check", help="Invariant checks: after every decision "
+                                            "(step), at the engine's checkpoints (round), or never (off).")]
 
 
 def _extra_options(args: list[str], module, aliases: dict[str, str],
@@ -135,10 +152,8 @@ def chosen_sets(sets: str | None, loaded: Any) -> tuple[str, ...] | None:
     return chosen
 
 
-def run_checks(check: str, executor: str, address: str | None) -> None:
-    """--check and --address, before any work (`run_chunks` checks --executor)."""
-    if check not in ("step", "round", "off"):
-        raise UsageError("--check is step, round or off")
+def run_checks(executor: str, address: str | None) -> None:
+    """--address, before any work (typer checks --check and --executor against their choices)."""
     if address and executor != "dask":
         raise UsageError("--address names a dask scheduler: give --executor dask too")
 
@@ -170,9 +185,9 @@ def simulate(
     help_options: bool = typer.Option(False, "--help-options", help="List the engine's options "
                                       "and agents, and exit."),
     jobs: int = typer.Option(1, "--jobs", min=0, help=JOBS_HELP),
-    executor: str = typer.Option("loky", "--executor", help=EXECUTOR_HELP),
+    executor: ExecutorOption = Executor.loky,
     address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
-    check: str = typer.Option("round", "--check", help="Invariant checks: step, round or off."),
+    check: CheckOption = Check.round,
     report: Optional[Path] = typer.Option(None, "--report", help="Also write a PDF balance report."),
     lang: str = typer.Option("uk", "--lang", help="Language of the report (uk, en)."),
     format: FormatOption = Format.text,
@@ -201,15 +216,15 @@ def simulate(
     if report is not None:
         check_output(report, "--report", folder=False)
     players = seat_count(players, loaded, module)
-    run_checks(check, executor, address)
+    run_checks(executor.value, address)
     if lang not in loaded.manifest.locales:
         raise UsageError(f"--lang: one of {', '.join(loaded.manifest.locales)}")
     chosen = chosen_sets(sets, loaded)
     try:
         with show.progress(games, f"{loaded.id}: {games:,} games") as bar:
             result = run(loaded, games=games, players=players, seed=seed, options=given,
-                         sets=chosen, agents=agent_list, jobs=jobs, check=check,
-                         executor=executor, address=address, progress=bar.advance)
+                         sets=chosen, agents=agent_list, jobs=jobs, check=check.value,
+                         executor=executor.value, address=address, progress=bar.advance)
     except Interrupted as stop:
         _emit(show, stop.partial)
         interrupted(show, stop.partial["games"] + stop.partial["violation_count"], games)
