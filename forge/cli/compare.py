@@ -16,9 +16,9 @@ import typer
 from ..errors import UsageError
 from .app import (Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
                   resolve_games)
-from .simulate import (ADDRESS_HELP, JOBS_HELP, Check, CheckOption, Executor, ExecutorOption,
-                       _option_pairs, chosen_sets, engine_options, interrupted, playable, run_checks,
-                       seat_agents, seat_count)
+from .simulate import (AddressOption, Check, CheckOption, Executor, ExecutorOption, JobsOption,
+                       LangOption, _option_pairs, chosen_sets, engine_options, interrupted, playable,
+                       run_checks, seat_agents, seat_count)
 
 
 def version(root: Path, given: str | None, flag: str, stack: ExitStack) -> Path:
@@ -74,12 +74,12 @@ def compare(
                                          "(default: the engine's, as for simulate)."),
     precision: float = typer.Option(1.0, "--precision", min=0.01, help="Interval half-width, in "
                                     "percentage points, to compute the games needed for."),
-    jobs: int = typer.Option(1, "--jobs", min=0, help=JOBS_HELP),
+    jobs: JobsOption = 1,
     executor: ExecutorOption = Executor.loky,
-    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
+    address: AddressOption = None,
     check: CheckOption = Check.round,
     report: Optional[Path] = typer.Option(None, "--report", help="Also write a PDF page of charts."),
-    lang: str = typer.Option("uk", "--lang", help="Language of the report (uk, en)."),
+    lang: LangOption = "uk",
     format: FormatOption = Format.text,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,

@@ -31,7 +31,10 @@ class Check(str, Enum):
     off = "off"
 
 
+JobsOption = Annotated[int, typer.Option("--jobs", min=0, help=JOBS_HELP)]
 ExecutorOption = Annotated[Executor, typer.Option("--executor", help=EXECUTOR_HELP)]
+AddressOption = Annotated[Optional[str], typer.Option("--address", help=ADDRESS_HELP)]
+LangOption = Annotated[str, typer.Option("--lang", help="Language of the report (uk, en).")]
 CheckOption = Annotated[Check, typer.Option("--check", help="Invariant checks: after every decision "
                                             "(step), at the engine's checkpoints (round), or never (off).")]
 
@@ -184,12 +187,12 @@ def simulate(
                                      "can also be given as --NAME VALUE."),
     help_options: bool = typer.Option(False, "--help-options", help="List the engine's options "
                                       "and agents, and exit."),
-    jobs: int = typer.Option(1, "--jobs", min=0, help=JOBS_HELP),
+    jobs: JobsOption = 1,
     executor: ExecutorOption = Executor.loky,
-    address: Optional[str] = typer.Option(None, "--address", help=ADDRESS_HELP),
+    address: AddressOption = None,
     check: CheckOption = Check.round,
     report: Optional[Path] = typer.Option(None, "--report", help="Also write a PDF balance report."),
-    lang: str = typer.Option("uk", "--lang", help="Language of the report (uk, en)."),
+    lang: LangOption = "uk",
     format: FormatOption = Format.text,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
