@@ -20,13 +20,12 @@ def card_png(game: Any, card: Any, lang: str, side: str = "front", compress: int
     from .. import raster
     from ..render import draw_card
     from ..render.layout import PT
-    from ..render.presets import png_size
+    from ..render.presets import bleed_page, png_size
     from ..render.sheets import new_canvas
 
     size = game.manifest.card_size
     px, py = png_size(size.width, size.height)
-    pw, ph = px / 300 * 25.4, py / 300 * 25.4  # the page, mm
-    bx, by = (pw - size.width) / 2, (ph - size.height) / 2
+    pw, ph, bx, by = bleed_page(size.width, size.height, (px, py))
     buf = io.BytesIO()
     c = new_canvas(buf, (pw * PT, ph * PT), game, f"preview {card.id}", lang)
     draw_card(c, game, card, lang, bx * PT, by * PT, side, bleed=max(bx, by))

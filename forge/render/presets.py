@@ -116,3 +116,11 @@ def png_size(width: float, height: float) -> tuple[int, int]:
     """The generic preset's image size: 300 dpi with 3 mm bleed, a poker card 825 x 1125 px
     (what `forge preview` draws)."""
     return PRESETS[GENERIC].pixels(width, height)
+
+
+def bleed_page(width: float, height: float, size_px: tuple[int, int],
+               dpi: float = 300) -> tuple[float, float, float, float]:
+    """(page width, page height, bleed x, bleed y), mm, of an image of ``size_px`` pixels at
+    ``dpi`` holding a ``width`` x ``height`` mm card centred, the rest of the page its bleed."""
+    pw, ph = size_px[0] / dpi * 25.4, size_px[1] / dpi * 25.4
+    return pw, ph, (pw - width) / 2, (ph - height) / 2

@@ -686,8 +686,7 @@ def png_pdf(game: Any, lang: str, size_px: tuple[int, int], names: list[tuple[st
     """One page per (file, side, card) of `names`: the face at trim size, centred on a page of
     `size_px` pixels at `dpi`, the rest of the page its bleed."""
     size = game.manifest.card_size
-    pw, ph = size_px[0] / dpi * 25.4, size_px[1] / dpi * 25.4
-    bx, by = (pw - size.width) / 2, (ph - size.height) / 2
+    pw, ph, bx, by = presets.bleed_page(size.width, size.height, size_px, dpi)
     buf = io.BytesIO()
     c = new_canvas(buf, (pw * PT, ph * PT), game, "png", lang)
     faces = Faces(c, game, lang, bx, by, game.cards)

@@ -31,7 +31,12 @@ from .agents import default_agents
 from .simulate import Plan, play_one, prepare_run, unit
 from .workers import Interrupted, Setup, run_chunks
 
-Z95 = NormalDist().inv_cdf(0.975)
+def bonferroni_z(tests: int) -> float:
+    """The two-sided 95 % z of one test among ``tests`` made together (Bonferroni)."""
+    return NormalDist().inv_cdf(1 - 0.05 / (2 * max(1, tests)))
+
+
+Z95 = bonferroni_z(1)
 
 
 @dataclass(frozen=True)
@@ -271,7 +276,7 @@ def summarise(head: dict, sides: Sides, preps: list, paired: Paired, elapsed: fl
                seconds=round(elapsed, 3), interrupted=interrupted)
     changes = []
     if sides.ablated:
-        z_cards = NormalDist().inv_cdf(1 - 0.05 / (2 * len(sides.ablated)))
+        z_cards = bonferroni_z(len(sides.ablated))
         out["ablation"] = {}
         for k, card in enumerate(sides.ablated, 1):
             e = holder_difference(m.get((k, "holder")), n, parts)
@@ -296,7 +301,7 @@ def summarise(head: dict, sides: Sides, preps: list, paired: Paired, elapsed: fl
              for c in cards_ids}
     # many cards, two figures each: a card's change counts once it is beyond what chance would
     # give one of them in twenty runs (Bonferroni)
-    z_cards = NormalDist().inv_cdf(1 - 0.05 / (2 * max(1, 2 * len(cards_ids))))
+    z_cards = bonferroni_z(2 * len(cards_ids))
     for c, v in cards.items():
         for what in ("win_share", "play_share"):
             if beyond_noise(v[what], z_cards):
