@@ -1,16 +1,23 @@
 """The per-user cache of compiled artefacts, like Python's `__pycache__`.
 
 It holds only what is derived from installed code and data (compiled Jinja templates, parsed
-hyphenation patterns), each keyed so that a changed source is compiled again; never anything
-derived from a game's cards. It lives in $FORGE_CACHE, else $XDG_CACHE_HOME/card-forge, else
+hyphenation patterns, CLDR plural rules), each keyed so that a changed source is compiled again;
+never anything derived from a game's cards. It lives in $FORGE_CACHE, else $XDG_CACHE_HOME/card-forge, else
 ~/.cache/card-forge; `FORGE_CACHE=off` (or a directory that cannot be made) keeps everything in
 memory.
 """
 from __future__ import annotations
 
+import hashlib
+import marshal
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+from .files import write_atomic
+
+T = TypeVar("T")
 
 
 def directory(part: str) -> Path | None:
@@ -28,3 +35,29 @@ def _directory(where: str | None, xdg: str | None, part: str) -> Path | None:
     except OSError:
         return None
     return base / part
+
+
+def remembered(part: str, source: bytes, make: Callable[[], T], check: Callable[[Any], bool]) -> T:
+    """`make()`, plain data that `marshal` writes, kept in the cache's `part` between runs.
+
+    An entry is named by, and holds, the hash of `source` (all that the value is made from:
+    file bytes, the library's version, the entry's format), so an entry made from something
+    else, or copied from elsewhere, is never used; one that cannot be read or fails `check` is
+    made again and rewritten. With no cache on disk, or one that cannot be written, it is made."""
+    where = directory(part)
+    if where is None:
+        return make()
+    key = hashlib.sha1(source).hexdigest()
+    entry = where / (key + ".marshal")
+    try:
+        made_from, value = marshal.loads(entry.read_bytes())
+        if made_from == key and check(value):
+            return value
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    value = make()
+    try:
+        write_atomic(entry, marshal.dumps((key, value)))
+    except (OSError, ValueError):  # an unwritable cache, or a value marshal cannot write
+        pass
+    return value

@@ -1,4 +1,4 @@
-"""The per-user cache (compiled templates, parsed hyphenation patterns) can only speed forge up:
+"""The per-user cache (compiled templates, parsed hyphenation patterns, plural rules) can only speed forge up:
 a damaged or foreign entry is ignored and rebuilt, never an error and never a different output."""
 from __future__ import annotations
 
@@ -65,14 +65,21 @@ def test_code_compiled_outside_the_sandbox_is_never_loaded(tmp_path, built):
     assert f"__jinja2_{name}.cache" not in names
 
 
-def test_foreign_hyphenation_patterns_change_nothing(tmp_path, built):
+#: Per cache entry kind, a value of the right shape that would change the cheat sheet if used:
+#: no hyphenation break anywhere; every count taking the «one» form.
+FOREIGN = {"hyphenation": ({}, 0), "plural": {"one": "n in 0..1000000"}}
+
+
+@pytest.mark.parametrize("part", FOREIGN)
+def test_foreign_or_damaged_data_entries_change_nothing(tmp_path, built, part):
     cache, good = built
-    entries = list((cache / "hyphenation").iterdir())
+    entries = sorted((cache / part).iterdir())
     assert entries
     keys = {}
-    for entry in entries:  # valid-looking entries made from other patterns: no break anywhere
+    for n, entry in enumerate(entries):  # valid-looking entries made from something else, or garbage
         keys[entry] = marshal.loads(entry.read_bytes())[0]
-        entry.write_bytes(marshal.dumps(("another dictionary", {}, 0)))
+        entry.write_bytes(marshal.dumps(("made from something else", FOREIGN[part])) if n % 2 == 0
+                          else b"\x00garbage")
     again = forge(cache, *BUILD, out=tmp_path / "again")
     assert again.returncode == 0, again.stderr
     assert (tmp_path / "again" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes() == good

@@ -1,7 +1,7 @@
 """Fonts: Roboto from the `font-roboto` package, registered once, embedded in every PDF.
 
 ReportLab embeds TrueType outlines only and never synthesises bold or italic, so the whole
-family is registered (`<b>`, `<i>` map to real files). Text must be checked with `missing_glyphs`
+family is registered (`<b>`, `<i>` map to real files), each face loaded on first use. Text must be checked with `missing_glyphs`
 before drawing: a glyph the font lacks prints as an empty box and extracts as NUL.
 
 The package is imported when a font is first needed, not with this module, so a missing
@@ -14,7 +14,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from reportlab import rl_config
-from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -47,26 +46,54 @@ def font_folder() -> Path:
 
 @lru_cache(maxsize=None)
 def register() -> str:
-    """Register the family with ReportLab (idempotent); returns the regular face's name.
+    """Make the family known to ReportLab (idempotent); returns the regular face's name.
 
-    Every PDF forge makes registers the fonts before its first page, so this is also where
-    ReportLab's one process-wide output setting forge changes is made: binary streams, no
-    ASCII85 (ASCII85 in pure Python costs more than the drawing). Set once, before any document,
-    it gives every product the same bytes whichever products run in the process, and in what order."""
+    A face's file is parsed when ReportLab first asks for the face (`_load`), not here: parsing
+    costs ~8 ms a face, and a card uses three to five of the seven (`forge preview` draws one).
+    The PDF is the same either way: ReportLab names and embeds a font by first use in each
+    document, never by the order fonts were registered in.
+
+    Every PDF forge makes calls this before its first page, so this is also where ReportLab's
+    one process-wide output setting forge changes is made: binary streams, no ASCII85 (ASCII85
+    in pure Python costs more than the drawing). Set once, before any document, it gives every
+    product the same bytes whichever products run in the process, and in what order."""
     rl_config.useA85 = 0
-    folder = font_folder()
-    for name, file in FACES.items():
-        path = folder / file
-        try:
-            font = TTFont(name, str(path))
-        except Exception:  # noqa: BLE001 - ReportLab's parser raises anything on a corrupt file
-            reason = "not a readable TrueType font" if path.is_file() else "no such file"
-            raise PathError(f"cannot load the font {path}: {reason} (reinstall font-roboto)") from None
-        pdfmetrics.registerFont(font)
-    pdfmetrics.registerFontFamily(FAMILY, normal=REGULAR, bold=BOLD, italic=ITALIC, boldItalic=BOLD_ITALIC)
-    for bold, italic, face in ((0, 0, REGULAR), (1, 0, BOLD), (0, 1, ITALIC), (1, 1, BOLD_ITALIC)):
-        addMapping(FAMILY, bold, italic, face)
+    font_folder()  # a missing font-roboto is said before any drawing starts
+    pdfmetrics.findFontAndRegister = _find_font
+    for name in FACES:  # what `registerFont` does for each face (see `_map_family`)
+        pdfmetrics.registerFontFamily(name)
+    _map_family()
     return REGULAR
+
+
+def _map_family() -> None:
+    """Map `<b>`, `<i>` of the family to its faces. ReportLab's `registerFont` maps a TrueType
+    face as a family of its own, which overrides this for the regular face's name ("Roboto" is
+    both): so it is made again after each face is loaded, and the maps are the same whatever
+    faces were loaded, and in what order."""
+    pdfmetrics.registerFontFamily(FAMILY, normal=REGULAR, bold=BOLD, italic=ITALIC, boldItalic=BOLD_ITALIC)
+
+
+#: ReportLab's own search for a font it has not been given (its standard Type 1 fonts).
+_reportlab_find = pdfmetrics.findFontAndRegister
+
+
+def _find_font(name: str) -> object:
+    """ReportLab's `getFont` calls this for a name it has no font for (its one hook for fonts
+    made on demand): one of our faces is loaded, any other name goes to ReportLab's own search."""
+    return _load(name) if name in FACES else _reportlab_find(name)
+
+
+def _load(name: str) -> TTFont:
+    path = font_folder() / FACES[name]
+    try:
+        font = TTFont(name, str(path))
+    except Exception:  # noqa: BLE001 - ReportLab's parser raises anything on a corrupt file
+        reason = "not a readable TrueType font" if path.is_file() else "no such file"
+        raise PathError(f"cannot load the font {path}: {reason} (reinstall font-roboto)") from None
+    pdfmetrics.registerFont(font)
+    _map_family()
+    return font
 
 
 @lru_cache(maxsize=None)

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
-from xml.sax.saxutils import escape
 
 import jinja2
 import jinja2.meta
@@ -47,7 +46,7 @@ from ..templating import (BYTECODE, Environment, FolderLoader, calling_template,
 from ..text.effects import operations_text, effect_text
 from ..text.plural import plural
 from ..text.hyphenation import LEFT, MIN_FILL, RIGHT, can_hyphenate, hyphenate
-from ..text.typography import SHY, typeset, typeset_markup
+from ..text.typography import SHY, escape, typeset, typeset_markup
 from . import fonts
 from .elements import Invalid, numbers, validate
 from .icons import BUILT_IN, IconSet, game_icons

@@ -20,7 +20,6 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from reportlab.lib.pagesizes import A4, A5
 from reportlab.lib.styles import ParagraphStyle
@@ -37,7 +36,7 @@ from ..render import card_flowable, front
 from ..render.fonts import REGULAR, register
 from ..text import plural
 from .context import Rendered, render_template
-from ..text.typography import SHY
+from ..text.typography import SHY, escape
 from .markdown import Converter, Para, Row, Sink, widest_pieces
 from .scenarios import failing_examples
 from .styles import ACCENT, INK, RULE, Styles, make_styles

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Callable
-from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -27,11 +26,10 @@ from reportlab.platypus import (Flowable, HRFlowable, KeepTogether, Paragraph,
                                 Spacer, Table, TableStyle)
 
 from ..render.fonts import BOLD, REGULAR, missing_glyphs
-from ..text.typography import typeset
+from ..text.typography import SHY, escape, typeset
 from .context import Block, Rendered
 from ..text.hyphenation import hyphenate
 from ..text.ragged import held
-from ..text.typography import SHY
 from .styles import HEAD_FILL, RULE, TINT, Styles
 
 _BLOCK = re.compile(r"^@@forge-block-\d+@@$")

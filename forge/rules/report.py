@@ -13,7 +13,6 @@ import io
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable
-from xml.sax.saxutils import escape
 
 from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
@@ -29,7 +28,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..files import write_atomic
 from ..render.fonts import BOLD, REGULAR, register
 from ..text import plural
-from ..text.typography import NBSP, typeset_markup
+from ..text.typography import NBSP, escape, typeset_markup
 from .agents import agent_name
 
 TEXT = {

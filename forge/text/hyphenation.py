@@ -20,8 +20,6 @@ The rules of a break, for card faces (`forge.render.layout`) and rulebooks
 """
 from __future__ import annotations
 
-import hashlib
-import marshal
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -29,7 +27,6 @@ from pathlib import Path
 import pyphen
 
 from .. import cache
-from ..files import write_atomic
 from .typography import SHY
 
 PATTERNS = {"uk": "uk_UA", "en": "en_US"}
@@ -65,28 +62,25 @@ def _load_patterns(path: Path) -> None:
     """Put the parsed patterns of `path` into pyphen's own cache, parsed once and kept in the
     `forge.cache` directory: pyphen parses a .dic with a regular expression per pattern (~7 ms
     for Ukrainian, paid by every command that hyphenates), reading the parsed dict back costs
-    half a millisecond. An entry is named by, and holds, the hash of what produced it (the
-    .dic's bytes, pyphen's version, this format), so an entry made from other patterns, or
-    copied from elsewhere, is never used: it is parsed again and rewritten."""
-    where = cache.directory("hyphenation")
-    if where is None or path in pyphen.hdcache:
+    half a millisecond. An entry is made from the .dic's bytes, pyphen's version and this
+    format (`cache.remembered`)."""
+    if path in pyphen.hdcache:
         return
     try:
-        key = hashlib.sha1(b"%d:%s:" % (_FORMAT, pyphen.__version__.encode()) + path.read_bytes()).hexdigest()
-        copy = where / (key + ".marshal")
-        try:
-            made_from, patterns, maxlen = marshal.loads(copy.read_bytes())
-            if made_from != key or not isinstance(patterns, dict) or not isinstance(maxlen, int):
-                raise ValueError("a foreign entry")
-        except (OSError, ValueError, EOFError, TypeError):
-            parsed = pyphen.HyphDict(path)
-            patterns, maxlen = parsed.patterns, parsed.maxlen
-            write_atomic(copy, marshal.dumps((key, patterns, maxlen)))
-        hd = object.__new__(pyphen.HyphDict)
-        hd.patterns, hd.maxlen, hd.cache = patterns, maxlen, {}
-        pyphen.hdcache[path] = hd
-    except (OSError, ValueError):  # unwritable cache or unmarshallable patterns: pyphen parses
+        source = b"%d:%s:" % (_FORMAT, pyphen.__version__.encode()) + path.read_bytes()
+    except OSError:  # pyphen reports it when it opens the file itself
         return
+
+    def parse() -> tuple[dict, int]:
+        parsed = pyphen.HyphDict(path)
+        return parsed.patterns, parsed.maxlen
+
+    patterns, maxlen = cache.remembered(
+        "hyphenation", source, parse,
+        lambda v: isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], dict) and isinstance(v[1], int))
+    hd = object.__new__(pyphen.HyphDict)
+    hd.patterns, hd.maxlen, hd.cache = patterns, maxlen, {}
+    pyphen.hdcache[path] = hd
 
 
 def _part(part: str, lang: str) -> str:
