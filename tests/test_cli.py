@@ -304,3 +304,16 @@ def test_progress_is_silent_off_a_terminal(capsys, monkeypatch):
     with progress(None, "work", enabled=False) as bar:
         bar.advance()
     assert capsys.readouterr() == ("", "")
+
+
+def test_ctrl_c_while_forge_is_still_starting_exits_130_without_a_traceback(tmp_path):
+    """Ctrl-C can come while the CLI's libraries are still being imported, before `main`
+    runs: here the import of typer is interrupted."""
+    shadow = tmp_path / "shadow" / "typer"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise KeyboardInterrupt\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(shadow.parent), str(ROOT)])}
+    done = subprocess.run([sys.executable, "-m", "forge", "--version"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130
+    assert done.stderr == "" and done.stdout == ""

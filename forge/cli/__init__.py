@@ -9,10 +9,13 @@ from __future__ import annotations
 import os
 import sys
 
-import typer
+try:  # Ctrl-C while the libraries load (the first ~0.15 s) ends quietly too, as in `main`
+    import typer
 
-from ..errors import FindingsError, ForgeError, UsageError
-from .app import FINDINGS, USAGE, app
+    from ..errors import FindingsError, ForgeError, UsageError
+    from .app import FINDINGS, USAGE, app
+except KeyboardInterrupt:
+    raise SystemExit(130) from None
 
 #: Every command, in `forge --help` order: the module of `forge.cli` that registers it, and
 #: its help up to the first full stop, which `forge --help` and completion show without
