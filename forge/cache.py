@@ -1,10 +1,10 @@
 """The per-user cache of compiled artefacts, like Python's `__pycache__`.
 
 It holds only what is derived from installed code and data (compiled Jinja templates, parsed
-hyphenation patterns, CLDR plural rules), each keyed so that a changed source is compiled again;
-never anything derived from a game's cards. It lives in $FORGE_CACHE, else $XDG_CACHE_HOME/card-forge, else
-~/.cache/card-forge; `FORGE_CACHE=off` (or a directory that cannot be made) keeps everything in
-memory.
+fonts and hyphenation patterns, CLDR plural rules), each keyed so that a changed source is
+compiled again; never anything derived from a game's cards. It lives in $FORGE_CACHE, else
+$XDG_CACHE_HOME/card-forge, else ~/.cache/card-forge; `FORGE_CACHE=off` (or a directory that
+cannot be made) keeps everything in memory.
 """
 from __future__ import annotations
 

@@ -1,15 +1,20 @@
-"""The per-user cache (compiled templates, parsed hyphenation patterns, plural rules) can only speed forge up:
-a damaged or foreign entry is ignored and rebuilt, never an error and never a different output."""
+"""The per-user cache (compiled templates, parsed fonts and hyphenation patterns, plural rules)
+can only speed forge up: a warm cache gives the same bytes as a cold one, and a damaged or
+foreign entry is ignored and rebuilt, never an error and never a different output."""
 from __future__ import annotations
 
 import marshal
 import os
+import pickle
 import subprocess
 import sys
 
 import pytest
+from reportlab.pdfbase.ttfonts import TTFont
 
 from conftest import ROOT
+from forge.render.fontfile import _pickled
+from forge.render.fonts import FACES, font_folder
 
 BUILD = ["build", "love_formula", "--what", "cheatsheet", "--lang", "uk"]
 
@@ -65,9 +70,24 @@ def test_code_compiled_outside_the_sandbox_is_never_loaded(tmp_path, built):
     assert f"__jinja2_{name}.cache" not in names
 
 
-#: Per cache entry kind, a value of the right shape that would change the cheat sheet if used:
-#: no hyphenation break anywhere; every count taking the «one» form.
-FOREIGN = {"hyphenation": ({}, 0), "plural": {"one": "n in 0..1000000"}}
+def test_a_warm_cache_gives_the_same_bytes(tmp_path, built):
+    cache, cold = built
+    assert {p.name for p in cache.iterdir()} >= {"jinja", "fonts", "hyphenation", "plural"}
+    warm = forge(cache, *BUILD, out=tmp_path / "warm")
+    assert warm.returncode == 0, warm.stderr
+    assert (tmp_path / "warm" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes() == cold
+
+
+def _black(kept: bytes) -> bytes:
+    """A font entry's value made from another file: the same face name, Roboto Black's glyphs."""
+    return _pickled(TTFont(pickle.loads(kept).fontName, str(font_folder() / FACES["Roboto-Black"])))
+
+
+#: Per cache entry kind, a value of the right shape that would change the cheat sheet if used
+#: (made from the value it replaces): no hyphenation break anywhere; every count taking the
+#: «one» form; every face drawn with Roboto Black.
+FOREIGN = {"hyphenation": lambda kept: ({}, 0), "plural": lambda kept: {"one": "n in 0..1000000"},
+           "fonts": _black}
 
 
 @pytest.mark.parametrize("part", FOREIGN)
@@ -77,11 +97,34 @@ def test_foreign_or_damaged_data_entries_change_nothing(tmp_path, built, part):
     assert entries
     keys = {}
     for n, entry in enumerate(entries):  # valid-looking entries made from something else, or garbage
-        keys[entry] = marshal.loads(entry.read_bytes())[0]
-        entry.write_bytes(marshal.dumps(("made from something else", FOREIGN[part])) if n % 2 == 0
+        keys[entry], kept = marshal.loads(entry.read_bytes())
+        entry.write_bytes(marshal.dumps(("made from something else", FOREIGN[part](kept))) if n % 2 == 0
                           else b"\x00garbage")
     again = forge(cache, *BUILD, out=tmp_path / "again")
     assert again.returncode == 0, again.stderr
     assert (tmp_path / "again" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes() == good
     for entry in entries:
         assert marshal.loads(entry.read_bytes())[0] == keys[entry], "the entry is made again"
+
+
+def test_a_font_read_back_is_the_font_parsed():
+    path = font_folder() / FACES["Roboto-Italic"]
+    parsed = TTFont("Roboto-Italic", str(path))
+    kept = pickle.loads(_pickled(parsed))
+    scale, kept_scale = parsed.face.__dict__.pop("_pdfScale"), kept.face.__dict__.pop("_pdfScale")
+    assert kept.face.__dict__ == parsed.face.__dict__
+    assert all(kept_scale(u) == scale(u) for u in range(-5000, 5000))
+    assert kept.stringWidth("Ґанок, «їжак» і м’ята", 9.5) == parsed.stringWidth("Ґанок, «їжак» і м’ята", 9.5)
+
+
+def test_a_font_is_not_kept_when_its_unit_scale_is_not_a_plain_multiplication_or_it_was_used():
+    font = TTFont("Roboto", str(font_folder() / FACES["Roboto"]))
+    assert _pickled(font)
+    font.face._pdfScale = lambda x: x * 1000 / 2048  # not a multiplication by one kept number
+    assert _pickled(font) == b""
+    used = TTFont("Roboto", str(font_folder() / FACES["Roboto"]))
+    import io
+    from reportlab.pdfgen.canvas import Canvas
+    canvas = Canvas(io.BytesIO())
+    used.splitString("a", canvas._doc)
+    assert _pickled(used) == b""

@@ -1,8 +1,10 @@
 """Fonts: Roboto from the `font-roboto` package, registered once, embedded in every PDF.
 
 ReportLab embeds TrueType outlines only and never synthesises bold or italic, so the whole
-family is registered (`<b>`, `<i>` map to real files), each face loaded on first use. Text must be checked with `missing_glyphs`
-before drawing: a glyph the font lacks prints as an empty box and extracts as NUL.
+family is registered (`<b>`, `<i>` map to real files), each face loaded on first use (parsed
+once, then read back from the cache: `forge.render.fontfile`). Text must be checked with
+`missing_glyphs` before drawing: a glyph the font lacks prints as an empty box and extracts
+as NUL.
 
 The package is imported when a font is first needed, not with this module, so a missing
 `font-roboto` fails only the commands that draw or measure text, with a message saying so
@@ -18,6 +20,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from ..errors import ForgeError, PathError
+from . import fontfile
 
 FAMILY = "Roboto"
 #: ReportLab name -> file; the four faces of the family plus the weights layouts may ask for.
@@ -48,8 +51,8 @@ def font_folder() -> Path:
 def register() -> str:
     """Make the family known to ReportLab (idempotent); returns the regular face's name.
 
-    A face's file is parsed when ReportLab first asks for the face (`_load`), not here: parsing
-    costs ~8 ms a face, and a card uses three to five of the seven (`forge preview` draws one).
+    A face is loaded when ReportLab first asks for it (`_load`), not here: a card uses three to
+    five of the seven faces, and `forge preview` draws one card.
     The PDF is the same either way: ReportLab names and embeds a font by first use in each
     document, never by the order fonts were registered in.
 
@@ -87,7 +90,7 @@ def _find_font(name: str) -> object:
 def _load(name: str) -> TTFont:
     path = font_folder() / FACES[name]
     try:
-        font = TTFont(name, str(path))
+        font = fontfile.load(name, path)
     except Exception:  # noqa: BLE001 - ReportLab's parser raises anything on a corrupt file
         reason = "not a readable TrueType font" if path.is_file() else "no such file"
         raise PathError(f"cannot load the font {path}: {reason} (reinstall font-roboto)") from None
