@@ -35,6 +35,8 @@ _UNITS = range(-32768, 65536, 7)
 
 def load(name: str, path: Path) -> TTFont:
     """The font `name` from `path`, from the cache when it has it (raises what parsing raises)."""
+    if cache.directory("fonts") is None:  # nothing to keep it in: not worth pickling
+        return TTFont(name, str(path))
     data = path.read_bytes()
     parsed: list[TTFont] = []
 
