@@ -14,7 +14,6 @@ not LCD-optimised. The PNG files carry no timestamp, so the same PDF gives the s
 from __future__ import annotations
 
 import io
-import math
 from typing import Iterator
 
 #: Pillow's zlib level: 1 is the fastest, about 4x faster than the default 6 on a card face,
@@ -64,7 +63,3 @@ def _render(page: object, size: tuple[int, int] | None, dpi: float) -> "PIL.Imag
         image = image.resize(size, Image.Resampling.LANCZOS)
     return image.convert("RGB") if image.mode != "RGB" else image
 
-
-def pixels(mm: float, dpi: float = 300.0) -> int:
-    """Millimetres to whole pixels at `dpi`."""
-    return math.floor(mm / 25.4 * dpi + 0.5)

@@ -17,8 +17,8 @@ from ..errors import UsageError
 from .app import (Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
                   resolve_games)
 from .simulate import (AddressOption, Check, CheckOption, Executor, ExecutorOption, JobsOption,
-                       LangOption, _option_pairs, chosen_sets, engine_options, interrupted, playable,
-                       run_checks, seat_agents, seat_count)
+                       LangOption, PlayersOption, _option_pairs, chosen_sets, engine_options,
+                       interrupted, playable, run_checks, seat_agents, seat_count)
 
 
 def version(root: Path, given: str | None, flag: str, stack: ExitStack) -> Path:
@@ -66,8 +66,7 @@ def compare(
                                      "card is worth to whoever plays it (repeatable: each card "
                                      "on its own)."),
     games: int = typer.Option(2000, "--games", min=2, help="Paired games to play."),
-    players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: 4, "
-                                          "or the most the game seats if fewer)."),
+    players: PlayersOption = None,
     seed: int = typer.Option(0, "--seed", help="Seed of the whole run (both sides)."),
     sets: Optional[str] = typer.Option(None, "--sets", help="Sets in play, comma-separated."),
     agents: Optional[str] = typer.Option(None, "--agents", help="Agents per seat, comma-separated "

@@ -35,6 +35,8 @@ JobsOption = Annotated[int, typer.Option("--jobs", min=0, help=JOBS_HELP)]
 ExecutorOption = Annotated[Executor, typer.Option("--executor", help=EXECUTOR_HELP)]
 AddressOption = Annotated[Optional[str], typer.Option("--address", help=ADDRESS_HELP)]
 LangOption = Annotated[str, typer.Option("--lang", help="Language of the report (uk, en).")]
+PlayersOption = Annotated[Optional[int], typer.Option(
+    "--players", help="Players per game (default: 4, or the most the game seats if fewer).")]
 CheckOption = Annotated[Check, typer.Option("--check", help="Invariant checks: after every decision "
                                             "(step), at the engine's checkpoints (round), or never (off).")]
 
@@ -173,8 +175,7 @@ def simulate(
     ctx: typer.Context,
     game: str = typer.Argument(..., help="Game id or folder."),
     games: int = typer.Option(1000, "--games", min=1, help="Games to play."),
-    players: Optional[int] = typer.Option(None, "--players", help="Players per game (default: 4, "
-                                          "or the most the game seats if fewer)."),
+    players: PlayersOption = None,
     seed: int = typer.Option(0, "--seed", help="Seed of the whole run."),
     sets: Optional[str] = typer.Option(None, "--sets", help="Sets in play, comma-separated (default: "
                                        "the engine's, usually the first set)."),
