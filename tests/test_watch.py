@@ -1,6 +1,8 @@
-"""`forge watch`: a save rebuilds what it feeds; a bad save keeps the last good file; Ctrl-C is 130."""
+"""`forge watch` and `forge preview --watch`: a save rebuilds what it feeds; a bad save keeps the
+last good file; Ctrl-C is 130."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -11,7 +13,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from conftest import ROOT
+from conftest import ROOT, run_forge
 from forge.cli.watch import Watched, plan, watch_games
 from forge.scaffold import scaffold
 
@@ -104,3 +106,79 @@ def test_ctrl_c_exits_quietly_with_130(tmp_path):
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "Aborted" not in err
     assert "watching" in err and "built cheatsheet" in err
+
+
+def _start(args: list[str], cwd: Path) -> tuple[subprocess.Popen, list[str], list[str]]:
+    """`forge ARGS` as a user starts it in a terminal (Ctrl-C reaches it), its stdout and
+    stderr lines collected as they come."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("FORGE_DEBUG", None)
+    proc = subprocess.Popen([sys.executable, "-m", "forge", *args], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    out: list[str] = []
+    err: list[str] = []
+    for stream, lines in ((proc.stdout, out), (proc.stderr, err)):
+        threading.Thread(target=lambda s=stream, l=lines: l.extend(s), daemon=True).start()
+    return proc, out, err
+
+
+def test_preview_watch_draws_each_save_as_a_fresh_preview_would(tmp_path):
+    scaffold(tmp_path, "w", ["en"], ["action"])
+    cards = tmp_path / "cards" / "w" / "action.yaml"
+    png = tmp_path / "out" / "a.png"
+    proc, out, err = _start(["preview", "w", "action_1", "--watch", "--out", str(png),
+                             "--format", "json"], tmp_path)
+    try:
+        _wait(lambda: len(out) >= 1 or proc.poll() is not None)
+        first = png.read_bytes()
+        assert json.loads(out[0])[0]["path"] == "out/a.png", "one JSON document a line"
+
+        cards.write_text(cards.read_text(encoding="utf-8").replace('"Action 1"', '"Spark"'), encoding="utf-8")
+        _wait(lambda: len(out) >= 2 or proc.poll() is not None)
+        fresh = run_forge("preview", "w", "action_1", "--out", str(tmp_path / "fresh.png"), cwd=tmp_path)
+        assert fresh.returncode == 0, fresh.stderr
+        assert png.read_bytes() == (tmp_path / "fresh.png").read_bytes() != first, \
+            "the saved name is drawn, exactly as a preview of its own draws it"
+
+        good = png.read_bytes()
+        (tmp_path / "templates" / "w" / "rulebook.en.md.j2").write_text("# Rules\n", encoding="utf-8")
+        time.sleep(0.5)  # a batch of its own: the rulebook is not drawn on a card
+        cards.write_text(cards.read_text(encoding="utf-8").replace("cost: 1\n", "cost: 99\n"), encoding="utf-8")
+        _wait(lambda: any("not drawn" in line for line in err) or proc.poll() is not None)
+        said = "".join(err)
+        assert "action.yaml:" in said and "cost: 99" in said, "the finding, with file:line"
+        assert "not drawn (exit 1); the last good PNG stays" in said
+        assert "rulebook.en.md.j2" not in said and len(out) == 2
+        assert png.read_bytes() == good
+
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, "".join(err)
+    assert "Traceback" not in "".join(err)
+
+
+def test_preview_watch_stops_at_once_on_a_card_that_is_not_there(tmp_path):
+    scaffold(tmp_path, "w", ["en"], ["action"])
+    proc, out, err = _start(["preview", "w", "action_9", "--watch"], tmp_path)
+    assert proc.wait(timeout=120) == 2
+    time.sleep(0.2)
+    said = "".join(err)
+    assert "no card 'action_9' (did you mean" in said and "nothing to draw (see above)" in said
+    assert "not drawn" not in said, "nothing was drawn before, so no last good PNG to keep"
+    assert "Traceback" not in said and not out
+
+
+def test_without_fork_each_drawing_is_a_fresh_forge_process(tmp_path, monkeypatch):
+    from forge.cli import warm
+
+    scaffold(tmp_path, "w", ["en"], ["action"])
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.delattr(os, "fork")
+    monkeypatch.setattr(sys, "argv", ["forge", "preview", "w", "action_1", "--watch", "--out", "a.png"])
+    assert warm.forked(lambda: 1 / 0) == 0, "the arguments are run, less --watch"
+    assert (tmp_path / "a.png").is_file()

@@ -6,14 +6,10 @@ the modules between them import every part of forge, which would cost each comma
 """
 from __future__ import annotations
 
-import os
 import sys
 
 try:  # Ctrl-C while the libraries load (the first ~0.15 s) ends quietly too, as in `main`
-    import typer
-
-    from ..errors import FindingsError, ForgeError, UsageError
-    from .app import FINDINGS, USAGE, app
+    from .app import app, reported
 except KeyboardInterrupt:
     raise SystemExit(130) from None
 
@@ -50,27 +46,5 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def main() -> None:
     """Run the CLI; user errors become a message and an exit code, never a traceback."""
-    try:
-        app(prog_name="forge")  # also under `python -m forge`: usage lines and completion name `forge`
-    except FindingsError as exc:
-        for finding in exc.findings:
-            typer.echo(str(finding), err=True)
-        sys.exit(FINDINGS)
-    except UsageError as exc:
-        typer.echo(f"forge: {exc}", err=True)
-        sys.exit(USAGE)
-    except ForgeError as exc:
-        typer.echo(f"forge: {exc}", err=True)
-        sys.exit(FINDINGS)
-    except OSError as exc:  # the system refused a path: the user's environment, not our bug
-        where = f"{exc.filename}: " if exc.filename else ""
-        typer.echo(f"forge: {where}{exc.strerror or exc}", err=True)
-        sys.exit(FINDINGS)
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except Exception as exc:  # a bug of ours, not the user's: say so briefly
-        if os.environ.get("FORGE_DEBUG"):
-            raise
-        typer.echo(f"forge: internal error: {type(exc).__name__}: {exc} "
-                   "(run with FORGE_DEBUG=1 for details)", err=True)
-        sys.exit(3)
+    # (prog_name: also under `python -m forge`, usage lines and completion name `forge`)
+    sys.exit(reported(lambda: app(prog_name="forge")))

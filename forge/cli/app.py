@@ -3,18 +3,19 @@ every command takes (--format, -q, -v) and where its words go (`Output`)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from enum import Enum
 from importlib import import_module
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable
 
 import typer
 from typer.core import CompletionItem, TyperCommand, TyperGroup
 
-from ..errors import Finding, UsageError, display_path
+from ..errors import Finding, FindingsError, ForgeError, UsageError, display_path
 from .progress import progress
 
 #: Words click reads as a boolean value: after a flag they are a mistaken `--home true`.
@@ -122,6 +123,36 @@ app = typer.Typer(cls=ForgeGroup, no_args_is_help=True, add_completion=True,
 CLEAN, FINDINGS, USAGE = 0, 1, 2
 
 
+def reported(run: Callable[[], object]) -> int:
+    """Run `run()` and return its exit code (a `SystemExit` passes through): a user's error
+    becomes a message on stderr and its code, never a traceback."""
+    try:
+        run()
+    except FindingsError as exc:
+        for finding in exc.findings:
+            typer.echo(str(finding), err=True)
+        return FINDINGS
+    except UsageError as exc:
+        typer.echo(f"forge: {exc}", err=True)
+        return USAGE
+    except ForgeError as exc:
+        typer.echo(f"forge: {exc}", err=True)
+        return FINDINGS
+    except OSError as exc:  # the system refused a path: the user's environment, not our bug
+        where = f"{exc.filename}: " if exc.filename else ""
+        typer.echo(f"forge: {where}{exc.strerror or exc}", err=True)
+        return FINDINGS
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug of ours, not the user's: say so briefly
+        if os.environ.get("FORGE_DEBUG"):
+            raise
+        typer.echo(f"forge: internal error: {type(exc).__name__}: {exc} "
+                   "(run with FORGE_DEBUG=1 for details)", err=True)
+        return 3
+    return CLEAN
+
+
 def package_version() -> str:
     """This installation's version, from the package metadata of the distribution that ships
     `forge` with our console script (another distribution may install a module named `forge`).
@@ -163,11 +194,13 @@ class Output:
     """Where a command's words go. Its data (JSON results, listings, schemas) goes to stdout;
     findings, summaries, per-file lines and progress bars go to stderr. --quiet keeps only
     errors; --verbose adds a line per file; --format json puts one JSON document on stdout
-    and draws no progress bar."""
+    and draws no progress bar; a command that goes on (`--watch`) is a `stream`: a JSON
+    document a line, each written as it is made."""
 
     format: Format = Format.text
     quiet: bool = False
     verbose: bool = False
+    stream: bool = False
 
     def __post_init__(self) -> None:
         if self.quiet and self.verbose:
@@ -178,9 +211,11 @@ class Output:
         return self.format is Format.json
 
     def data(self, value: Any) -> None:
-        """The command's result as one JSON document on stdout."""
-        json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
+        """The command's result as one JSON document on stdout (on one line in a stream)."""
+        json.dump(value, sys.stdout, ensure_ascii=False, indent=None if self.stream else 2)
         sys.stdout.write("\n")
+        if self.stream:
+            sys.stdout.flush()
 
     def error(self, text: str) -> None:
         """A problem: always shown."""

@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import difflib
 import io
+import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import typer
 
 from ..errors import FindingsError, UsageError, display_path
 from ..files import write_atomic
-from .app import (Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
-                  complete_games, resolve_games)
+from .app import (USAGE, Format, FormatOption, Output, QuietOption, VerboseOption, app,
+                  check_output, complete_games, resolve_games)
 
 
 def card_png(game: Any, card: Any, lang: str, side: str = "front", compress: int = 1) -> bytes:
@@ -51,19 +52,39 @@ def preview(
     out: Optional[Path] = typer.Option(None, "--out", help="PNG file to write; default: "
                                        "output/<game>/<lang>/preview/<card>.png."),
     back: bool = typer.Option(False, "--back", help="Draw the card's back instead of its front."),
+    watch: bool = typer.Option(False, "--watch", help="Keep running: draw the card again each "
+                               "time the game's card data, art or layouts are saved (Ctrl-C stops)."),
     format: FormatOption = Format.text,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
 ) -> None:
     """Draw one card as a PNG (300 dpi with bleed) and print its path on stdout (with --format
     json, as `forge build` lists files). Only the card data is loaded, not checked: problems of
-    other cards are printed as warnings, and a card with problems of its own is refused (exit 1)."""
-    from ..model import load_game
-
-    show = Output(format, quiet, verbose)
+    other cards are printed as warnings, and a card with problems of its own is refused (exit 1).
+    With --watch, each save draws it again, a path (or a JSON line) per drawing; a refused
+    drawing keeps the last good PNG."""
+    show = Output(format, quiet, verbose, stream=watch)
     if out is not None:
         check_output(out, "--out", folder=False)
     (root,) = resolve_games([game_name])
+
+    def draw() -> None:
+        _draw(root, card_id, lang, out, back, show)
+
+    if watch:
+        try:
+            _watch(root, draw, out, show)
+        except KeyboardInterrupt:
+            raise typer.Exit(130) from None
+    else:
+        draw()
+
+
+def _draw(root: Path, card_id: str, lang: str | None, out: Path | None, back: bool,
+          show: Output) -> None:
+    """Load the game at `root`, draw the card, write the PNG and say where."""
+    from ..model import load_game
+
     game, findings = load_game(root)
     if game is None:
         raise FindingsError(findings)
@@ -74,6 +95,10 @@ def preview(
             raise FindingsError(own or findings)
         near = difflib.get_close_matches(card_id, list(game.by_id), n=3)
         hint = f" (did you mean {', '.join(near)}?)" if near else ""
+        unread = [f for f in findings if not f.card]
+        if unread:  # it may be in a file that did not load: that file's problems come first
+            show.error(f"forge: {game.id} has no card {card_id!r} in the files that loaded{hint}")
+            raise FindingsError(unread)
         raise UsageError(f"{game.id} has no card {card_id!r}{hint}")
     for finding in findings:
         show.summary(f"warning: {finding}")
@@ -88,3 +113,43 @@ def preview(
                     "path": display_path(out), "bytes": len(png)}])
     else:
         typer.echo(display_path(out))
+
+
+def _watch(root: Path, draw: Callable[[], None], out: Path | None, show: Output) -> None:
+    """Draw, then draw again after each batch of saves to the game's sources, each time in a
+    fresh fork of this process (`warm.forked`), with the libraries, forge and the fonts loaded
+    once, up front: a drawing costs the game's loading and the card's drawing, not Python's
+    start-up. What the game's files hold is read by each drawing anew, never kept here."""
+    from . import warm
+    from .watch import Watched, _names, _stamp, products_for, saves
+
+    warm.preload()
+    game = Watched.of(root)
+    own = out.resolve() if out is not None else None
+
+    def drawn(path: Path) -> bool:  # a file this command writes, not a save to draw again for
+        return own is not None and path.parent == own.parent and (
+            path.name == own.name or path.name.startswith(f".{own.name}."))
+
+    def again() -> None:
+        started = time.perf_counter()
+        code = warm.forked(draw)
+        seconds = time.perf_counter() - started
+        if code == 0:
+            show.summary(_stamp(f"drawn in {seconds:.2f} s"))
+        elif code == USAGE and first:  # no such card, or language: a save will not make one
+            raise UsageError("nothing to draw (see above)")
+        elif code != 130:
+            show.error(_stamp(f"not drawn (exit {code}); the last good PNG stays"))
+
+    show.summary(_stamp("watching " + ", ".join(display_path(f) for f in game.folders())
+                        + " (Ctrl-C to stop)"))
+    first = True
+    for changed in saves(game.folders(), debounce=200):
+        why = [p for p in changed if not drawn(p) and products_for(game, p, ["preview"], None)]
+        if not changed:  # the watcher is listening: the first drawing
+            again()
+            first = False
+        elif why:
+            show.summary(_stamp(f"{_names(why)} changed"))
+            again()

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 import typer
 
@@ -111,8 +111,6 @@ def watch_games(roots: list[Path], products: list[str], out: Path, lang: str | N
     """Build each game, then rebuild what each batch of saved files feeds, until `stop` is set
     (or Ctrl-C). `on_build(game, products, exit_code)` is called after every build. With
     --format json each build is a line on stdout: game, products, exit, seconds, files."""
-    from watchfiles import watch
-
     games = [Watched.of(root) for root in roots]
     folders = sorted({folder for game in games for folder in game.folders()})
 
@@ -135,25 +133,39 @@ def watch_games(roots: list[Path], products: list[str], out: Path, lang: str | N
         return code
 
     show.summary(_stamp("watching " + ", ".join(display_path(f) for f in folders) + " (Ctrl-C to stop)"))
-    first = True
-    # The watcher runs from the first step on: a save during a build is the next batch. With
-    # `yield_on_timeout` the loop gets an empty batch when all is quiet; the first one starts
-    # the initial build (with the watcher already listening).
-    for changes in watch(*folders, stop_event=stop, debounce=debounce, step=50, rust_timeout=250,
-                         yield_on_timeout=True, raise_interrupt=True):
-        if first:
-            first = False
+    for changed in saves(folders, stop, debounce):
+        if not changed:  # the watcher is listening: the initial build
             for game in games:
                 if build(game, products) == USAGE:  # a wrong option: every rebuild would fail too
                     raise UsageError("the build was refused (see above); nothing to watch")
             continue
-        if not changes:
-            continue
-        changed = sorted({Path(path) for _, path in changes})
         for game, (what, why) in plan(games, changed, products, lang).items():
-            names = ", ".join(display_path(p) for p in why[:3]) + (" ..." if len(why) > 3 else "")
-            show.summary(_stamp(f"{game.id}: {names} changed"))
+            show.summary(_stamp(f"{game.id}: {_names(why)} changed"))
             build(game, what)
+
+
+def saves(folders: list[Path], stop: threading.Event | None = None,
+          debounce: int = 400) -> Iterator[list[Path]]:
+    """An empty list as soon as the watcher listens, then each batch of saved files (sorted),
+    until `stop` is set; Ctrl-C raises KeyboardInterrupt. The first work starts on the empty
+    list, so a save made during it is the next batch, not lost. A batch ends `step` (50 ms)
+    after its last save, or `debounce` ms after its first."""
+    from watchfiles import watch
+
+    first = True
+    # With `yield_on_timeout` the loop gets an empty batch when all is quiet: the first one
+    # says the watcher is running; later ones are skipped.
+    for changes in watch(*folders, stop_event=stop, debounce=debounce, step=50, rust_timeout=250,
+                         yield_on_timeout=True, raise_interrupt=True):
+        if first:
+            first = False
+            yield []
+        elif changes:
+            yield sorted({Path(path) for _, path in changes})
+
+
+def _names(paths: list[Path]) -> str:
+    return ", ".join(display_path(p) for p in paths[:3]) + (" ..." if len(paths) > 3 else "")
 
 
 @app.command()
