@@ -136,3 +136,15 @@ def test_completing_a_command_name_and_a_typo_suggestion():
     assert done.stdout.split() == ["preview"]
     typo = run_forge("previwe", "love_formula", "kiss")
     assert typo.returncode == 2 and "Did you mean 'preview'" in typo.stderr
+
+
+def test_a_layout_that_does_not_parse_is_named_as_the_designer_sees_it(tmp_path):
+    from forge.scaffold import scaffold
+
+    scaffold(tmp_path, "g", ["en"], ["action"])
+    layout = tmp_path / "templates" / "g" / "cards" / "action.yaml.j2"
+    layout.write_text(layout.read_text(encoding="utf-8") + "{% if %}\n", encoding="utf-8")
+    result = run_forge("preview", "g", "action_1", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.startswith("forge: templates/g/cards/action.yaml.j2:"), result.stderr
+    assert "Traceback" not in result.stderr

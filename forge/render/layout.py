@@ -39,7 +39,7 @@ from typing import Any, Iterable
 import jinja2
 import jinja2.meta
 
-from ..errors import ForgeError
+from ..errors import ForgeError, display_path
 from ..load import parse_yaml
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           layout_folders, templates_root)
@@ -369,7 +369,8 @@ def template_for(game: Any, card: Any | None) -> jinja2.Template:
         raise LayoutError(f"no card layout for {game.id}: looked for {', '.join(names)} under "
                           f"{templates_root(game)}") from exc
     except jinja2.TemplateSyntaxError as exc:
-        raise LayoutError(f"{exc.filename}:{exc.lineno}: {exc.message}", exc.filename or "", exc.lineno) from exc
+        where = display_path(Path(exc.filename)) if exc.filename else "<layout>"
+        raise LayoutError(f"{where}:{exc.lineno}: {exc.message}", exc.filename or "", exc.lineno) from exc
     except jinja2.TemplateError as exc:  # a layout that is a link leading out of its folder
         raise LayoutError(str(exc)) from exc
 
