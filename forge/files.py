@@ -60,6 +60,13 @@ def write_files(files: Mapping[Path, bytes]) -> None:
         _sync_folder(folder)
 
 
+def writing(path: Path, target: Path) -> bool:
+    """Whether `path` is `target` or one of the temporary files `write_files` writes it
+    through (so a watcher can tell its own writes from a user's saves)."""
+    return path == target or (path.parent == target.parent and path.name.startswith(f".{target.name}.")
+                              and _TEMP.fullmatch(path.name) is not None)
+
+
 def _remove_stale(folder: Path) -> None:
     """Best effort: a temporary file that cannot be removed is only litter, not a failure."""
     for tmp in folder.glob(".*.tmp"):

@@ -120,36 +120,34 @@ def _watch(root: Path, draw: Callable[[], None], out: Path | None, show: Output)
     fresh fork of this process (`warm.forked`), with the libraries, forge and the fonts loaded
     once, up front: a drawing costs the game's loading and the card's drawing, not Python's
     start-up. What the game's files hold is read by each drawing anew, never kept here."""
+    from ..files import writing
     from . import warm
-    from .watch import Watched, _names, _stamp, products_for, saves
+    from .watch import Watched, file_list, products_for, saves, stamp
 
     warm.preload()
     game = Watched.of(root)
     own = out.resolve() if out is not None else None
 
-    def drawn(path: Path) -> bool:  # a file this command writes, not a save to draw again for
-        return own is not None and path.parent == own.parent and (
-            path.name == own.name or path.name.startswith(f".{own.name}."))
+    def feeds(path: Path) -> bool:  # a save to draw again for, not the PNG this command writes
+        return (not (own is not None and writing(path, own))
+                and bool(products_for(game, path, ["preview"], None)))
 
-    def again() -> None:
+    def again(first: bool = False) -> None:
         started = time.perf_counter()
         code = warm.forked(draw)
         seconds = time.perf_counter() - started
         if code == 0:
-            show.summary(_stamp(f"drawn in {seconds:.2f} s"))
+            show.summary(stamp(f"drawn in {seconds:.2f} s"))
         elif code == USAGE and first:  # no such card, or language: a save will not make one
             raise UsageError("nothing to draw (see above)")
         elif code != 130:
-            show.error(_stamp(f"not drawn (exit {code}); the last good PNG stays"))
+            show.error(stamp(f"not drawn (exit {code}); the last good PNG stays"))
 
-    show.summary(_stamp("watching " + ", ".join(display_path(f) for f in game.folders())
-                        + " (Ctrl-C to stop)"))
-    first = True
+    show.summary(stamp("watching " + ", ".join(display_path(f) for f in game.folders())
+                       + " (Ctrl-C to stop)"))
     for changed in saves(game.folders(), debounce=200):
-        why = [p for p in changed if not drawn(p) and products_for(game, p, ["preview"], None)]
         if not changed:  # the watcher is listening: the first drawing
-            again()
-            first = False
-        elif why:
-            show.summary(_stamp(f"{_names(why)} changed"))
+            again(first=True)
+        elif why := [p for p in changed if feeds(p)]:
+            show.summary(stamp(f"{file_list(why)} changed"))
             again()

@@ -100,7 +100,8 @@ def build_command(game: Watched, products: list[str], out: Path, lang: str | Non
             + (["-v"] if show.verbose else []))
 
 
-def _stamp(text: str) -> str:
+def stamp(text: str) -> str:
+    """A line of a watcher's log: the time, then `text`."""
     return f"[{time.strftime('%H:%M:%S')}] {text}"
 
 
@@ -125,14 +126,14 @@ def watch_games(roots: list[Path], products: list[str], out: Path, lang: str | N
             typer.echo(json.dumps({"game": game.id, "products": what, "exit": code,
                                    "seconds": round(seconds, 2), "files": files}, ensure_ascii=False))
         if code == 0:
-            show.summary(_stamp(f"{game.id}: built {', '.join(what)} in {seconds:.1f} s"))
+            show.summary(stamp(f"{game.id}: built {', '.join(what)} in {seconds:.1f} s"))
         else:
-            show.error(_stamp(f"{game.id}: not built (exit {code}); the last good files stay"))
+            show.error(stamp(f"{game.id}: not built (exit {code}); the last good files stay"))
         if on_build is not None:
             on_build(game, what, code)
         return code
 
-    show.summary(_stamp("watching " + ", ".join(display_path(f) for f in folders) + " (Ctrl-C to stop)"))
+    show.summary(stamp("watching " + ", ".join(display_path(f) for f in folders) + " (Ctrl-C to stop)"))
     for changed in saves(folders, stop, debounce):
         if not changed:  # the watcher is listening: the initial build
             for game in games:
@@ -140,7 +141,7 @@ def watch_games(roots: list[Path], products: list[str], out: Path, lang: str | N
                     raise UsageError("the build was refused (see above); nothing to watch")
             continue
         for game, (what, why) in plan(games, changed, products, lang).items():
-            show.summary(_stamp(f"{game.id}: {_names(why)} changed"))
+            show.summary(stamp(f"{game.id}: {file_list(why)} changed"))
             build(game, what)
 
 
@@ -164,7 +165,8 @@ def saves(folders: list[Path], stop: threading.Event | None = None,
             yield sorted({Path(path) for _, path in changes})
 
 
-def _names(paths: list[Path]) -> str:
+def file_list(paths: list[Path]) -> str:
+    """The first three of `paths`, for a log line."""
     return ", ".join(display_path(p) for p in paths[:3]) + (" ..." if len(paths) > 3 else "")
 
 

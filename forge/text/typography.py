@@ -95,7 +95,6 @@ def typeset(text: str, lang: str) -> str:
     return text
 
 
-@lru_cache(maxsize=16384)
 def escape(text: str) -> str:
     """`text` as literal text inside ReportLab or layout markup: `&`, `<` and `>` escaped,
     quotes left as they are (what `xml.sax.saxutils.escape` does, without that module's imports
@@ -103,6 +102,7 @@ def escape(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+@lru_cache(maxsize=16384)
 def typeset_markup(markup: str, lang: str) -> str:
     """`typeset` for paragraph markup (<b>, <i>, <br/>, entities): the text between the tags is
     typeset as one string, so quotes pair across bold and italic runs; tags stay as written."""
