@@ -40,10 +40,11 @@ def game_copy(tmp_path):
     return copy
 
 
-def run_forge(*args: str, cwd: Path = ROOT, preexec_fn=None) -> subprocess.CompletedProcess:
+def run_forge(*args: str, cwd: Path = ROOT, preexec_fn=None,
+              env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """Run the `forge` command in a fresh interpreter, exactly as a user would (`preexec_fn`
-    runs in the child before forge starts: resource limits)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    runs in the child before forge starts: resource limits; `env` adds to the environment)."""
+    env = {**os.environ, **(env or {}), "PYTHONPATH": str(ROOT)}
     env.pop("FORGE_DEBUG", None)
     return subprocess.run([sys.executable, "-m", "forge", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300, preexec_fn=preexec_fn)

@@ -67,13 +67,13 @@ def _line_of(path: Path, needle: str) -> int:
     return next(n for n, line in enumerate(lines, 1) if needle in line)
 
 
-def _bounded_forge(args: list[str], cwd: Path, cpu: int) -> subprocess.CompletedProcess:
+def _bounded_forge(args: list[str], cwd: Path, cpu: int, env: dict[str, str] | None) -> subprocess.CompletedProcess:
     """`run_forge` under the kernel's limits above; a run killed by them fails the case with
     what killed it."""
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    done = run_forge(*args, cwd=cwd, preexec_fn=limit)
+    done = run_forge(*args, cwd=cwd, preexec_fn=limit, env=env)
     assert done.returncode >= 0, f"killed by signal {-done.returncode} (over {cpu} CPU s or {MEMORY >> 20} MiB?)"
     return done
 
@@ -89,12 +89,13 @@ def test_hostile_input_gets_a_clear_answer(tmp_path, case):
         shutil.copytree(ROOT / "templates", proj / "templates")
     for edit in case.get("edit", []):
         _edit(proj, edit)
+    env = {"PATH": os.pathsep.join([case["path"], os.environ["PATH"]])} if "path" in case else None
     for before in case.get("before", []):
-        done = run_forge(*before, cwd=tmp_path)
+        done = run_forge(*before, cwd=tmp_path, env=env)
         assert done.returncode == 0, done.stdout + done.stderr
     digests = {p: tree_digest(Path(p)) if Path(p).is_dir() else Path(p).read_bytes()
                for p in case.get("unchanged", [])}
-    result = _bounded_forge(case["run"], tmp_path, case.get("cpu", CPU_SECONDS))
+    result = _bounded_forge(case["run"], tmp_path, case.get("cpu", CPU_SECONDS), env)
     said = result.stdout + result.stderr
     try:
         exits = case["exit"] if isinstance(case["exit"], list) else [case["exit"]]
@@ -106,6 +107,8 @@ def test_hostile_input_gets_a_clear_answer(tmp_path, case):
             assert f"{Path(where['file']).name}:{line}:" in said, said
         for text in case.get("says", []):
             assert text in said, said
+        for text in case.get("says_not", []):
+            assert text not in said, said
         for path in case.get("absent", []):
             assert not Path(path).exists(), f"{path} was made: the payload ran"
         for path, digest in digests.items():
