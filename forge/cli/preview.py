@@ -60,7 +60,8 @@ def preview(
 ) -> None:
     """Draw one card as a PNG (300 dpi with bleed) and print its path on stdout (with --format
     json, as `forge build` lists files). Only the card data is loaded, not checked: problems of
-    other cards are printed as warnings, and a card with problems of its own is refused (exit 1).
+    other cards are printed as warnings, and a card with problems of its own (its art among them)
+    is refused (exit 1).
     With --watch, each save draws it again, a path (or a JSON line) per drawing; a refused
     drawing keeps the last good PNG."""
     show = Output(format, quiet, verbose, stream=watch)
@@ -83,6 +84,7 @@ def preview(
 def _draw(root: Path, card_id: str, lang: str | None, out: Path | None, back: bool,
           show: Output) -> None:
     """Load the game at `root`, draw the card, write the PNG and say where."""
+    from ..art import art_finding
     from ..model import load_game
 
     game, findings = load_game(root)
@@ -104,6 +106,9 @@ def _draw(root: Path, card_id: str, lang: str | None, out: Path | None, back: bo
         show.summary(f"warning: {finding}")
     language = _language(game, lang)
     side = "back" if back else "front"
+    art = art_finding(game, card) if side == "front" else None
+    if art is not None:  # decoded as `check` decodes it, not drawn as a placeholder without a word
+        raise FindingsError([art])
     png = card_png(game, card, language, side)
     if out is None:
         out = Path("output") / game.id / language / "preview" / f"{card.id}{'-back' if back else ''}.png"

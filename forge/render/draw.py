@@ -11,6 +11,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS, Canvas
 
+from ..art import open_art
 from . import fonts, layout
 from .forms import end_form
 from .icons import ICONS, icon_code
@@ -465,13 +466,21 @@ def _cmyk_lut():
                                            channels=4, target_mode="CMYK")
 
 
+class _ArtReader(ImageReader):
+    """ReportLab's image reader, decoding only what `forge.art.open_art` decodes (a JPEG's
+    bytes still go into the PDF as they are)."""
+
+    def _read_image(self, fp):
+        return open_art(fp)
+
+
 def _image(path: Path, cmyk: bool = False) -> ImageReader | None:
     """The art at `path` decoded (as `drawImage` would decode it), or None when it cannot be:
     the face then shows the placeholder instead of failing half-drawn. `check` reports why.
     For a CMYK PDF the picture is converted to CMYK (`_cmyk_lut`, no ICC profile), so the file
     holds no RGB image either."""
     try:
-        img = ImageReader(str(path))
+        img = _ArtReader(str(path))
         if cmyk:
             pil = img._image
             if pil.mode != "CMYK":
@@ -479,7 +488,7 @@ def _image(path: Path, cmyk: bool = False) -> ImageReader | None:
             img = ImageReader(pil)
         img.getRGBData()  # kept by the reader for drawImage
         return img
-    except Exception:  # Pillow raises many types for a broken file (OSError, SyntaxError ...)
+    except Exception:  # `ArtError` (ReportLab re-raises it annotated), a file gone since `check`
         return None
 
 
