@@ -70,13 +70,12 @@ def open_art(source: Path | IO[bytes], *, check: bool = False) -> "Image":
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            image = _open(source)
-            if check and image.format == "PNG":
-                image.verify()  # leaves the image unusable: open it again to decode
-                image = _open(source)
-            if check and image.format == "JPEG":
-                image.draft(None, (1, 1))  # the smallest libjpeg makes
-            image.load()
+            if check:
+                _verify(source)
+            with _open(source) as image:  # closes the file, keeps the pixels
+                if check and image.format == "JPEG":
+                    image.draft(None, (1, 1))  # the smallest libjpeg makes
+                image.load()
             if image.mode not in _DRAWN_MODES:  # palette, bilevel, 16-bit grey
                 image = image.convert("RGBA" if "transparency" in image.info else "RGB")
             return image
@@ -89,6 +88,14 @@ def open_art(source: Path | IO[bytes], *, check: bool = False) -> "Image":
         raise
     except Exception as exc:  # Pillow raises many types (OSError, SyntaxError, zlib.error ...)
         raise ArtError(f"it is broken or truncated ({exc})") from None
+
+
+def _verify(source: Path | IO[bytes]) -> None:
+    """A PNG's chunks and their checksums, to its end: a file cut short after its last row
+    decodes, but is damaged all the same."""
+    with _open(source) as image:
+        if image.format == "PNG":
+            image.verify()
 
 
 def _open(source: Path | IO[bytes]) -> "Image":

@@ -4,7 +4,9 @@ tests/cases/hostile/art.yaml."""
 from __future__ import annotations
 
 import io
+import struct
 import warnings
+import zlib
 
 import pytest
 from PIL import EpsImagePlugin, Image
@@ -95,12 +97,22 @@ def test_art_opens_and_draws_without_a_warning(tmp_path, make):
         assert _image(path) is not None and _image(path, cmyk=True) is not None
 
 
-def test_art_over_the_pixel_limit_is_refused_before_it_is_decoded(tmp_path):
+def _grey_png(width: int, height: int) -> bytes:
+    """A PNG that declares `width` x `height` grey pixels, with data for one row only."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(bytes(width + 1))) + chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("size, says", [
+    ((10000, 10000), "10000x10000 pixels, more than the 50 million"),  # past Pillow's warning
+    ((20000, 10000), "over 178,956,970 pixels, more than the 50 million"),  # past Pillow's error
+])
+def test_art_over_the_pixel_limit_is_refused_before_it_is_decoded(tmp_path, size, says):
     path = tmp_path / "art.png"
-    path.write_bytes(bytes.fromhex(  # a 10000x10000 grey PNG in 89 bytes
-        "89504e470d0a1a0a0000000d49484452000027100000271008000000009f253dfb0000002049444154789cedc101"
-        "0d000000c2a0f74f6d0f07140000000000000000001c182711000160d9de060000000049454e44ae426082"))
+    path.write_bytes(_grey_png(*size))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # Pillow's DecompressionBombWarning
-        with pytest.raises(ArtError, match="10000x10000 pixels, more than the 50 million"):
+        with pytest.raises(ArtError, match=says):
             open_art(path)
