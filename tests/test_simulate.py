@@ -44,6 +44,51 @@ def test_a_dask_cluster_gives_the_same_json(game, run300):
     assert without_timings(got) == without_timings(run300)
 
 
+def test_a_hostile_dask_worker_runs_no_code_in_forge(tmp_path, monkeypatch):
+    """A worker that sends its results back as pickles (here one whose loading makes a file:
+    tests/hostile_dask_worker.py) is refused, never unpickled: forge reads a cluster's results
+    as plain data only, and ends with exit 1 saying so."""
+    import logging
+    from dask.distributed import LocalCluster
+    from conftest import run_forge
+    payload = tmp_path / "pwned"
+    monkeypatch.setenv("FORGE_TEST_PAYLOAD", str(payload))
+    preload = str(Path(__file__).with_name("hostile_dask_worker.py"))
+    with LocalCluster(n_workers=1, threads_per_worker=2, dashboard_address=None, preload=[preload],
+                      silence_logs=logging.CRITICAL) as cluster:
+        done = run_forge("simulate", str(ROOT), "--games", "4", "--executor", "dask",
+                         "--address", cluster.scheduler_address, cwd=tmp_path)
+    assert not payload.exists(), "the worker's pickle ran in forge"
+    assert done.returncode == 1, done.stderr
+    assert "not plain data" in done.stderr and "serialized with pickle" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_plain_data_reads_only_what_forge_sends(game):
+    """What a cluster sends back is read as JSON: a plan and a tally travel and come back
+    equal; a pickle, an unknown kind or a tally of the wrong shape is a ValueError."""
+    import pickle
+    from forge.rules import plain
+    from forge.rules.simulate import Plan, Tally, play_chunk
+    from forge.rules.workers import Setup
+    plan = Plan(Setup.of(game_prep(game)), 2, ("random",), 3, "round", frozenset({"kiss"}))
+    assert plain.loads(plain.dumps(plan), Plan) == plan
+    tally = play_chunk(plan, 0, 3)
+    back = plain.loads(plain.dumps(tally), Tally)
+    back.check()
+    assert back == tally
+    for text in (pickle.dumps(tally).hex(), '{"kind": ["Evil", {}]}', '{"kind": ["Plan", {}]}',
+                 '{"dict": [[[1], 2]]}', plain.dumps(plan)):
+        with pytest.raises(ValueError):
+            plain.loads(text, Tally)
+    for counts in ({"games": -1}, {"wins": {"A": 1}}, {"scores": {0: 5}}, {"engine": {"x": 1.5}},
+                   {"card_games": {"kiss": "many"}}, {"spam": 1}):
+        with pytest.raises(ValueError):
+            Tally(counts).check()
+    with pytest.raises(ValueError):
+        Tally({}, [{"game": 0, "seed": 1, "message": b"x"}]).check()
+
+
 def test_chunks_merge_to_the_same_totals_in_any_order(game):
     """Tallies of chunks, merged in any order, equal one chunk of all the games: exact counts
     (a win shared by k is k-ths of a win, in whole parts), nothing that depends on the order."""
