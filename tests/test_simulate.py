@@ -34,6 +34,22 @@ def test_same_seed_same_result_with_any_jobs(game, run300):
     assert without_timings(other) != without_timings(run300)
 
 
+def test_jobs_beyond_the_cores_start_one_process_a_core(game, monkeypatch):
+    """--jobs 1000 on a machine of two cores starts two worker processes (it started 1000,
+    and leaked their semaphores); 0 is one a core; fewer than 0 is a usage error."""
+    import psutil
+    from forge.errors import UsageError
+    from forge.rules import workers
+    monkeypatch.setattr(workers, "cores", lambda: 2)
+    assert workers.local_workers(1000) == workers.local_workers(0) == 2
+    with pytest.raises(UsageError):
+        workers.local_workers(-1)
+    seen = []
+    simulate(game, games=8, players=2, jobs=1000, progress=lambda n: seen.append(sum(
+        "LokyProcess" in " ".join(p.cmdline()) for p in psutil.Process().children(recursive=True))))
+    assert seen and max(seen) == 2
+
+
 def test_a_dask_cluster_gives_the_same_json(game, run300):
     """--executor dask, on a cluster found by its address (as on several machines), sends the
     game as its files and merges the workers' tallies to the same result as one process."""
