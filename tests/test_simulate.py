@@ -50,6 +50,34 @@ def test_jobs_beyond_the_cores_start_one_process_a_core(game, monkeypatch):
     assert seen and max(seen) == 2
 
 
+def test_a_worker_killed_ends_the_run_with_a_message():
+    """A worker process the system kills (out of memory, a signal) ends the run with an
+    EngineError (exit 1), not joblib's TerminatedWorkerError (an internal error)."""
+    import os
+    import signal
+    from forge.errors import EngineError
+    from forge.rules.workers import run_chunks
+    with pytest.raises(EngineError, match="worker process ended without its result"):
+        run_chunks(lambda spec, first, count: os.kill(os.getpid(), signal.SIGKILL), None, 4,
+                   lambda total, part: total, 0, jobs=2)
+
+
+def test_joblib_warnings_are_a_plain_note(capsys):
+    """What joblib warns of while the workers run is one plain line on stderr, not Python's
+    warning text; other warnings are shown as usual."""
+    import warnings
+    from forge.rules.workers import _joblib_notes
+    loky = "/x/joblib/externals/loky/process_executor.py"
+    with _joblib_notes():
+        for _ in range(2):
+            warnings.warn_explicit("A worker stopped while some jobs were given to the executor. "
+                                   "This can be caused by a too short worker timeout.\nMore.",
+                                   UserWarning, loky, 787)
+    err = capsys.readouterr().err
+    assert err == ("forge: note: A worker stopped while some jobs were given to the executor. "
+                   "This can be caused by a too short worker timeout.\n")
+
+
 def test_a_dask_cluster_gives_the_same_json(game, run300):
     """--executor dask, on a cluster found by its address (as on several machines), sends the
     game as its files and merges the workers' tallies to the same result as one process."""

@@ -17,8 +17,10 @@ import hashlib
 import math
 import os
 import signal
+import sys
 import tempfile
 import threading
+import warnings
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -215,13 +217,38 @@ def _starting() -> Iterator[None]:
 @contextmanager
 def _on_loky(task: Callable, spec: Any, games: int, jobs: int) -> Iterator[Iterator[tuple[int, Any]]]:
     """The chunks' results, as they end, from ``jobs`` local worker processes (joblib's loky,
-    started once and reused)."""
+    started once and reused). A worker that dies (the system killed it: out of memory, a
+    signal) ends the run with an EngineError."""
     from joblib import Parallel, delayed
+    from joblib.externals.loky.process_executor import BrokenProcessPool
     loky = {"backend": "loky", "initializer": _quiet}
-    with _starting():        # start the workers now; the run reuses them
-        Parallel(n_jobs=jobs, **loky)(delayed(os.getpid)() for _ in range(jobs))
-    run = Parallel(n_jobs=jobs, return_as="generator_unordered", **loky)
-    yield run(delayed(_chunk)(task, spec, first, count) for first, count in chunks(games, jobs))
+    with _joblib_notes():
+        try:
+            with _starting():        # start the workers now; the run reuses them
+                Parallel(n_jobs=jobs, **loky)(delayed(os.getpid)() for _ in range(jobs))
+            run = Parallel(n_jobs=jobs, return_as="generator_unordered", **loky)
+            yield run(delayed(_chunk)(task, spec, first, count) for first, count in chunks(games, jobs))
+        except BrokenProcessPool:       # TerminatedWorkerError among them
+            raise EngineError("a worker process ended without its result (the system killed it: "
+                              "out of memory, or a signal); run with --jobs 1 to play the games "
+                              "in this process") from None
+
+
+@contextmanager
+def _joblib_notes() -> Iterator[None]:
+    """joblib's warnings while it runs the workers (a worker restarted, one it could not
+    stop) as a plain line each on stderr once the run ends, not Python's warning text; a
+    run stopped by an error or Ctrl-C says only that. Other warnings are shown as usual."""
+    with warnings.catch_warnings(record=True) as caught:
+        yield
+    notes = {}
+    for w in caught:
+        if f"{os.sep}joblib{os.sep}" in w.filename:
+            notes[str(w.message).strip().splitlines()[0]] = None
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    for note in notes:
+        sys.stderr.write(f"forge: note: {note}\n")
 
 
 #: The chunk tasks a dask worker runs: forge's own functions, named and imported there, never
