@@ -10,6 +10,12 @@ A worker on another machine cannot read this machine's files, so a game travels 
 (`GameSource`: the manifest and card files, some tens of kB) and each worker process rebuilds
 the prepared tables once per configuration (`Setup.prepared`). The engine itself must be
 installed there (forge, and a game's own engine package).
+
+To a dask cluster a chunk goes as plain data naming forge's own task (`TASKS`), and its result
+comes back as plain data (forge.rules.plain), checked before it is merged: forge unpickles no
+result. dask's own protocol still unpickles parts of what a scheduler or worker sends (some
+control messages, a task's exception), so a hostile cluster can still run code in forge:
+connect only to a cluster you run (docs/simulate.md).
 """
 from __future__ import annotations
 
