@@ -42,6 +42,9 @@ EXECUTORS = ("loky", "dask")
 #: The most games in one chunk: a chunk is a few seconds of work at most, so progress moves,
 #: Ctrl-C loses little and a cluster balances its load.
 CHUNK = 200
+#: The most workers a run sizes its chunks for and keeps busy (two chunks each under way): a
+#: cluster that claims more is used as if it had this many.
+MAX_WORKERS = 4096
 
 
 class Interrupted(KeyboardInterrupt):
@@ -289,7 +292,10 @@ def _on_dask(task: Callable, spec: Any, games: int, jobs: int, address: str | No
         raise UsageError("--executor dask needs dask, forge's [dask] extra: "
                          "pip install 'dask[distributed]'") from None
     import logging
-    text = plain.dumps(spec)
+    try:
+        text = plain.dumps(spec)
+    except (TypeError, ValueError) as exc:     # an engine option of a type JSON lacks
+        raise EngineError(f"this run cannot travel to a dask cluster as plain data: {exc}") from None
     with ExitStack() as stack:
         # dask logs a refused result with a traceback on stderr; forge says what happened
         log = logging.getLogger("distributed")
@@ -306,7 +312,10 @@ def _on_dask(task: Callable, spec: Any, games: int, jobs: int, address: str | No
                     n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
                     silence_logs=logging.CRITICAL + 1))
                 client = stack.enter_context(Client(cluster, **_PLAIN_ONLY))
-        workers = sum(client.nthreads().values()) or 1
+        threads = client.nthreads().values()
+        if not all(type(n) is int and n >= 0 for n in threads):
+            raise EngineError(f"{address}: the scheduler's count of worker threads is not a count")
+        workers = min(sum(threads), MAX_WORKERS) or 1
         spans = chunks(games, workers)
         counts: dict[str, int] = {}
 
