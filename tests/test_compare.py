@@ -149,3 +149,26 @@ def test_interval_arithmetic_matches_the_textbook():
         moments_add(m, "r", (w, p, w, p))
     same = ratio_difference(m["r"], 3)
     assert same["a"] == same["b"] == float(Fraction(3, 4)) and same["diff"] == 0 and same["sd"] == 0
+
+
+def test_paired_sums_travel_as_plain_data_and_are_checked():
+    """A chunk's sums come back from a dask worker as plain data, equal; sums of another shape
+    (a row too short, a key `compare_chunk` never makes, a count that is not whole) are a
+    ValueError before they are merged."""
+    from forge.model import load_game
+    from forge.rules import love_formula, plain
+    from forge.rules.compare import Paired, Sides, compare_chunk
+    from forge.rules.simulate import Plan
+    from forge.rules.workers import Setup
+    game = load_game(ROOT)[0]
+    plan = Plan(Setup.of(love_formula.prepare(game, love_formula.Config())), 3, ("random",), 3, "round")
+    sides = Sides((plan, Plan(plan.setup, 3, ("random",), 3, "round", frozenset({"kiss"}))), ("kiss",))
+    assert plain.loads(plain.dumps(sides), Sides) == sides
+    part = compare_chunk(sides, 0, 6)
+    back = plain.loads(plain.dumps(part), Paired)
+    back.check()
+    assert back == part and part.moments
+    for bad in (Paired(-1), Paired(1, 0, {(1, "win", 0): [1, 2]}), Paired(1, 0, {(1, "spam"): [0] * 5}),
+                Paired(1, 0, {(1, "length"): [0, 0, 0, 0, 0.5]}), Paired(1, 0, {"x": [0] * 5})):
+        with pytest.raises(ValueError):
+            bad.check()

@@ -34,6 +34,50 @@ def test_same_seed_same_result_with_any_jobs(game, run300):
     assert without_timings(other) != without_timings(run300)
 
 
+def test_jobs_beyond_the_cores_start_one_process_a_core(game, monkeypatch):
+    """--jobs 1000 on a machine of two cores starts two worker processes (it started 1000,
+    and leaked their semaphores); 0 is one a core; fewer than 0 is a usage error."""
+    import psutil
+    from forge.errors import UsageError
+    from forge.rules import workers
+    monkeypatch.setattr(workers, "cores", lambda: 2)
+    assert workers.local_workers(1000) == workers.local_workers(0) == 2
+    with pytest.raises(UsageError):
+        workers.local_workers(-1)
+    seen = []
+    simulate(game, games=8, players=2, jobs=1000, progress=lambda n: seen.append(sum(
+        "LokyProcess" in " ".join(p.cmdline()) for p in psutil.Process().children(recursive=True))))
+    assert seen and max(seen) == 2
+
+
+def test_a_worker_killed_ends_the_run_with_a_message():
+    """A worker process the system kills (out of memory, a signal) ends the run with an
+    EngineError (exit 1), not joblib's TerminatedWorkerError (an internal error)."""
+    import os
+    import signal
+    from forge.errors import EngineError
+    from forge.rules.workers import run_chunks
+    with pytest.raises(EngineError, match="worker process ended without its result"):
+        run_chunks(lambda spec, first, count: os.kill(os.getpid(), signal.SIGKILL), None, 4,
+                   lambda total, part: total, 0, jobs=2)
+
+
+def test_joblib_warnings_are_a_plain_note(capsys):
+    """What joblib warns of while the workers run is one plain line on stderr, not Python's
+    warning text; other warnings are shown as usual."""
+    import warnings
+    from forge.rules.workers import _joblib_notes
+    loky = "/x/joblib/externals/loky/process_executor.py"
+    with _joblib_notes():
+        for _ in range(2):
+            warnings.warn_explicit("A worker stopped while some jobs were given to the executor. "
+                                   "This can be caused by a too short worker timeout.\nMore.",
+                                   UserWarning, loky, 787)
+    err = capsys.readouterr().err
+    assert err == ("forge: note: A worker stopped while some jobs were given to the executor. "
+                   "This can be caused by a too short worker timeout.\n")
+
+
 def test_a_dask_cluster_gives_the_same_json(game, run300):
     """--executor dask, on a cluster found by its address (as on several machines), sends the
     game as its files and merges the workers' tallies to the same result as one process."""
@@ -42,6 +86,51 @@ def test_a_dask_cluster_gives_the_same_json(game, run300):
         got = simulate(game, games=300, players=4, seed=5, executor="dask",
                        address=cluster.scheduler_address)
     assert without_timings(got) == without_timings(run300)
+
+
+def test_a_hostile_dask_worker_runs_no_code_in_forge(tmp_path, monkeypatch):
+    """A worker that sends its results back as pickles (here one whose loading makes a file:
+    tests/hostile_dask_worker.py) is refused, never unpickled: forge reads a cluster's results
+    as plain data only, and ends with exit 1 saying so."""
+    import logging
+    from dask.distributed import LocalCluster
+    from conftest import run_forge
+    payload = tmp_path / "pwned"
+    monkeypatch.setenv("FORGE_TEST_PAYLOAD", str(payload))
+    preload = str(Path(__file__).with_name("hostile_dask_worker.py"))
+    with LocalCluster(n_workers=1, threads_per_worker=2, dashboard_address=None, preload=[preload],
+                      silence_logs=logging.CRITICAL) as cluster:
+        done = run_forge("simulate", str(ROOT), "--games", "4", "--executor", "dask",
+                         "--address", cluster.scheduler_address, cwd=tmp_path)
+    assert not payload.exists(), "the worker's pickle ran in forge"
+    assert done.returncode == 1, done.stderr
+    assert "not plain data" in done.stderr and "serialized with pickle" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_plain_data_reads_only_what_forge_sends(game):
+    """What a cluster sends back is read as JSON: a plan and a tally travel and come back
+    equal; a pickle, an unknown kind or a tally of the wrong shape is a ValueError."""
+    import pickle
+    from forge.rules import plain
+    from forge.rules.simulate import Plan, Tally, play_chunk
+    from forge.rules.workers import Setup
+    plan = Plan(Setup.of(game_prep(game)), 2, ("random",), 3, "round", frozenset({"kiss"}))
+    assert plain.loads(plain.dumps(plan), Plan) == plan
+    tally = play_chunk(plan, 0, 3)
+    back = plain.loads(plain.dumps(tally), Tally)
+    back.check()
+    assert back == tally
+    for text in (pickle.dumps(tally).hex(), '{"kind": ["Evil", {}]}', '{"kind": ["Plan", {}]}',
+                 '{"dict": [[[1], 2]]}', plain.dumps(plan)):
+        with pytest.raises(ValueError):
+            plain.loads(text, Tally)
+    for counts in ({"games": -1}, {"wins": {"A": 1}}, {"scores": {0: 5}}, {"engine": {"x": 1.5}},
+                   {"card_games": {"kiss": "many"}}, {"spam": 1}):
+        with pytest.raises(ValueError):
+            Tally(counts).check()
+    with pytest.raises(ValueError):
+        Tally({}, [{"game": 0, "seed": 1, "message": b"x"}]).check()
 
 
 def test_chunks_merge_to_the_same_totals_in_any_order(game):

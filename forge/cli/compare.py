@@ -96,7 +96,7 @@ def compare(
     if not (ablate or b is not None or a is not None or a_option or b_option):
         raise UsageError("nothing to compare: give --a and/or --b (a git revision or a folder), "
                          "--a-option/--b-option, or --ablate CARD")
-    run_checks(executor.value, address)
+    run_checks(show, executor.value, address, jobs)
     if report is not None:
         check_output(report, "--report", folder=False)
     root = resolve_games([game])[0]

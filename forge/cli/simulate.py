@@ -14,10 +14,35 @@ from ..errors import EngineError, FindingsError, UsageError
 from .app import (Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
                   resolve_games, split_names)
 
+#: The most --jobs may name: more is a typing mistake, not a machine.
+MAX_JOBS = 1024
+#: The transports a dask scheduler listens on that a client on another process can reach.
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
 EXECUTOR_HELP = ("Where games run: loky (worker processes on this machine) or dask (a cluster; "
                  "the [dask] extra; see docs/simulate.md).")
-ADDRESS_HELP = "With --executor dask: the scheduler, HOST:PORT (default: a local cluster of --jobs workers)."
-JOBS_HELP = "Worker processes; 0 = one per core; 1 = this process (loky)."
+ADDRESS_HELP = ("With --executor dask: the scheduler, [tcp|tls|ws|wss|ucx://]HOST:PORT (default: a "
+                "local cluster of --jobs workers). A dask cluster can run code in forge: connect "
+                "only to a cluster you run (docs/simulate.md).")
+JOBS_HELP = (f"Worker processes; 0 = one per core; 1 = this process (loky); more than the cores "
+             f"runs one per core (at most {MAX_JOBS}).")
+
+
+def _address(value: str | None) -> str | None:
+    """--address checked as it is parsed: [SCHEME://]HOST:PORT, SCHEME one dask listens on."""
+    if value is None:
+        return None
+    from urllib.parse import urlsplit
+    parts = urlsplit(value if "://" in value else f"tcp://{value}")
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme not in SCHEMES or not parts.hostname or not port or parts.username \
+            or parts.password or parts.path or parts.query or parts.fragment:
+        raise typer.BadParameter(f"{value!r}: write [tcp|tls|ws|wss|ucx://]HOST:PORT with a port "
+                                 f"of 1-65535, as `dask scheduler` prints it (e.g. "
+                                 f"tcp://192.168.1.5:8786)")
+    return value
 
 
 class Executor(str, Enum):
@@ -31,9 +56,10 @@ class Check(str, Enum):
     off = "off"
 
 
-JobsOption = Annotated[int, typer.Option("--jobs", min=0, help=JOBS_HELP)]
+JobsOption = Annotated[int, typer.Option("--jobs", min=0, max=MAX_JOBS, help=JOBS_HELP)]
 ExecutorOption = Annotated[Executor, typer.Option("--executor", help=EXECUTOR_HELP)]
-AddressOption = Annotated[Optional[str], typer.Option("--address", help=ADDRESS_HELP)]
+AddressOption = Annotated[Optional[str], typer.Option("--address", help=ADDRESS_HELP,
+                                                      callback=_address)]
 LangOption = Annotated[str, typer.Option("--lang", help="Language of the report (uk, en).")]
 PlayersOption = Annotated[Optional[int], typer.Option(
     "--players", help="Players per game (default: 4, or the most the game seats if fewer).")]
@@ -157,10 +183,16 @@ def chosen_sets(sets: str | None, loaded: Any) -> tuple[str, ...] | None:
     return chosen
 
 
-def run_checks(executor: str, address: str | None) -> None:
-    """--address, before any work (typer checks --check and --executor against their choices)."""
+def run_checks(show: Output, executor: str, address: str | None, jobs: int) -> None:
+    """--address and --jobs, before any work (typer checks --check and --executor against their
+    choices, --jobs against 0..MAX_JOBS and the form of --address): a note when --jobs asks
+    for more processes on this machine than it has cores (it runs one per core)."""
+    from ..rules.workers import cores
     if address and executor != "dask":
         raise UsageError("--address names a dask scheduler: give --executor dask too")
+    if jobs > cores() and not address:
+        show.summary(f"note: --jobs {jobs}: this machine gives forge {cores()} cores; "
+                     f"running {cores()} worker processes")
 
 
 def interrupted(show: Output, done: int, asked: int) -> None:
@@ -220,7 +252,7 @@ def simulate(
     if report is not None:
         check_output(report, "--report", folder=False)
     players = seat_count(players, loaded, module)
-    run_checks(executor.value, address)
+    run_checks(show, executor.value, address, jobs)
     if lang not in loaded.manifest.locales:
         raise UsageError(f"--lang: one of {', '.join(loaded.manifest.locales)}")
     chosen = chosen_sets(sets, loaded)

@@ -26,7 +26,7 @@ from functools import partial
 from statistics import NormalDist
 from typing import Any, Callable
 
-from . import ENGINES
+from . import ENGINES, plain
 from .agents import default_agents
 from .simulate import Plan, play_one, prepare_run, unit
 from .workers import Interrupted, Setup, run_chunks
@@ -39,6 +39,7 @@ def bonferroni_z(tests: int) -> float:
 Z95 = bonferroni_z(1)
 
 
+@plain.kind
 @dataclass(frozen=True)
 class Sides:
     """What every chunk of a comparison shares: side A's plan, then each side B's; ``ablated``
@@ -46,6 +47,11 @@ class Sides:
 
     plans: tuple[Plan, ...]
     ablated: tuple[str, ...] = ()
+
+
+#: The length of the vector each kind of `moments_add` key sums: (side, kind) or (side, kind, seat
+#: or card).
+WIDTH = {"win": 2, "score": 2, "length": 2, "play": 2, "win_share": 4, "holder": 3}
 
 
 def moments_add(store: dict, key: Any, vector: tuple[int, ...]) -> None:
@@ -64,6 +70,7 @@ def moments_add(store: dict, key: Any, vector: tuple[int, ...]) -> None:
             j += 1
 
 
+@plain.kind
 @dataclass
 class Paired:
     """What some paired games add up to: ``games`` paired, ``dropped`` (a violation on a side),
@@ -84,6 +91,29 @@ class Paired:
                 for i, x in enumerate(row):
                     mine[i] += x
         return self
+
+    def check(self) -> None:
+        """Sums read from elsewhere (a dask worker) have the shape `compare_chunk` makes, so
+        merging and estimating cannot fail; ValueError saying what is amiss if not."""
+        for name in ("games", "dropped"):
+            if type(getattr(self, name)) is not int or getattr(self, name) < 0:
+                raise ValueError(f"paired {name}: {getattr(self, name)!r}")
+        if type(self.moments) is not dict:
+            raise ValueError("paired moments: not a dict")
+        for key, row in self.moments.items():
+            if not _shaped(key) or type(row) is not list or not all(type(x) is int for x in row) \
+                    or len(row) != WIDTH[key[1]] * (WIDTH[key[1]] + 3) // 2:
+                raise ValueError(f"paired moments: {str(key)[:60]}")
+
+
+def _shaped(key: object) -> bool:
+    """Whether ``key`` is a `moments_add` key as `compare_chunk` makes them: (side, kind) for
+    the game's length and the holders, (side, kind, seat or card) for the others."""
+    if type(key) is not tuple or len(key) not in (2, 3) or type(key[0]) is not int \
+            or key[1] not in WIDTH:
+        return False
+    return len(key) == (2 if key[1] in ("length", "holder") else 3) \
+        and (len(key) == 2 or type(key[2]) in (int, str))
 
 
 def _outcome(prep: Any, match: Any, decisions: int, parts: int) -> tuple:

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import EngineError, InvariantViolation
-from . import ENGINES
+from . import ENGINES, plain
 from .agents import agents_for, default_agents, forbidding
 from .core import Rolled, Violation, derive_seed, play_game, resolve_options
-from .tally import add
+from .tally import add, check_counts
 from .workers import Interrupted, Setup, run_chunks
 
 TIMING_KEYS = ("seconds", "games_per_s", "decisions_per_s")
@@ -29,6 +29,7 @@ TIMING_KEYS = ("seconds", "games_per_s", "decisions_per_s")
 VIOLATIONS_KEPT = 10
 
 
+@plain.kind
 @dataclass(frozen=True)
 class Plan:
     """What every chunk of a run shares; ``forbid``: card ids no agent may choose (ablation)."""
@@ -65,6 +66,11 @@ def unit(players: int) -> int:
     return math.lcm(*range(1, players + 1))
 
 
+#: The whole-number counts of a `Tally`; the others are trees of counts.
+COUNTS = frozenset({"played", "games", "violations", "decisions", "engine_games"})
+
+
+@plain.kind
 @dataclass
 class Tally:
     """What some games add up to. ``counts``: games played and finished, seat decisions, wins
@@ -80,6 +86,26 @@ class Tally:
         self.violations = sorted(self.violations + other.violations,
                                  key=lambda v: v["game"])[:VIOLATIONS_KEPT]
         return self
+
+    def check(self) -> None:
+        """A tally read from elsewhere (a dask worker) has the shape `play_chunk` makes, so
+        merging and summarising it cannot fail; ValueError saying what is amiss if not."""
+        c, natural = self.counts, lambda x: type(x) is int and x >= 0
+        trees = {"wins": (1, (int,)), "scores": (2, (int,)), "card_games": (1, (str,)),
+                 "card_plays": (1, (str,)), "card_wins": (1, (str,)), "engine": (None, (int, str))}
+        if type(c) is not dict or not set(c) <= trees.keys() | COUNTS:
+            raise ValueError(f"tally counts: {sorted(map(str, c)) if type(c) is dict else c!r}")
+        for key in COUNTS & set(c):
+            if not natural(c[key]):
+                raise ValueError(f"tally {key}: {c[key]!r}")
+        for key in trees.keys() & set(c):
+            depth, keys = trees[key]
+            check_counts(c[key], depth, key, keys)
+        if type(self.violations) is not list or len(self.violations) > VIOLATIONS_KEPT or not all(
+                type(v) is dict and plain.is_json(v) and natural(v.get("game"))
+                and natural(v.get("seed")) and type(v.get("message")) is str
+                for v in self.violations):
+            raise ValueError("tally violations: not the violations `play_one` makes")
 
 
 def play_chunk(plan: Plan, first: int, count: int) -> Tally:

@@ -16,13 +16,30 @@ def add(into: dict, more: Mapping) -> dict:
     """Add the tally ``more`` into ``into`` (changed in place and returned)."""
     for key, value in more.items():
         if isinstance(value, Mapping):
-            add(into.setdefault(key, {}), value)
+            mine = into.setdefault(key, {})
+            if not isinstance(mine, dict):
+                raise TypeError(f"{key!r} is a count here and a tally there")
+            add(mine, value)
         elif isinstance(value, (int, Fraction)):
             into[key] = into.get(key, 0) + value
         else:
             raise TypeError(f"a tally counts with int or Fraction, not {type(value).__name__} "
                             f"({key!r}: {value!r})")
     return into
+
+
+def check_counts(tree: object, depth: int | None, name: str, keys: tuple = (int, str)) -> None:
+    """That ``tree``, read from elsewhere, is a tally whose keys are of the types ``keys`` and
+    whose counts lie ``depth`` levels down (None: at any depth); ValueError naming where not."""
+    if type(tree) is not dict:
+        raise ValueError(f"tally {name}: not a dict of counts")
+    for key, value in tree.items():
+        if type(key) not in keys:
+            raise ValueError(f"tally {name}: a key {key!r}")
+        if type(value) is dict and depth != 1:
+            check_counts(value, None if depth is None else depth - 1, f"{name}.{key}", keys)
+        elif type(value) not in (int, Fraction) or depth not in (1, None):
+            raise ValueError(f"tally {name}.{key}: {str(value)[:40]}")
 
 
 def nth(histogram: Mapping[int, int], k: int) -> int:

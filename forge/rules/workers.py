@@ -10,6 +10,12 @@ A worker on another machine cannot read this machine's files, so a game travels 
 (`GameSource`: the manifest and card files, some tens of kB) and each worker process rebuilds
 the prepared tables once per configuration (`Setup.prepared`). The engine itself must be
 installed there (forge, and a game's own engine package).
+
+To a dask cluster a chunk goes as plain data naming forge's own task (`TASKS`), and its result
+comes back as plain data (forge.rules.plain), checked before it is merged: forge unpickles no
+result. dask's own protocol still unpickles parts of what a scheduler or worker sends (some
+control messages, a task's exception), so a hostile cluster can still run code in forge:
+connect only to a cluster you run (docs/simulate.md).
 """
 from __future__ import annotations
 
@@ -17,20 +23,28 @@ import hashlib
 import math
 import os
 import signal
+import sys
 import tempfile
 import threading
+import warnings
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from importlib import import_module
+from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from ..errors import EngineError, UsageError
+from ..errors import EngineError, ForgeError, UsageError
+from . import plain
 
 #: Executors `--executor` names.
 EXECUTORS = ("loky", "dask")
 #: The most games in one chunk: a chunk is a few seconds of work at most, so progress moves,
 #: Ctrl-C loses little and a cluster balances its load.
 CHUNK = 200
+#: The most workers a run sizes its chunks for and keeps busy (two chunks each under way): a
+#: cluster that claims more is used as if it had this many.
+MAX_WORKERS = 4096
 
 
 class Interrupted(KeyboardInterrupt):
@@ -41,6 +55,7 @@ class Interrupted(KeyboardInterrupt):
         self.partial = partial
 
 
+@plain.kind
 @dataclass(frozen=True)
 class GameSource:
     """A game folder's data as bytes: its manifest and card files, named relative to it."""
@@ -72,6 +87,7 @@ class GameSource:
         return game
 
 
+@plain.kind
 @dataclass(frozen=True)
 class Setup:
     """One configuration of one game, as any worker rebuilds it: the game's files, the engine
@@ -120,29 +136,49 @@ def chunks(games: int, workers: int) -> Iterator[tuple[int, int]]:
         yield first, min(size, games - first)
 
 
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the system keeps one)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:                          # macOS, Windows
+        return os.cpu_count() or 1
+
+
+def local_workers(jobs: int) -> int:
+    """Worker processes for ``jobs`` on this machine: 0 is one per core, and more than the
+    cores is capped at them (one process a core keeps every core busy; more only cost memory,
+    processes and semaphores)."""
+    if jobs < 0:
+        raise UsageError(f"--jobs: 0 or more, not {jobs}")
+    return min(jobs, cores()) if jobs else cores()
+
+
 def run_chunks(task: Callable[[Any, int, int], Any], spec: Any, games: int, merge: Callable,
                total: Any, jobs: int = 1, executor: str = "loky", address: str | None = None,
                advance: Callable[[int], None] | None = None) -> Any:
     """Play ``games`` games as chunks ``task(spec, first, count)`` and return ``total`` with
     every chunk's result merged in (``merge(total, part) -> total``). ``jobs``: worker
-    processes (0: one per core; 1 with loky: this process). ``advance(count)`` is called as
-    each chunk ends. Ctrl-C raises `Interrupted` carrying the total so far."""
+    processes (0: one per core, more than the cores: the cores; 1 with loky: this process).
+    ``advance(count)`` is called as each chunk ends. Ctrl-C raises `Interrupted` carrying the
+    total so far. On dask, ``task`` is one of `TASKS`, ``spec`` and the results travel as
+    plain data (forge.rules.plain), and each result is checked (its type's ``check``)."""
     if executor not in EXECUTORS:
         raise UsageError(f"--executor: one of {', '.join(EXECUTORS)}, not {executor!r}")
-    jobs = jobs or os.cpu_count() or 1
+    jobs = local_workers(jobs)
     advance = advance or (lambda n: None)
     try:
-        if executor == "loky" and jobs == 1:
-            for first, count in chunks(games, 1):
-                total = merge(total, task(spec, first, count))
-                advance(count)
-            return total
-        from joblib import Parallel, delayed
-        with _cluster(executor, address, jobs) as (workers, backend):
-            run = Parallel(n_jobs=workers, return_as="generator_unordered", **backend)
-            for count, part in run(delayed(_chunk)(task, spec, first, count)
-                                   for first, count in chunks(games, workers)):
-                total = merge(total, part)
+        with ExitStack() as stack:
+            if executor == "loky" and jobs == 1:
+                parts = ((count, task(spec, first, count)) for first, count in chunks(games, 1))
+            elif executor == "loky":
+                parts = stack.enter_context(_on_loky(task, spec, games, jobs))
+            else:
+                parts = stack.enter_context(_on_dask(task, spec, games, jobs, address, type(total)))
+            for count, part in parts:
+                try:
+                    total = merge(total, part)
+                except TypeError as exc:        # an engine's tally that does not add up
+                    raise EngineError(f"a chunk's counts do not add up: {exc}") from None
                 advance(count)
         return total
     except KeyboardInterrupt:
@@ -188,35 +224,137 @@ def _starting() -> Iterator[None]:
 
 
 @contextmanager
-def _cluster(executor: str, address: str | None, jobs: int) -> Iterator[tuple[int, dict]]:
-    """The joblib backend of an executor: (worker count, `Parallel` keyword arguments). For dask,
-    a client of the scheduler at ``address``, or of a local cluster of ``jobs`` processes
-    started (and closed) here."""
-    if executor == "loky":
-        from joblib import Parallel, delayed
-        loky = {"backend": "loky", "initializer": _quiet}
-        with _starting():        # start the workers now; the run reuses them
-            Parallel(n_jobs=jobs, **loky)(delayed(os.getpid)() for _ in range(jobs))
-        yield jobs, loky
-        return
+def _on_loky(task: Callable, spec: Any, games: int, jobs: int) -> Iterator[Iterator[tuple[int, Any]]]:
+    """The chunks' results, as they end, from ``jobs`` local worker processes (joblib's loky,
+    started once and reused). A worker that dies (the system killed it: out of memory, a
+    signal) ends the run with an EngineError."""
+    from joblib import Parallel, delayed
+    from joblib.externals.loky.process_executor import BrokenProcessPool
+    loky = {"backend": "loky", "initializer": _quiet}
+    with _joblib_notes():
+        try:
+            with _starting():        # start the workers now; the run reuses them
+                Parallel(n_jobs=jobs, **loky)(delayed(os.getpid)() for _ in range(jobs))
+            run = Parallel(n_jobs=jobs, return_as="generator_unordered", **loky)
+            yield run(delayed(_chunk)(task, spec, first, count) for first, count in chunks(games, jobs))
+        except BrokenProcessPool:       # TerminatedWorkerError among them
+            raise EngineError("a worker process ended without its result (the system killed it: "
+                              "out of memory, or a signal); run with --jobs 1 to play the games "
+                              "in this process") from None
+
+
+@contextmanager
+def _joblib_notes() -> Iterator[None]:
+    """joblib's warnings while it runs the workers (a worker restarted, one it could not
+    stop) as a plain line each on stderr once the run ends, not Python's warning text; a
+    run stopped by an error or Ctrl-C says only that. Other warnings are shown as usual."""
+    with warnings.catch_warnings(record=True) as caught:
+        yield
+    notes = {}
+    for w in caught:
+        if f"{os.sep}joblib{os.sep}" in w.filename:
+            notes[str(w.message).strip().splitlines()[0]] = None
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    for note in notes:
+        sys.stderr.write(f"forge: note: {note}\n")
+
+
+#: The chunk tasks a dask worker runs: forge's own functions, named and imported there, never
+#: sent as code.
+TASKS = ("forge.rules.simulate:play_chunk", "forge.rules.compare:compare_chunk")
+
+
+def _remote(name: str, spec: str, first: int, count: int) -> str:
+    """A chunk on a dask worker: the task ``name`` (one of `TASKS`) on the spec sent as plain
+    data; its result goes back as plain data."""
+    if name not in TASKS:
+        raise EngineError(f"{name!r} is not a forge chunk task")
+    module, _, function = name.partition(":")
+    task = getattr(import_module(module), function)     # also registers the spec's kinds
+    return plain.dumps(task(plain.loads(spec, object), first, count))
+
+
+@contextmanager
+def _on_dask(task: Callable, spec: Any, games: int, jobs: int, address: str | None,
+             expected: type) -> Iterator[Iterator[tuple[int, Any]]]:
+    """The chunks' results, as they end, from a dask cluster: the scheduler at ``address``, or
+    a local cluster of ``jobs`` processes started (and closed) here. A result is read only as
+    plain data (the client takes nothing serialized with pickle from the cluster) and must be
+    an ``expected`` whose ``check`` passes; anything else is an EngineError. dask's own
+    messages can still carry pickles (docs/simulate.md): connect only to a cluster you run."""
+    name = f"{task.__module__}:{task.__qualname__}"
+    if name not in TASKS:
+        raise EngineError(f"{name} is not a forge chunk task: a dask cluster runs only {TASKS}")
     try:
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise UsageError("--executor dask needs dask, forge's [dask] extra: "
                          "pip install 'dask[distributed]'") from None
     import logging
-    from joblib import parallel_config
+    try:
+        text = plain.dumps(spec)
+    except (TypeError, ValueError) as exc:     # an engine option of a type JSON lacks
+        raise EngineError(f"this run cannot travel to a dask cluster as plain data: {exc}") from None
     with ExitStack() as stack:
+        # dask logs a refused result with a traceback on stderr; forge says what happened
+        log = logging.getLogger("distributed")
+        stack.callback(log.setLevel, log.level)
+        log.setLevel(logging.CRITICAL + 1)
         if address:
             try:
-                client = stack.enter_context(Client(address, timeout="10s"))
-            except OSError as exc:
+                client = stack.enter_context(Client(address, timeout="10s", **_PLAIN_ONLY))
+            except (OSError, ValueError) as exc:
                 raise UsageError(f"--address {address}: no dask scheduler answers ({exc})") from None
         else:
             with _starting():
                 cluster = stack.enter_context(LocalCluster(
                     n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
-                    silence_logs=logging.ERROR))
-                client = stack.enter_context(Client(cluster))
-        stack.enter_context(parallel_config(backend="dask"))
-        yield sum(client.nthreads().values()) or 1, {}
+                    silence_logs=logging.CRITICAL + 1))
+                client = stack.enter_context(Client(cluster, **_PLAIN_ONLY))
+        threads = client.nthreads().values()
+        if not all(type(n) is int and n >= 0 for n in threads):
+            raise EngineError(f"{address}: the scheduler's count of worker threads is not a count")
+        workers = min(sum(threads), MAX_WORKERS) or 1
+        spans = chunks(games, workers)
+        counts: dict[str, int] = {}
+
+        def submit(first: int, count: int) -> Any:
+            future = client.submit(_remote, name, text, first, count, pure=False)
+            counts[future.key] = count
+            return future
+
+        running = as_completed([submit(*span) for span in islice(spans, 2 * workers)])
+        source = address or "the local dask cluster"
+
+        def parts() -> Iterator[tuple[int, Any]]:
+            for future in running:
+                for span in islice(spans, 1):       # keep two chunks a worker under way
+                    running.add(submit(*span))
+                yield counts.pop(future.key), _received(future, expected, source)
+        yield parts()
+
+
+#: The client reads what the cluster sends with msgpack alone: a result serialized with pickle
+#: is refused, not unpickled.
+_PLAIN_ONLY = {"deserializers": ["msgpack"]}
+
+
+def _received(future: Any, expected: type, source: str) -> Any:
+    """The result of a chunk played on a dask cluster, read as plain data and checked."""
+    try:
+        text = future.result()
+    except ForgeError:
+        raise
+    except Exception as exc:    # noqa: BLE001 - whatever the cluster says, the run cannot go on
+        raise EngineError(f"{source}: a chunk failed on the dask cluster, or its result is not "
+                          f"plain data: {type(exc).__name__}: {str(exc)[:200]}") from None
+    try:
+        if type(text) is not str:
+            raise ValueError(f"a {type(text).__name__}, not forge's plain data")
+        part = plain.loads(text, expected)
+        part.check()
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise EngineError(f"{source}: a worker sent back a result forge does not read: "
+                          f"{str(exc)[:200]}") from None
+    return part
