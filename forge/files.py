@@ -9,7 +9,7 @@ a mix of old and new files, where good ones stood.
   set or the new one. Where the system cannot swap folders (not Linux; NFS), the old folder is
   renamed aside (`.<name>.<random>.old`) and the new one renamed in: a run killed between the
   two leaves no `folder` until the next write beside it puts the old one back. A folder that
-  is a mount point cannot be replaced: its files are written as by `write_files`.
+  is, or holds, a mount point cannot be replaced: its files are written as by `write_files`.
 - `write_files(files)`: a few files anywhere (a new game, a report, a cache entry), each to a
   temporary file beside it, `.<name>.<random>.tmp`, renamed over its target only once every one
   is written: on a failure forge sees (an error, Ctrl-C) every target keeps its old bytes; a
@@ -44,8 +44,8 @@ try:
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
-#: A temporary of `write_files` or `write_folder` (or of forge before 0.x: `<pid>.` before the
-#: random part); group 1 names its target, group 2 says whether it is a replaced folder.
+#: A temporary of `write_files` or `write_folder` (earlier versions put a process id before the
+#: random part); group 1 names its target; `.old`: a folder renamed aside by `_swap`.
 _TEMP = re.compile(r"\.(.+?)\.(?:\d{1,9}\.)?[a-z0-9_]{8}\.(tmp|old)")
 
 
@@ -91,7 +91,7 @@ def write_folder(folder: Path, files: Mapping[str, bytes]) -> list[Path]:
     a `PathError` naming the file, and `folder` is left as it was."""
     paths = {folder / name: data for name, data in files.items()}
     live = Path(os.path.realpath(folder))  # a link to the output folder is written through, as ever
-    if os.path.ismount(live):
+    if _mounts(live):
         write_files(paths)
         return list(paths)
     shown = next(iter(paths), folder)
@@ -172,7 +172,7 @@ def _hold(live: Path, held: ExitStack) -> bool:
         return live.exists()
     while True:
         try:
-            fd = os.open(live, os.O_RDONLY)
+            fd = os.open(live, os.O_RDONLY | os.O_NONBLOCK)
         except FileNotFoundError:
             return False
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -218,8 +218,14 @@ def _mirror(old: Path, new: Path, replaced: set[str], under: str = "") -> None:
                 _refuse(errno.ENOTDIR, entry.path)
             try:
                 os.link(entry.path, target, follow_symlinks=False)
-            except OSError:  # a file system without hard links
+            except (OSError, NotImplementedError):  # no hard links here (or to another's file)
                 shutil.copy2(entry.path, target, follow_symlinks=False)
+
+
+def _mounts(folder: Path) -> bool:
+    """Whether `folder` is a mount point or holds one (what is mounted is not forge's to move)."""
+    return os.path.ismount(folder) or any(os.path.ismount(os.path.join(parent, name))
+                                          for parent, names, _ in os.walk(folder) for name in names)
 
 
 def _refuse(code: int, path: str) -> None:
@@ -298,12 +304,13 @@ def _remove_stale(folder: Path) -> None:
             continue
         with suppress(OSError):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
             target = folder / _TEMP.fullmatch(name)[1]
-            if name.endswith(".old") and not os.path.lexists(target):
+            if name.endswith(".old") and is_dir and not os.path.lexists(target):
                 os.rename(path, target)
-            elif stat.S_ISDIR(os.fstat(fd).st_mode):
+            elif is_dir:
                 shutil.rmtree(path)
-            else:
+            elif name.endswith(".tmp"):
                 path.unlink()
         os.close(fd)
 

@@ -368,13 +368,15 @@ def test_write_folder_killed_at_any_moment_is_the_old_set_or_the_new_one(tmp_pat
     def files() -> dict[str, bytes]:
         return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
-    kills = 0
+    kills, restored = 0, 0
     while (code := killed_at(kills + 1, write, tmp_path / "out", tmp_path)) == -signal.SIGKILL:
         kills += 1
-        if swap == "rename aside" and not folder.exists():
+        if not folder.exists():
+            assert swap == "rename aside", "a swap leaves no moment without the folder"
             write_files({tmp_path / "out" / "other.txt": b"a later write beside it"})
+            restored += 1
         assert files() in ({**old}, {**old, **new}), f"killed before change {kills}"
-    assert code == 0 and kills >= 2
+    assert code == 0 and kills >= 2 and restored == (swap == "rename aside")
     assert files() == {**old, **new}
     assert leftovers(tmp_path) == []
 
@@ -397,6 +399,27 @@ def test_a_swapped_folder_keeps_what_was_saved_into_the_old_one_meanwhile(tmp_pa
     forge.files.write_folder(folder, {"a.pdf": b"new"})
     assert (folder / "a.pdf").read_bytes() == b"new"
     assert (folder / "preview" / "card.png").read_bytes() == b"saved meanwhile"
+    assert leftovers(tmp_path) == []
+
+
+def test_without_hard_links_the_other_files_are_copied_and_a_mount_is_never_moved(tmp_path, monkeypatch):
+    import forge.files
+
+    folder = tmp_path / "uk"
+    (folder / "preview").mkdir(parents=True)
+    (folder / "preview" / "card.png").write_bytes(b"mine")
+
+    def no_link(*args, **kwargs):
+        raise PermissionError(errno.EPERM, os.strerror(errno.EPERM))
+    monkeypatch.setattr(os, "link", no_link)
+    forge.files.write_folder(folder, {"a.pdf": b"a"})
+    assert (folder / "preview" / "card.png").read_bytes() == b"mine" and (folder / "a.pdf").exists()
+
+    inode = folder.stat().st_ino
+    monkeypatch.setattr(os.path, "ismount", lambda path: str(path) == str(folder / "preview"))
+    forge.files.write_folder(folder, {"a.pdf": b"b"})
+    assert folder.stat().st_ino == inode, "a folder holding a mount point is written file by file"
+    assert (folder / "a.pdf").read_bytes() == b"b" and (folder / "preview" / "card.png").exists()
     assert leftovers(tmp_path) == []
 
 
