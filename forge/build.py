@@ -3,8 +3,9 @@
 Each kind of output (pnp sheets, print-shop file, rulebook, cheat sheet ...) is a *product*: a
 function registered with `@product(name)` that draws one game in one language and returns the
 files it made as {file name: bytes}. `build_game()` runs the products asked for, then writes all
-their files through `write_files`: every file of a game or none, so a failed build never leaves a
-half-written PDF, or a mix of old and new files, where good ones stood.
+their files into `OUT/<game>/<lang>/` through `write_folder`, as one change: a failed, interrupted
+or killed build never leaves a half-written PDF, or a mix of old and new files, where good ones
+stood, and the files of products not built this time stay.
 
 Progress: a long product registers `steps` (how many it will report) and calls
 `BuildOptions.advance` as it goes (per card, sheet or page); any other product counts as one
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Literal
 
 from .errors import UsageError
-from .files import write_files
+from .files import write_folder
 from .model import Game
 
 #: Options every product receives; products read the ones that concern them.
@@ -95,7 +96,4 @@ def build_game(game: Game, what: Iterable[str], options: BuildOptions, out: Path
         files.update(made)
         if done is not None:
             done(name, list(made))
-    target = out / game.id / options.lang
-    paths = {target / file_name: data for file_name, data in files.items()}
-    write_files(paths)
-    return list(paths)
+    return write_folder(out / game.id / options.lang, files)

@@ -11,8 +11,10 @@ run as a user would run forge).
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -97,7 +99,7 @@ def test_a_full_disk_keeps_every_earlier_file_and_leaves_no_temporary_file(built
     real_fsync = os.fsync
 
     def fsync(fd):
-        if ".pnp-home-letter.pdf." in os.readlink(f"/proc/self/fd/{fd}"):
+        if "pnp-home-letter.pdf" in os.readlink(f"/proc/self/fd/{fd}"):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real_fsync(fd)
 
@@ -128,13 +130,12 @@ def test_every_file_is_flushed_before_it_replaces_the_old_one(tmp_path, monkeypa
 
 def refuse_writes_in(monkeypatch, folder: Path) -> None:
     """Make the system refuse new files in `folder`, as a read-only folder does (root included)."""
-    real_mkstemp = tempfile.mkstemp
-
-    def mkstemp(*args, dir=None, **kwargs):
-        if dir is not None and Path(dir).resolve().is_relative_to(folder.resolve()):
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(dir))
-        return real_mkstemp(*args, dir=dir, **kwargs)
-    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    for name in ("mkstemp", "mkdtemp"):  # a file, or the folder a build's files are written in
+        def make(*args, dir=None, real=getattr(tempfile, name), **kwargs):
+            if dir is not None and Path(dir).resolve().is_relative_to(folder.resolve()):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(dir))
+            return real(*args, dir=dir, **kwargs)
+        monkeypatch.setattr(tempfile, name, make)
 
 
 def test_an_unwritable_out_folder_is_a_user_error_naming_the_file(built, monkeypatch, capsys):
@@ -287,16 +288,167 @@ def test_an_os_error_with_a_path_where_no_code_expected_one_is_named(project, mo
     assert not (project / "out").exists()
 
 
+# -- a game's files are replaced as a set, even by a run that is killed ----------------------
+
+#: Runs Python code (argv[1]) in which every change to the output folder (argv[2]) is counted,
+#: and the KILL_AT-th is a kill -9 before it happens: the changes are the renames, links and
+#: swaps that put files in place, so every moment between two of them is tried.
+KILLER = """
+import os, signal, sys
+import forge.files
+out, seen = sys.argv[2], [0]
+
+def deadly(real):
+    def call(*args, **kwargs):
+        if any(str(a).startswith(out) for a in args):
+            seen[0] += 1
+            if seen[0] == int(os.environ["KILL_AT"]):
+                os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args, **kwargs)
+    return call
+
+for owner, name in ((os, "rename"), (os, "replace"), (os, "link"), (forge.files, "_exchange")):
+    if hasattr(owner, name):
+        setattr(owner, name, deadly(getattr(owner, name)))
+exec(sys.argv[1])
+"""
+
+
+def killed_at(n: int, code: str, out: Path, cwd: Path, *args: str) -> int:
+    """Run `code` with the `n`-th change to `out` killing it (-9); its exit code."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KILL_AT": str(n)}
+    return subprocess.run([sys.executable, "-c", KILLER, code, str(out), *args], cwd=cwd, env=env,
+                          capture_output=True, timeout=300).returncode
+
+
+def leftovers(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.name.endswith((".tmp", ".old"))]
+
+
+def test_a_build_killed_at_any_moment_leaves_the_old_files_or_the_new_ones_never_a_mix(built):
+    """kill -9 before each change to the output folder: its PnP sheets are all old or all new,
+    the files of other products and the user's own stay, and the next build leaves nothing
+    behind."""
+    game = built / GAME / "uk"
+    (game / "printshop.pdf").write_bytes(b"an earlier print-shop file")
+    (game / "notes.txt").write_text("mine")
+    sheets = {name: (game / name).read_bytes() for name in ("pnp-a4.pdf", "pnp-letter.pdf")}
+    build = ("from forge.cli import main; sys.argv = ['forge', 'build', '%s', '--what', 'pnp', "
+             "'--proof', '--out', 'out']; main()" % GAME)
+    kills = 0
+    while (code := killed_at(kills + 1, build, built.resolve(), built.parent)) == -signal.SIGKILL:
+        kills += 1
+        same = {(game / name).read_bytes() == old for name, old in sheets.items()}
+        assert len(same) == 1, f"killed before change {kills}: old and new sheets side by side"
+        assert (game / "printshop.pdf").read_bytes() == b"an earlier print-shop file"
+        assert (game / "notes.txt").read_text() == "mine"
+    assert code == 0 and kills >= 1
+    assert all((game / name).read_bytes() != old for name, old in sheets.items())
+    assert (game / "notes.txt").read_text() == "mine" and (game / "printshop.pdf").exists()
+    assert leftovers(built) == []
+
+
+@pytest.mark.parametrize("swap", ["exchange", "rename aside"])
+def test_write_folder_killed_at_any_moment_is_the_old_set_or_the_new_one(tmp_path, swap):
+    """Without a system call that swaps folders (not Linux; NFS), the old folder is renamed aside
+    and the new one in: a kill between the two leaves no folder, and the next write beside it
+    puts the old one back."""
+    folder = tmp_path / "out" / "uk"
+    (folder / "png").mkdir(parents=True)
+    old = {"a.pdf": b"old a", "b.pdf": b"old b", "png/1.png": b"old 1", "notes.txt": b"mine"}
+    new = {"a.pdf": b"new a", "b.pdf": b"new b", "png/1.png": b"new 1", "png/2.png": b"new 2"}
+    for name, data in old.items():
+        (folder / name).write_bytes(data)
+    write = ("import errno\n"
+             "if %r == 'rename aside':\n"
+             "    def none(a, b): raise OSError(errno.EINVAL, 'no RENAME_EXCHANGE')\n"
+             "    forge.files._exchange = none\n"
+             "forge.files.write_folder(forge.files.Path(%r), %r)" % (swap, str(folder), new))
+
+    def files() -> dict[str, bytes]:
+        return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+    kills, restored = 0, 0
+    while (code := killed_at(kills + 1, write, tmp_path / "out", tmp_path)) == -signal.SIGKILL:
+        kills += 1
+        if not folder.exists():
+            assert swap == "rename aside", "a swap leaves no moment without the folder"
+            write_files({tmp_path / "out" / "other.txt": b"a later write beside it"})
+            restored += 1
+        assert files() in ({**old}, {**old, **new}), f"killed before change {kills}"
+    assert code == 0 and kills >= 2 and restored == (swap == "rename aside")
+    assert files() == {**old, **new}
+    assert leftovers(tmp_path) == []
+
+
+def test_a_swapped_folder_keeps_what_was_saved_into_the_old_one_meanwhile(tmp_path, monkeypatch):
+    """A file that reaches the folder after it was copied over, before the swap (a preview
+    saved meanwhile), is moved into the new folder, not lost with the old one."""
+    import forge.files
+
+    folder = tmp_path / "uk"
+    folder.mkdir()
+    (folder / "a.pdf").write_bytes(b"old")
+    real_swap = forge.files._swap
+
+    def swap(new, live, aside):
+        (live / "preview").mkdir()
+        (live / "preview" / "card.png").write_bytes(b"saved meanwhile")
+        return real_swap(new, live, aside)
+    monkeypatch.setattr(forge.files, "_swap", swap)
+    forge.files.write_folder(folder, {"a.pdf": b"new"})
+    assert (folder / "a.pdf").read_bytes() == b"new"
+    assert (folder / "preview" / "card.png").read_bytes() == b"saved meanwhile"
+    assert leftovers(tmp_path) == []
+
+
+def test_without_hard_links_the_other_files_are_copied_and_a_mount_is_never_moved(tmp_path, monkeypatch):
+    import forge.files
+
+    folder = tmp_path / "uk"
+    (folder / "preview").mkdir(parents=True)
+    (folder / "preview" / "card.png").write_bytes(b"mine")
+
+    def no_link(*args, **kwargs):
+        raise PermissionError(errno.EPERM, os.strerror(errno.EPERM))
+    monkeypatch.setattr(os, "link", no_link)
+    forge.files.write_folder(folder, {"a.pdf": b"a"})
+    assert (folder / "preview" / "card.png").read_bytes() == b"mine" and (folder / "a.pdf").exists()
+
+    inode = folder.stat().st_ino
+    monkeypatch.setattr(os.path, "ismount", lambda path: str(path) == str(folder / "preview"))
+    forge.files.write_folder(folder, {"a.pdf": b"b"})
+    assert folder.stat().st_ino == inode, "a folder holding a mount point is written file by file"
+    assert (folder / "a.pdf").read_bytes() == b"b" and (folder / "preview" / "card.png").exists()
+    assert leftovers(tmp_path) == []
+
+
 # -- temporary files of a killed run ----------------------------------------------------------
 
-def test_only_the_temporary_files_of_runs_that_are_gone_are_removed(project):
-    folder = project / "out" / GAME / "uk"
+def test_only_temporaries_no_live_run_holds_are_removed_whatever_their_names_say(project):
+    """Two builds in two containers share an output volume: a process id says nothing across PID
+    namespaces (999999999 runs in none here), the lock a live run holds on its temporaries
+    does. Temporary files and folders no run holds are removed, a user's own files stay."""
+    games = project / "out" / GAME
+    folder = games / "uk"
     folder.mkdir(parents=True)
-    dead = folder / ".pnp-letter.pdf.999999999.abcd_123.tmp"   # above any pid_max
-    live = folder / f".pnp-a4.pdf.{os.getpid()}.abcd_123.tmp"  # this test's process is running
+    dead = folder / ".pnp-letter.pdf.999999998.abcd_123.tmp"
+    live = folder / ".pnp-a4.pdf.999999999.abcd_123.tmp"   # a live build in another container
+    dead_stage, live_stage = games / ".uk.dead_123.tmp", games / ".uk.live_123.tmp"
     mine = folder / ".notes.tmp"                                  # not made by forge
     for path in (dead, live, mine):
         path.write_bytes(b"partial")
-    done = forge("build", GAME, "--what", "pnp", "--paper", "a4", "--out", "out", cwd=project)
+    for stage in (dead_stage, live_stage):
+        stage.mkdir()
+        (stage / "pnp-a4.pdf").write_bytes(b"partial")
+    held = [os.open(path, os.O_RDONLY) for path in (live, live_stage)]
+    try:
+        for fd in held:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        done = forge("build", GAME, "--what", "pnp", "--paper", "a4", "--out", "out", cwd=project)
+    finally:
+        for fd in held:
+            os.close(fd)
     assert done.returncode == 0, done.stderr
-    assert not dead.exists() and live.exists() and mine.exists()
+    assert not dead.exists() and not dead_stage.exists()
+    assert live.read_bytes() == b"partial" and (live_stage / "pnp-a4.pdf").exists() and mine.exists()

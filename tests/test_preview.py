@@ -148,3 +148,14 @@ def test_a_layout_that_does_not_parse_is_named_as_the_designer_sees_it(tmp_path)
     assert result.returncode == 1
     assert result.stderr.startswith("forge: templates/g/cards/action.yaml.j2:"), result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_out_names_a_png_or_a_folder_to_draw_the_card_into(tmp_path):
+    """An existing folder, or any name ending in a slash (made when the PNG is written), holds
+    <card>[-back].png; anything else is the PNG itself."""
+    from forge.cli.preview import png_path
+
+    (tmp_path / "shots").mkdir()
+    assert png_path(f"{tmp_path}/shots", "kiss", False) == tmp_path / "shots" / "kiss.png"
+    assert png_path(f"{tmp_path}/new/", "kiss", True) == tmp_path / "new" / "kiss-back.png"
+    assert png_path(f"{tmp_path}/new", "kiss", False) == tmp_path / "new"

@@ -54,6 +54,54 @@ def test_which_products_a_saved_file_rebuilds(tmp_path):
     assert game.folders() == own + [(t / "_common").resolve()]
 
 
+def test_the_builds_own_writes_into_the_game_folder_are_no_save(tmp_path):
+    """`--out cards/<game>/out`: the output folder, the temporary folder a build is written in
+    and the folders made to hold them are no sources, for the language asked for or, with
+    none, each of the game's."""
+    scaffold(tmp_path, "g", ["uk", "en"], ["action"])
+    root = tmp_path / "cards" / "g"
+    game = Watched.of(root)
+    out = root / "out"
+    own = [out, out / "g", out / "g" / "en" / "pnp-a4.pdf", out / "g" / ".en.abc_1234.tmp",
+           out / "g" / ".en.abc_1234.tmp" / "png" / "x.png", out / "g" / ".en.abc_1234.old",
+           out / "g" / "en" / ".notes.txt.abc_1234.tmp"]
+    for lang in ("en", None):
+        assert plan([game], [p.resolve() for p in own], PRODUCTS, lang, out) == {}
+    assert plan([game], [(out / "g" / "uk" / "pnp-a4.pdf").resolve()], PRODUCTS, "en", out) != {}, \
+        "a folder of a language not being built is the user's"
+    saved = plan([game], [p.resolve() for p in [*own, root / "action.yaml"]], PRODUCTS, None, out)
+    assert saved == {game: (PRODUCTS, [(root / "action.yaml").resolve()])}
+
+
+def test_a_watch_writing_into_the_game_folder_rebuilds_once_a_save(tmp_path, capsys):
+    """The rebuilds are counted: one for the start and one for each save, none for the files
+    the builds write into the watched folder."""
+    scaffold(tmp_path, "w", ["en"], ["action"])
+    root = tmp_path / "cards" / "w"
+    cards = root / "action.yaml"
+    builds: list[tuple[list[str], int]] = []
+    stop = threading.Event()
+    thread = threading.Thread(target=watch_games, daemon=True, kwargs=dict(
+        roots=[root], products=["cheatsheet"], out=root / "out", stop=stop, debounce=100,
+        on_build=lambda game, what, code: builds.append((what, code))))
+    thread.start()
+    try:
+        _wait(lambda: len(builds) >= 1)
+        for n, name in enumerate(["Spark", "Flare"], start=2):
+            cards.write_text(cards.read_text(encoding="utf-8").replace('"Action 1"', f'"{name}"')
+                             .replace('"Spark"', f'"{name}"'), encoding="utf-8")
+            _wait(lambda: len(builds) >= n)
+            assert name in _text(root / "out" / "w" / "en" / "cheatsheet.pdf")
+    finally:
+        stop.set()
+        thread.join(10)
+    assert not thread.is_alive()
+    said = capsys.readouterr().err
+    changed = [line for line in said.splitlines() if line.endswith(" changed")]
+    assert builds == [(["cheatsheet"], 0)] * 3, said
+    assert len(changed) == 2 and all(line.endswith("/cards/w/action.yaml changed") for line in changed), said
+
+
 def test_a_save_rebuilds_and_a_bad_save_keeps_the_last_good_file(tmp_path):
     scaffold(tmp_path, "w", ["en"], ["action"])
     cards = tmp_path / "cards" / "w" / "action.yaml"

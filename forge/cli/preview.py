@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import io
+import os
 import time
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -35,6 +36,15 @@ def card_png(game: Any, card: Any, lang: str, side: str = "front", compress: int
     return next(raster.png_pages(buf.getvalue(), (px, py), compress=compress))
 
 
+def png_path(out: str, card_id: str, back: bool) -> Path:
+    """The PNG --out names: `out` itself, or `<card>[-back].png` in it where it is a folder (it
+    exists as one, or ends in a slash as a folder's name does: `cp x dir/` means the same)."""
+    path = Path(out)
+    if out.endswith(("/", os.sep)) or path.is_dir():
+        return path / f"{card_id}{'-back' if back else ''}.png"
+    return path
+
+
 def _language(game: Any, lang: str | None) -> str:
     locales = game.manifest.locales
     chosen = lang or ("uk" if "uk" in locales else game.manifest.default_locale)
@@ -49,8 +59,10 @@ def preview(
                                     autocompletion=complete_games),
     card_id: str = typer.Argument(..., metavar="CARD_ID", help="The card's id."),
     lang: Optional[str] = typer.Option(None, "--lang", help="Language; default: uk, or the game's first locale."),
-    out: Optional[Path] = typer.Option(None, "--out", help="PNG file to write; default: "
-                                       "output/<game>/<lang>/preview/<card>.png."),
+    out: Optional[str] = typer.Option(None, "--out", metavar="PATH",
+                                      help="PNG file to write, or a folder to write <card>.png "
+                                      "into: one that exists, or any path ending in / (made if "
+                                      "missing); default: output/<game>/<lang>/preview/<card>.png."),
     back: bool = typer.Option(False, "--back", help="Draw the card's back instead of its front."),
     watch: bool = typer.Option(False, "--watch", help="Keep running: draw the card again each "
                                "time the game's card data, art or layouts are saved (Ctrl-C stops)."),
@@ -65,16 +77,17 @@ def preview(
     With --watch, each save draws it again, a path (or a JSON line) per drawing; a refused
     drawing keeps the last good PNG."""
     show = Output(format, quiet, verbose, stream=watch)
-    if out is not None:
-        check_output(out, "--out", folder=False)
+    target = None if out is None else png_path(out, card_id, back)
+    if target is not None:
+        check_output(target, "--out", folder=False)
     (root,) = resolve_games([game_name])
 
     def draw() -> None:
-        _draw(root, card_id, lang, out, back, show)
+        _draw(root, card_id, lang, target, back, show)
 
     if watch:
         try:
-            _watch(root, draw, out, show)
+            _watch(root, draw, target, show)
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
     else:
@@ -111,7 +124,7 @@ def _draw(root: Path, card_id: str, lang: str | None, out: Path | None, back: bo
         raise FindingsError([art])
     png = card_png(game, card, language, side)
     if out is None:
-        out = Path("output") / game.id / language / "preview" / f"{card.id}{'-back' if back else ''}.png"
+        out = png_path(str(Path("output") / game.id / language / "preview") + os.sep, card.id, back)
     write_atomic(out, png)
     if show.json:
         show.data([{"product": "preview", "game": game.id, "lang": language,

@@ -4,7 +4,9 @@ The watcher (watchfiles) looks at each game's card folder, its templates and the
 `templates/_common`. A batch of saves rebuilds, per game, only the products the changed files
 feed: a rulebook template its rulebook and booklet, a cheat-sheet template its cheat sheet, card
 data, card layouts and art everything (the rulebook and cheat sheet show cards and counts). A
-template of a language not being built rebuilds nothing.
+template of a language not being built rebuilds nothing. The build's own writes never do, even
+into an output folder inside the game's (`--out cards/<game>/out`): `OUT/<game>/<lang>/`, the
+temporaries it is written through and the folders made to hold it are not sources.
 
 Each rebuild is `forge build` in a fresh process: templates and data are read anew (the build's
 in-process caches assume files do not change under them), and a build that fails cannot take the
@@ -28,6 +30,7 @@ import typer
 
 from ..build import DEFAULT_PRODUCTS, check_products
 from ..errors import UsageError, display_path
+from ..files import writing
 from ..templating import templates_root
 from .app import (USAGE, Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
                   complete_games, resolve_games, split_names)
@@ -57,6 +60,21 @@ class Watched:
     def folders(self) -> list[Path]:
         return [p for p in (self.root, self.templates, self.common) if p.is_dir()]
 
+    def outputs(self, out: Path, lang: str | None) -> list[Path]:
+        """The folders its builds write: OUT/<game>/<lang>, for `lang` or, with none given,
+        each language of the manifest as it is now (a broken manifest builds nothing)."""
+        from ..load import load_yaml
+        from ..model.game import MANIFEST
+        from ..model.manifest import read_locales
+
+        if lang is None:
+            doc, _ = load_yaml(self.root / MANIFEST)
+            found = read_locales(doc.data) if doc is not None else ()
+            langs = list(found) if isinstance(found, tuple) else []
+        else:
+            langs = [lang]
+        return [(out / self.id / each).resolve() for each in langs]
+
 
 def products_for(game: Watched, path: Path, products: list[str], lang: str | None) -> list[str]:
     """Which of `products` the file at `path` feeds for `game` (none if it is not its source)."""
@@ -74,21 +92,24 @@ def products_for(game: Watched, path: Path, products: list[str], lang: str | Non
 
 
 def plan(games: Iterable[Watched], changed: Iterable[Path], products: list[str],
-         lang: str | None) -> dict[Watched, tuple[list[str], list[Path]]]:
+         lang: str | None, out: Path | None = None) -> dict[Watched, tuple[list[str], list[Path]]]:
     """For each game a batch of changes touches: (products to rebuild, in build order; the
-    changed files that call for them)."""
-    out: dict[Watched, tuple[list[str], list[Path]]] = {}
+    changed files that call for them). What its builds into `out` wrote is no change."""
+    todo: dict[Watched, tuple[list[str], list[Path]]] = {}
     for game in games:
         wanted: set[str] = set()
         why = []
+        own = game.outputs(out, lang) if out is not None else []
         for path in changed:
+            if any(writing(path, folder) or path in folder.parents for folder in own):
+                continue
             found = products_for(game, path, products, lang)
             if found:
                 wanted.update(found)
                 why.append(path)
         if wanted:
-            out[game] = ([p for p in products if p in wanted], why)
-    return out
+            todo[game] = ([p for p in products if p in wanted], why)
+    return todo
 
 
 def build_command(game: Watched, products: list[str], out: Path, lang: str | None, paper: str,
@@ -140,7 +161,7 @@ def watch_games(roots: list[Path], products: list[str], out: Path, lang: str | N
                 if build(game, products) == USAGE:  # a wrong option: every rebuild would fail too
                     raise UsageError("the build was refused (see above); nothing to watch")
             continue
-        for game, (what, why) in plan(games, changed, products, lang).items():
+        for game, (what, why) in plan(games, changed, products, lang, out).items():
             show.summary(stamp(f"{game.id}: {file_list(why)} changed"))
             build(game, what)
 
