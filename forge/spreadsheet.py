@@ -1,6 +1,7 @@
 """Card data from a spreadsheet (`forge import`): one row per card, one column per field.
 
-Reading: `.csv` / `.tsv` with the standard library (UTF-8, the delimiter sniffed among comma,
+Reading: a regular file of at most 10 MiB (a FIFO or a device is refused before it is opened).
+`.csv` / `.tsv` with the standard library (UTF-8, the delimiter sniffed among comma,
 semicolon and tab); `.xlsx`, `.xlsm`, `.xlsb`, `.xls` and `.ods` with python-calamine (its
 first sheet unless one is named). The first non-empty row is the header; every other non-empty
 row is a card. Rows and columns are counted from 1 as the spreadsheet shows them (CSV: records,
@@ -36,7 +37,9 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -93,16 +96,16 @@ def read_sheet(path: Path, sheet: str | None = None) -> tuple[Sheet | None, list
     if suffix not in SHEET_SUFFIXES:
         raise UsageError(f"{name}: not a spreadsheet forge reads (use {', '.join(SHEET_SUFFIXES)})")
     try:
-        size = path.stat().st_size
+        raw = _read_file(path, name)
     except OSError as exc:
         return None, [Finding(name, 0, 0, "io", f"cannot read the file: {exc.strerror}")]
-    if size > MAX_FILE_BYTES:
+    if len(raw) > MAX_FILE_BYTES:
         return None, [Finding(name, 0, 0, "too-large", f"the file is larger than "
                               f"{MAX_FILE_BYTES // 2**20} MiB", "split the cards into several sheets")]
     if suffix in CSV_SUFFIXES:
         if sheet is not None:
             raise UsageError("--sheet names a sheet of a workbook; a CSV file has one")
-        rows, findings = _csv_rows(path, name)
+        rows, findings = _csv_rows(raw, name, suffix)
     else:
         rows, findings = _workbook_rows(path, name, sheet)
     if findings:
@@ -132,15 +135,26 @@ def read_sheet(path: Path, sheet: str | None = None) -> tuple[Sheet | None, list
     return Sheet(path, cells), []
 
 
-def _csv_rows(path: Path, name: str) -> tuple[list[list[str]], list[Finding]]:
-    raw = path.read_bytes()
+def _read_file(path: Path, name: str) -> bytes:
+    """At most one byte over the size limit of a regular file; a FIFO, a device or a folder is
+    refused before it is opened (reading a FIFO waits for a writer), and checked again once open."""
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise UsageError(f"{name}: not a regular file; give a sheet saved as a file")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with open(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UsageError(f"{name}: not a regular file; give a sheet saved as a file")
+        return f.read(MAX_FILE_BYTES + 1)
+
+
+def _csv_rows(raw: bytes, name: str, suffix: str) -> tuple[list[list[str]], list[Finding]]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         return [], [Finding(name, line, 0, "encoding", f"byte 0x{raw[exc.start]:02x} is not UTF-8",
                             "export the sheet as CSV in UTF-8")]
-    if path.suffix.lower() == ".tsv":
+    if suffix == ".tsv":
         delimiter = "\t"
     else:
         try:

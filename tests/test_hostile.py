@@ -58,6 +58,9 @@ def _edit(proj: Path, edit: dict) -> None:
         path.mkdir(parents=True, exist_ok=True)
     elif "bytes" in edit:
         path.write_bytes(bytes.fromhex(edit["bytes"]))
+    elif "fifo" in edit:
+        path.unlink(missing_ok=True)
+        os.mkfifo(path)
     if "mode" in edit:
         os.chmod(path, edit["mode"])
 
