@@ -2,10 +2,13 @@
 
 Reading: a regular file of at most 10 MiB (a FIFO or a device is refused before it is opened).
 `.csv` / `.tsv` with the standard library (UTF-8, the delimiter sniffed among comma,
-semicolon and tab); `.xlsx`, `.xlsm`, `.xlsb`, `.xls` and `.ods` with python-calamine (its
-first sheet unless one is named). The first non-empty row is the header; every other non-empty
-row is a card. Rows and columns are counted from 1 as the spreadsheet shows them (CSV: records,
-so a quoted cell spanning lines is still one row).
+semicolon and tab); `.xlsx`, `.xlsm` and `.ods` with
+python-calamine (its first sheet unless one is named), once `forge.workbook` has bounded the
+archive and where its cells lie (MAX_ROWS, MAX_COLUMNS, MAX_CELLS). `.xls` and `.xlsb` are
+binary formats whose cells cannot be counted before calamine makes a grid of them: refused.
+The first non-empty row is the header; every other non-empty row is a card. Rows and columns
+are counted from 1 as the spreadsheet shows them (CSV: records, so a quoted cell spanning
+lines is still one row).
 
 Columns: a column's name is a card key (`id`, `subtype`, `set`, `copies`, `art`, `replaces`, or
 a field of the card type), with a dot for the parts of a mapping: `name.uk`, `name.en`,
@@ -49,15 +52,19 @@ from .files import write_atomic
 from .load import MAX_FILE_BYTES, MAX_STRING, Document, load_yaml, parse_yaml
 from .model import Game, load_game
 from .model.cards import COMMON_KEYS, card_models
+from .workbook import Limits, workbook_rows
 
 __all__ = ["Cell", "ImportResult", "Sheet", "import_sheet", "read_sheet", "SHEET_SUFFIXES"]
 
 CSV_SUFFIXES = (".csv", ".tsv")
-CALAMINE_SUFFIXES = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods")
+CALAMINE_SUFFIXES = (".xlsx", ".xlsm", ".ods")
 SHEET_SUFFIXES = CSV_SUFFIXES + CALAMINE_SUFFIXES
-#: Most rows and columns a sheet may have (the YAML limits make 20,000 cards load in a second).
+BINARY_SUFFIXES = (".xls", ".xlsb")  # refused: see read_sheet
+#: Most rows and columns a sheet may have (the YAML limits make 20,000 cards load in a second),
+#: and cells from A1 to a workbook sheet's last one (python-calamine makes them a grid).
 MAX_ROWS = 100_000
 MAX_COLUMNS = 1_000
+MAX_CELLS = 2_000_000
 #: The type of each key every card has, as a field spec's type.
 COMMON_TYPES = {"id": "str", "type": "str", "subtype": "str", "set": "str", "copies": "int",
                 "name": "text", "text": "text", "flavor": "text", "art": "str", "replaces": "str",
@@ -93,6 +100,9 @@ def read_sheet(path: Path, sheet: str | None = None) -> tuple[Sheet | None, list
     """The non-empty cells of a CSV file or a workbook's sheet; findings when it cannot be read."""
     name = display_path(path)
     suffix = path.suffix.lower()
+    if suffix in BINARY_SUFFIXES:
+        raise UsageError(f"{name}: forge does not read {suffix} workbooks (a binary format whose cells "
+                         "cannot be counted before they are read); save the sheet as .xlsx or .ods")
     if suffix not in SHEET_SUFFIXES:
         raise UsageError(f"{name}: not a spreadsheet forge reads (use {', '.join(SHEET_SUFFIXES)})")
     try:
@@ -107,7 +117,7 @@ def read_sheet(path: Path, sheet: str | None = None) -> tuple[Sheet | None, list
             raise UsageError("--sheet names a sheet of a workbook; a CSV file has one")
         rows, findings = _csv_rows(raw, name, suffix)
     else:
-        rows, findings = _workbook_rows(path, name, sheet)
+        rows, findings = workbook_rows(raw, name, suffix, sheet, Limits(MAX_ROWS, MAX_COLUMNS, MAX_CELLS))
     if findings:
         return None, findings
     cells = []
@@ -165,26 +175,6 @@ def _csv_rows(raw: bytes, name: str, suffix: str) -> tuple[list[list[str]], list
         return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)), []
     except csv.Error as exc:
         return [], [Finding(name, 0, 0, "syntax", f"not readable as CSV: {exc}")]
-
-
-def _workbook_rows(path: Path, name: str, sheet: str | None) -> tuple[list[list[Any]], list[Finding]]:
-    import python_calamine
-
-    try:
-        book = python_calamine.CalamineWorkbook.from_path(str(path))
-        if sheet is None:
-            if not book.sheet_names:
-                return [], [Finding(name, 0, 0, "empty", "the workbook has no sheet")]
-            data = book.get_sheet_by_index(0)
-        elif sheet in book.sheet_names:
-            data = book.get_sheet_by_name(sheet)
-        else:
-            raise UsageError(f"{name} has no sheet {sheet!r} (it has {', '.join(book.sheet_names)})")
-        return data.to_python(skip_empty_area=False), []
-    except UsageError:
-        raise
-    except Exception as exc:  # noqa: BLE001 (calamine's errors are many: zip, XML, password ...)
-        return [], [Finding(name, 0, 0, "syntax", f"cannot read the workbook: {type(exc).__name__}: {exc}")]
 
 
 # --------------------------------------------------------------------------------------------

@@ -150,6 +150,14 @@ def test_reading_sheets():
         read_sheet(here / "conftest.py")
 
 
+@pytest.mark.parametrize("suffix", [".xls", ".xlsb"])
+def test_binary_workbooks_are_refused_before_they_are_read(tmp_path, suffix):
+    sheet = tmp_path / f"cards{suffix}"
+    sheet.write_bytes(b"\xd0\xcf\x11\xe0" * 4)
+    with pytest.raises(UsageError, match="save the sheet as .xlsx or .ods"):
+        read_sheet(sheet)
+
+
 def test_csv_with_bad_bytes_is_a_finding(tmp_path):
     sheet = tmp_path / "x.csv"
     sheet.write_bytes(b"id,name.en\nok,\xff\n")
