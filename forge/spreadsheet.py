@@ -1,20 +1,21 @@
 """Card data from a spreadsheet (`forge import`): one row per card, one column per field.
 
 Reading: a regular file of at most 10 MiB (a FIFO or a device is refused before it is opened).
-`.csv` / `.tsv` with the standard library (UTF-8, the delimiter sniffed among comma,
-semicolon and tab); `.xlsx`, `.xlsm` and `.ods` with
+`.csv` / `.tsv` with the standard library (UTF-8; the delimiter is the one of comma, semicolon
+and tab that splits the first record into most columns); `.xlsx`, `.xlsm` and `.ods` with
 python-calamine (its first sheet unless one is named), once `forge.workbook` has bounded the
 archive and where its cells lie (MAX_ROWS, MAX_COLUMNS, MAX_CELLS). `.xls` and `.xlsb` are
 binary formats whose cells cannot be counted before calamine makes a grid of them: refused.
 The first non-empty row is the header; every other non-empty row is a card. Rows and columns
-are counted from 1 as the spreadsheet shows them (CSV: records, so a quoted cell spanning
-lines is still one row).
+are counted from 1 as the spreadsheet shows them (CSV: records, so a quoted cell spanning lines
+is still one row).
 
 Columns: a column's name is a card key (`id`, `subtype`, `set`, `copies`, `art`, `replaces`, or
 a field of the card type), with a dot for the parts of a mapping: `name.uk`, `name.en`,
 `flavor.en`, or `stats.attack` for an `object` field. Values follow the field's type from the
-manifest: numbers for `int` (`3` and `3.0` alike), `true`/`false`/`yes`/`no`/`1`/`0` for `bool`,
-text as written otherwise. `effects`, `list`, `object` and `effects`-typed fields hold YAML flow
+manifest: numbers for `int` (`3`, `3.0` and `3.00` alike; `3.5` is a finding, and so is a
+number of more digits than Python reads), `true`/`false`/`yes`/`no`/`1`/`0` for `bool`, text as
+written otherwise. `effects`, `list`, `object` and `effects`-typed fields hold YAML flow
 text, read by forge's own YAML loader with its limits: `draw: 3`, `[draw: 3, discard: {count: 1}]`,
 `[techno, house]` (a list without its brackets gets them; a block list pasted with its line
 breaks, `- draw: 3`, is read as it is). An empty cell leaves the key out (and
@@ -157,6 +158,23 @@ def _read_file(path: Path, name: str) -> bytes:
         return f.read(MAX_FILE_BYTES + 1)
 
 
+#: csv.Sniffer's regular expressions take seconds on a crafted head of a few KiB (quadratic):
+#: forge instead reads the first record with each delimiter it accepts, and takes the one that
+#: splits it into most columns (a comma on a tie).
+_DELIMITERS = ",;\t"
+_HEAD = 4096
+
+
+def _delimiter(text: str) -> str:
+    def columns(delimiter: str) -> int:
+        records = csv.reader(io.StringIO(text[:_HEAD], newline=""), delimiter=delimiter)
+        try:
+            return next((len(record) for record in records if any(f.strip() for f in record)), 0)
+        except csv.Error:
+            return 0
+    return max(_DELIMITERS, key=columns)
+
+
 def _csv_rows(raw: bytes, name: str, suffix: str) -> tuple[list[list[str]], list[Finding]]:
     try:
         text = raw.decode("utf-8-sig")
@@ -164,13 +182,7 @@ def _csv_rows(raw: bytes, name: str, suffix: str) -> tuple[list[list[str]], list
         line = raw.count(b"\n", 0, exc.start) + 1
         return [], [Finding(name, line, 0, "encoding", f"byte 0x{raw[exc.start]:02x} is not UTF-8",
                             "export the sheet as CSV in UTF-8")]
-    if suffix == ".tsv":
-        delimiter = "\t"
-    else:
-        try:
-            delimiter = csv.Sniffer().sniff(text[:65536], delimiters=",;\t").delimiter
-        except csv.Error:
-            delimiter = ","
+    delimiter = "\t" if suffix == ".tsv" else _delimiter(text)
     try:
         return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)), []
     except csv.Error as exc:
@@ -235,7 +247,7 @@ def _kind(path: tuple[str, ...], spec: Any) -> str:
     return kind or "str"
 
 
-_INT = re.compile(r"[+-]?\d+")
+_INT = re.compile(r"([+-]?\d+)(?:\.0*)?")
 _TRUE, _FALSE = {"true", "yes", "1"}, {"false", "no", "0"}
 
 
@@ -257,8 +269,12 @@ def _value(sheet: Sheet, cell: Cell, kind: str) -> tuple[Any, Finding | None]:
     if kind == "int":
         if isinstance(value, float) and value.is_integer():
             return int(value), None
-        if isinstance(value, str) and _INT.fullmatch(value):
-            return int(value), None
+        if isinstance(value, str) and (number := _INT.fullmatch(value)):
+            try:
+                return int(number[1]), None
+            except ValueError:  # over Python's 4,300 digits (sys.get_int_max_str_digits)
+                return None, sheet.finding(cell.row, cell.col, "too-large", f"a number of "
+                                           f"{len(number[1]):,} digits", "write the number the field wants")
         return value, None
     if kind == "bool":
         if isinstance(value, bool):
