@@ -1,16 +1,21 @@
 """Card data from a spreadsheet (`forge import`): one row per card, one column per field.
 
-Reading: `.csv` / `.tsv` with the standard library (UTF-8, the delimiter sniffed among comma,
-semicolon and tab); `.xlsx`, `.xlsm`, `.xlsb`, `.xls` and `.ods` with python-calamine (its
-first sheet unless one is named). The first non-empty row is the header; every other non-empty
-row is a card. Rows and columns are counted from 1 as the spreadsheet shows them (CSV: records,
-so a quoted cell spanning lines is still one row).
+Reading: a regular file of at most 10 MiB (a FIFO or a device is refused before it is opened).
+`.csv` / `.tsv` with the standard library (UTF-8; the delimiter is the one of comma, semicolon
+and tab that splits the first record into most columns); `.xlsx`, `.xlsm` and `.ods` with
+python-calamine (its first sheet unless one is named), once `forge.workbook` has bounded the
+archive and where its cells lie (MAX_ROWS, MAX_COLUMNS, MAX_CELLS). `.xls` and `.xlsb` are
+binary formats whose cells cannot be counted before calamine makes a grid of them: refused.
+The first non-empty row is the header; every other non-empty row is a card. Rows and columns
+are counted from 1 as the spreadsheet shows them (CSV: records, so a quoted cell spanning lines
+is still one row).
 
 Columns: a column's name is a card key (`id`, `subtype`, `set`, `copies`, `art`, `replaces`, or
 a field of the card type), with a dot for the parts of a mapping: `name.uk`, `name.en`,
 `flavor.en`, or `stats.attack` for an `object` field. Values follow the field's type from the
-manifest: numbers for `int` (`3` and `3.0` alike), `true`/`false`/`yes`/`no`/`1`/`0` for `bool`,
-text as written otherwise. `effects`, `list`, `object` and `effects`-typed fields hold YAML flow
+manifest: numbers for `int` (`3`, `3.0` and `3.00` alike; `3.5` is a finding, and so is a
+number of more digits than Python reads), `true`/`false`/`yes`/`no`/`1`/`0` for `bool`, text as
+written otherwise. `effects`, `list`, `object` and `effects`-typed fields hold YAML flow
 text, read by forge's own YAML loader with its limits: `draw: 3`, `[draw: 3, discard: {count: 1}]`,
 `[techno, house]` (a list without its brackets gets them; a block list pasted with its line
 breaks, `- draw: 3`, is read as it is). An empty cell leaves the key out (and
@@ -36,7 +41,9 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -46,15 +53,19 @@ from .files import write_atomic
 from .load import MAX_FILE_BYTES, MAX_STRING, Document, load_yaml, parse_yaml
 from .model import Game, load_game
 from .model.cards import COMMON_KEYS, card_models
+from .workbook import Limits, workbook_rows
 
 __all__ = ["Cell", "ImportResult", "Sheet", "import_sheet", "read_sheet", "SHEET_SUFFIXES"]
 
 CSV_SUFFIXES = (".csv", ".tsv")
-CALAMINE_SUFFIXES = (".xlsx", ".xlsm", ".xlsb", ".xls", ".ods")
+CALAMINE_SUFFIXES = (".xlsx", ".xlsm", ".ods")
 SHEET_SUFFIXES = CSV_SUFFIXES + CALAMINE_SUFFIXES
-#: Most rows and columns a sheet may have (the YAML limits make 20,000 cards load in a second).
+BINARY_SUFFIXES = (".xls", ".xlsb")  # refused: see read_sheet
+#: Most rows and columns a sheet may have (the YAML limits make 20,000 cards load in a second),
+#: and cells from A1 to a workbook sheet's last one (python-calamine makes them a grid).
 MAX_ROWS = 100_000
 MAX_COLUMNS = 1_000
+MAX_CELLS = 2_000_000
 #: The type of each key every card has, as a field spec's type.
 COMMON_TYPES = {"id": "str", "type": "str", "subtype": "str", "set": "str", "copies": "int",
                 "name": "text", "text": "text", "flavor": "text", "art": "str", "replaces": "str",
@@ -90,21 +101,24 @@ def read_sheet(path: Path, sheet: str | None = None) -> tuple[Sheet | None, list
     """The non-empty cells of a CSV file or a workbook's sheet; findings when it cannot be read."""
     name = display_path(path)
     suffix = path.suffix.lower()
+    if suffix in BINARY_SUFFIXES:
+        raise UsageError(f"{name}: forge does not read {suffix} workbooks (a binary format whose cells "
+                         "cannot be counted before they are read); save the sheet as .xlsx or .ods")
     if suffix not in SHEET_SUFFIXES:
         raise UsageError(f"{name}: not a spreadsheet forge reads (use {', '.join(SHEET_SUFFIXES)})")
     try:
-        size = path.stat().st_size
+        raw = _read_file(path, name)
     except OSError as exc:
         return None, [Finding(name, 0, 0, "io", f"cannot read the file: {exc.strerror}")]
-    if size > MAX_FILE_BYTES:
+    if len(raw) > MAX_FILE_BYTES:
         return None, [Finding(name, 0, 0, "too-large", f"the file is larger than "
                               f"{MAX_FILE_BYTES // 2**20} MiB", "split the cards into several sheets")]
     if suffix in CSV_SUFFIXES:
         if sheet is not None:
             raise UsageError("--sheet names a sheet of a workbook; a CSV file has one")
-        rows, findings = _csv_rows(path, name)
+        rows, findings = _csv_rows(raw, name, suffix)
     else:
-        rows, findings = _workbook_rows(path, name, sheet)
+        rows, findings = workbook_rows(raw, name, suffix, sheet, Limits(MAX_ROWS, MAX_COLUMNS, MAX_CELLS))
     if findings:
         return None, findings
     cells = []
@@ -132,45 +146,47 @@ def read_sheet(path: Path, sheet: str | None = None) -> tuple[Sheet | None, list
     return Sheet(path, cells), []
 
 
-def _csv_rows(path: Path, name: str) -> tuple[list[list[str]], list[Finding]]:
-    raw = path.read_bytes()
+def _read_file(path: Path, name: str) -> bytes:
+    """At most one byte over the size limit of a regular file; a FIFO, a device or a folder is
+    refused before it is opened (reading a FIFO waits for a writer), and checked again once open."""
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise UsageError(f"{name}: not a regular file; give a sheet saved as a file")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with open(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UsageError(f"{name}: not a regular file; give a sheet saved as a file")
+        return f.read(MAX_FILE_BYTES + 1)
+
+
+#: csv.Sniffer's regular expressions take seconds on a crafted head of a few KiB (quadratic):
+#: forge instead reads the first record with each delimiter it accepts, and takes the one that
+#: splits it into most columns (a comma on a tie).
+_DELIMITERS = ",;\t"
+_HEAD = 4096
+
+
+def _delimiter(text: str) -> str:
+    def columns(delimiter: str) -> int:
+        records = csv.reader(io.StringIO(text[:_HEAD], newline=""), delimiter=delimiter)
+        try:
+            return next((len(record) for record in records if any(f.strip() for f in record)), 0)
+        except csv.Error:
+            return 0
+    return max(_DELIMITERS, key=columns)
+
+
+def _csv_rows(raw: bytes, name: str, suffix: str) -> tuple[list[list[str]], list[Finding]]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         return [], [Finding(name, line, 0, "encoding", f"byte 0x{raw[exc.start]:02x} is not UTF-8",
                             "export the sheet as CSV in UTF-8")]
-    if path.suffix.lower() == ".tsv":
-        delimiter = "\t"
-    else:
-        try:
-            delimiter = csv.Sniffer().sniff(text[:65536], delimiters=",;\t").delimiter
-        except csv.Error:
-            delimiter = ","
+    delimiter = "\t" if suffix == ".tsv" else _delimiter(text)
     try:
         return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)), []
     except csv.Error as exc:
         return [], [Finding(name, 0, 0, "syntax", f"not readable as CSV: {exc}")]
-
-
-def _workbook_rows(path: Path, name: str, sheet: str | None) -> tuple[list[list[Any]], list[Finding]]:
-    import python_calamine
-
-    try:
-        book = python_calamine.CalamineWorkbook.from_path(str(path))
-        if sheet is None:
-            if not book.sheet_names:
-                return [], [Finding(name, 0, 0, "empty", "the workbook has no sheet")]
-            data = book.get_sheet_by_index(0)
-        elif sheet in book.sheet_names:
-            data = book.get_sheet_by_name(sheet)
-        else:
-            raise UsageError(f"{name} has no sheet {sheet!r} (it has {', '.join(book.sheet_names)})")
-        return data.to_python(skip_empty_area=False), []
-    except UsageError:
-        raise
-    except Exception as exc:  # noqa: BLE001 (calamine's errors are many: zip, XML, password ...)
-        return [], [Finding(name, 0, 0, "syntax", f"cannot read the workbook: {type(exc).__name__}: {exc}")]
 
 
 # --------------------------------------------------------------------------------------------
@@ -231,7 +247,7 @@ def _kind(path: tuple[str, ...], spec: Any) -> str:
     return kind or "str"
 
 
-_INT = re.compile(r"[+-]?\d+")
+_INT = re.compile(r"([+-]?\d+)(?:\.0*)?")
 _TRUE, _FALSE = {"true", "yes", "1"}, {"false", "no", "0"}
 
 
@@ -253,8 +269,12 @@ def _value(sheet: Sheet, cell: Cell, kind: str) -> tuple[Any, Finding | None]:
     if kind == "int":
         if isinstance(value, float) and value.is_integer():
             return int(value), None
-        if isinstance(value, str) and _INT.fullmatch(value):
-            return int(value), None
+        if isinstance(value, str) and (number := _INT.fullmatch(value)):
+            try:
+                return int(number[1]), None
+            except ValueError:  # over Python's 4,300 digits (sys.get_int_max_str_digits)
+                return None, sheet.finding(cell.row, cell.col, "too-large", f"a number of "
+                                           f"{len(number[1]):,} digits", "write the number the field wants")
         return value, None
     if kind == "bool":
         if isinstance(value, bool):

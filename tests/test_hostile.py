@@ -6,6 +6,7 @@ import os
 import resource
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -58,8 +59,27 @@ def _edit(proj: Path, edit: dict) -> None:
         path.mkdir(parents=True, exist_ok=True)
     elif "bytes" in edit:
         path.write_bytes(bytes.fromhex(edit["bytes"]))
+    elif "zip" in edit:
+        _write_zip(path, edit["zip"])
+    elif "fifo" in edit:
+        path.unlink(missing_ok=True)
+        os.mkfifo(path)
     if "mode" in edit:
         os.chmod(path, edit["mode"])
+
+
+def _write_zip(path: Path, members: dict) -> None:
+    """An archive (.xlsx, .ods) of deflated members; a member is a text, or a list of texts and
+    [text, times], written in pieces (a member of gigabytes costs no memory here)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, parts in members.items():
+            with z.open(name, "w") as f:
+                for part in [parts] if isinstance(parts, str) else parts:
+                    text, times = (part, 1) if isinstance(part, str) else part
+                    batch = max(1, (1 << 20) // max(len(text), 1))
+                    while times > 0:
+                        f.write(text.encode("utf-8") * min(times, batch))
+                        times -= batch
 
 
 def _line_of(path: Path, needle: str) -> int:

@@ -150,6 +150,37 @@ def test_reading_sheets():
         read_sheet(here / "conftest.py")
 
 
+def test_whole_numbers_written_with_a_point_are_ints(project):
+    """`3.0` in an int column is 3, as a workbook's 3.0 is; `3.5` is a finding at its cell."""
+    sheet = _csv(project / "action.csv", "id;name.uk;name.en;cost;effects\n"
+                                         "action_1;А;A;3.0;draw: 1\n"
+                                         "action_2;Б;B;3.5;draw: 1\n")
+    result = import_sheet(project / "cards" / "g", sheet, "action", write=False)
+    assert [(f.line, f.col, f.code) for f in result.findings] == [(3, 4, "invalid")], result.findings
+    sheet.write_text(sheet.read_text(encoding="utf-8").replace("3.5", "+2.00"), encoding="utf-8")
+    result = import_sheet(project / "cards" / "g", sheet, "action")
+    assert result.written and result.findings == []
+    text = (project / "cards" / "g" / "action.yaml").read_text(encoding="utf-8")
+    assert "cost: 3\n" in text and "cost: 2\n" in text
+
+
+@pytest.mark.parametrize("head, delimiter", [("id,name.en\n", ","), ("id;name.en\n", ";"), ("id\tname.en\n", "\t"),
+                                             ('"a,b";c;d\n', ";"), ("\n\nid;x\n", ";"), ("id\n", ",")])
+def test_the_delimiter_is_the_one_that_splits_the_first_record_most(tmp_path, head, delimiter):
+    sheet = _csv(tmp_path / "x.csv", head + "1,2;3\t4\n")
+    table, findings = read_sheet(sheet)
+    header = table.rows[0]
+    assert findings == [] and len(header) == len(head.strip().split(delimiter))
+
+
+@pytest.mark.parametrize("suffix", [".xls", ".xlsb"])
+def test_binary_workbooks_are_refused_before_they_are_read(tmp_path, suffix):
+    sheet = tmp_path / f"cards{suffix}"
+    sheet.write_bytes(b"\xd0\xcf\x11\xe0" * 4)
+    with pytest.raises(UsageError, match="save the sheet as .xlsx or .ods"):
+        read_sheet(sheet)
+
+
 def test_csv_with_bad_bytes_is_a_finding(tmp_path):
     sheet = tmp_path / "x.csv"
     sheet.write_bytes(b"id,name.en\nok,\xff\n")

@@ -17,7 +17,7 @@ def import_cards(
     game: str = typer.Argument(..., metavar="GAME", help="Game id or folder.",
                                autocompletion=complete_games),
     sheet: Path = typer.Argument(..., metavar="FILE", exists=True, dir_okay=False,
-                                 help="The sheet: .csv, .tsv, .ods, .xlsx (.xlsm, .xlsb, .xls)."),
+                                 help="The sheet: .csv, .tsv, .ods, .xlsx (.xlsm)."),
     type_id: str = typer.Option(..., "--type", help="The card type of every row."),
     set_id: Optional[str] = typer.Option(None, "--set", help="Set of new cards; default: an updated "
                                          "card's own, else the manifest's first set."),
