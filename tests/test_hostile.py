@@ -49,6 +49,8 @@ def _edit(proj: Path, edit: dict) -> None:
     elif "write" in edit:
         path.write_text(edit["write"], encoding="utf-8")
     elif "symlink" in edit:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
         path.unlink(missing_ok=True)
         path.symlink_to(edit["symlink"])
     elif "repeat" in edit:
@@ -106,6 +108,8 @@ def test_hostile_input_gets_a_clear_answer(tmp_path, case):
             assert f"{Path(where['file']).name}:{line}:" in said, said
         for text in case.get("says", []):
             assert text in said, said
+        for text in case.get("never_says", []):
+            assert text not in said, said
         for path in case.get("absent", []):
             assert not Path(path).exists(), f"{path} was made: the payload ran"
         for path, digest in digests.items():
