@@ -95,7 +95,8 @@ def project_folder(game_root: Path, name: str) -> Path | None:
 
 
 def real_folder(folder: Path, what: str) -> Path:
-    """`folder` (whose parent's path is real), refused when it is a symbolic link or lies in one.
+    """`folder`, an absolute path found from a real one (`project_folder`, a resolved
+    $FORGE_TEMPLATES, forge's own), refused when it is a symbolic link or lies in one.
 
     A project's `templates/` or `tests/scenarios/<game>/` is read as the game's own, and the
     project folder may hold more than games (a `.git/` with its credentials, the user's home):
