@@ -74,8 +74,11 @@ class Finding:
 
 
 def display_path(path: Path) -> str:
-    """Paths in messages are relative to the working directory when they can be."""
+    """Paths in messages are relative to the working directory when they can be. A symbolic
+    link is named as itself, not as the file it leads to (a finding about a link is at it)."""
+    path = Path(path)
+    full = path.resolve() if path.name in ("", "..") else path.parent.resolve() / path.name
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(full.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)

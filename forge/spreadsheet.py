@@ -53,6 +53,7 @@ from .files import write_atomic
 from .load import MAX_FILE_BYTES, MAX_STRING, Document, load_yaml, parse_yaml
 from .model import Game, load_game
 from .model.cards import COMMON_KEYS, card_models
+from .model.game import refusal
 from .workbook import Limits, workbook_rows
 
 __all__ = ["Cell", "ImportResult", "Sheet", "import_sheet", "read_sheet", "SHEET_SUFFIXES"]
@@ -426,7 +427,11 @@ def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None 
 
     # The file as it is: plain data by forge's loader (what check sees), and ruamel's round trip.
     existing: list[Any] = []
-    if target.exists():
+    if os.path.lexists(target):
+        problem = refusal(root, target.name, "card file")
+        if problem is not None:  # a link leading out is neither read nor replaced
+            result.findings = [problem]
+            return result
         doc, problems = load_yaml(target)
         if doc is None or not isinstance(doc.data, (list, type(None))):
             result.findings = problems or [doc.finding((), "shape", "a card file is a YAML list of cards")]
@@ -495,7 +500,7 @@ def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None 
     except Exception as exc:  # noqa: BLE001 (ruamel refusing a file forge's own loader read)
         raise ForgeError(f"{here}: cannot update the file keeping its comments and order "
                          f"(ruamel.yaml: {type(exc).__name__}: {exc}); nothing was written") from exc
-    write_atomic(target, text.encode("utf-8"))
+    write_atomic(target.resolve(), text.encode("utf-8"))  # through a link within the game, not over it
     result.written = True
     return result
 

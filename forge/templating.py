@@ -23,6 +23,7 @@ import pydantic
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from . import cache
+from .paths import DataPathError, data_path, project_folder, real_folder
 from .resources import BUILTIN
 
 class _SharedBytecode(jinja2.BytecodeCache):
@@ -166,22 +167,69 @@ def _served(tp: type, attr: str) -> bool:
     return tp.__module__.startswith(_MODULES)
 
 
-class FolderLoader(jinja2.FileSystemLoader):
-    """Jinja's file loader, refusing a template whose real path leaves its folders: a link in
-    a shared templates folder must not bring the user's own files into a PDF. (`..` in a
-    template name is already refused by Jinja.)"""
+#: The largest template file forge reads (the built-in ones are at most 50 KB): a bigger one is
+#: refused before it is read or compiled.
+MAX_TEMPLATE_BYTES = 2**20
 
-    def __init__(self, searchpath: Any) -> None:
-        super().__init__(searchpath)
-        self.real = [os.path.realpath(p) for p in self.searchpath]
+
+class FolderLoader(jinja2.BaseLoader):
+    """Templates by name from folders of templates folders, first match wins: `folders` are
+    (templates folder, folder inside it) pairs.
+
+    A shared templates folder must not bring the user's own files into a PDF, so a template
+    is found through `forge.paths.data_path`: it must resolve, links followed, to a regular
+    file inside its templates folder (a link within it is fine), which must itself be a real
+    folder (`real_folder`); its size is bounded before it is read. What is refused raises a
+    `SecurityError` (a link out) or a `TemplateError` (an unreadable folder, a file too large)
+    naming the template, never a quiet look in the next folder. (`..` in a template name is
+    refused by Jinja.)"""
+
+    def __init__(self, folders: list[tuple[Path, str]]) -> None:
+        self.folders = list(dict.fromkeys(folders))
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
-        source, filename, uptodate = super().get_source(environment, template)
-        real = os.path.realpath(filename)
-        if not any(real.startswith(root + os.sep) for root in self.real):
-            raise jinja2.exceptions.SecurityError(
-                f"template {template!r} is a link to {real}, outside the templates folder")
-        return source, filename, uptodate
+        pieces = jinja2.loaders.split_template_path(template)
+        for root, sub in self.folders:
+            name = "/".join([sub, *pieces] if sub else pieces)
+            try:
+                path = data_path(real_folder(root, "templates folder"), name, "template",
+                                 "the templates folder")
+            except DataPathError as exc:
+                if exc.code == "path-missing":
+                    continue
+                if exc.code == "path-outside":
+                    raise jinja2.exceptions.SecurityError(exc.message) from None
+                raise jinja2.TemplateError(exc.message) from None
+            return _read_template(path, name), os.path.normpath(root / name), _unchanged(path)
+        raise jinja2.TemplateNotFound(template)
+
+
+def _read_template(path: Path, name: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_TEMPLATE_BYTES + 1)  # never more: the size is an error, not a read
+    except OSError as exc:
+        raise jinja2.TemplateError(f"template {name!r} cannot be read: {exc.strerror}") from None
+    if len(data) > MAX_TEMPLATE_BYTES:
+        raise jinja2.TemplateError(f"template {name!r} is larger than {MAX_TEMPLATE_BYTES // 2**20} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise jinja2.TemplateError(f"template {name!r}: byte 0x{data[exc.start]:02x} is not UTF-8") from None
+
+
+def _unchanged(path: Path) -> Any:
+    try:
+        mtime = os.path.getmtime(path)
+    except OSError:
+        mtime = None
+
+    def uptodate() -> bool:
+        try:
+            return os.path.getmtime(path) == mtime
+        except OSError:
+            return False
+    return uptodate
 
 
 def error_position(tb: TracebackType | None) -> tuple[str, int]:
@@ -229,25 +277,28 @@ COMMON = BUILTIN / "templates" / "_common"
 def templates_root(game: object) -> Path:
     """Where a game's templates live: $FORGE_TEMPLATES, else `templates/` beside its cards
     folder (a designer's own project laid out like the built-in one), else the built-in
-    project's."""
+    project's. The answer's parent is a real path; the folder itself may be a link, which
+    `FolderLoader` and `check` refuse."""
     if os.environ.get("FORGE_TEMPLATES"):
-        return Path(os.environ["FORGE_TEMPLATES"])
+        return Path(os.environ["FORGE_TEMPLATES"]).resolve()
     return _beside(str(game.root), game.id)  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=256)
 def _beside(game_root: str, game_id: str) -> Path:
-    sibling = Path(game_root).resolve().parent.parent / "templates"
-    if (sibling / game_id).is_dir() or (sibling / "_common").is_dir():
+    sibling = project_folder(Path(game_root), "templates")
+    if sibling is not None and (sibling.is_symlink() or any(
+            os.path.lexists(sibling / name) for name in (game_id, "_common"))):
         return sibling
     return BUILTIN / "templates"
 
 
-def layout_folders(root: Path, game_id: str) -> list[str]:
-    """The folders a game's card layouts are loaded from, first match wins: its own, its
-    project's `_common`, then forge's (`COMMON`)."""
-    return list(dict.fromkeys(str(p) for p in (root / game_id / "cards", root / "_common" / "cards",
-                                               COMMON / "cards")))
+def layout_folders(root: Path, game_id: str) -> list[tuple[Path, str]]:
+    """The folders a game's card layouts are loaded from, first match wins, as `FolderLoader`
+    takes them: its own and its project's `_common` in the templates folder `root`, then
+    forge's (`COMMON`)."""
+    return list(dict.fromkeys([(root, f"{game_id}/cards"), (root, "_common/cards"),
+                               (COMMON.parent, "_common/cards")]))
 
 
 def source_loader(sources: dict[str, str]) -> jinja2.FunctionLoader:

@@ -50,6 +50,8 @@ def _edit(proj: Path, edit: dict) -> None:
     elif "write" in edit:
         path.write_text(edit["write"], encoding="utf-8")
     elif "symlink" in edit:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
         path.unlink(missing_ok=True)
         path.symlink_to(edit["symlink"])
     elif "repeat" in edit:

@@ -200,6 +200,38 @@ def test_a_game_folder_that_cannot_be_listed_is_a_finding(project, monkeypatch, 
     assert f"{GAME}: io: cannot list the folder: Permission denied" in said
 
 
+def _project_with_templates(tmp_path: Path) -> Path:
+    """tmp_path/proj laid out as a user's project: cards/<game> and a copy of templates/."""
+    proj = tmp_path / "proj"
+    shutil.copytree(CARDS / GAME, proj / "cards" / GAME)
+    shutil.copytree(ROOT / "templates", proj / "templates")
+    return proj
+
+
+def test_a_layouts_folder_that_cannot_be_read_is_a_finding_naming_it(tmp_path, monkeypatch, capsys):
+    """Not a quiet fall back to the built-in layouts: the folder is named."""
+    layouts = _project_with_templates(tmp_path) / "templates" / GAME / "cards"
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: Path(path) != layouts
+                        and real_access(path, mode, **kw))
+    monkeypatch.chdir(tmp_path)
+    code, said = forge_here(monkeypatch, capsys, "check", f"proj/cards/{GAME}")
+    assert_user_error(code, said)
+    assert f"proj/templates/{GAME}/cards: io: folder '{GAME}/cards' cannot be read: Permission denied" in said
+
+
+@needs_permissions
+def test_an_unreadable_layouts_folder_is_a_finding_naming_it(tmp_path):
+    layouts = _project_with_templates(tmp_path) / "templates" / GAME / "cards"
+    layouts.chmod(0o000)
+    try:
+        done = forge("check", f"proj/cards/{GAME}", cwd=tmp_path)
+    finally:
+        layouts.chmod(0o755)
+    assert_user_error(done.returncode, done.stdout + done.stderr)
+    assert f"proj/templates/{GAME}/cards: io: folder '{GAME}/cards' cannot be read" in done.stderr
+
+
 @needs_permissions
 @pytest.mark.parametrize("mode, says", [(0o000, f"cannot read {GAME}: Permission denied"),
                                         (0o300, f"{GAME}: io: cannot list the folder")])

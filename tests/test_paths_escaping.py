@@ -151,3 +151,36 @@ def test_drawing_without_check_reads_art_only_inside_the_folder(tmp_path, art, d
     draw_card(canvas, game, kiss, "uk", 20, 20)
     canvas.save()
     assert (b"/Subtype /Image" in buf.getvalue()) == drawn
+
+
+def test_templates_are_read_only_from_inside_a_real_templates_folder(tmp_path):
+    """Rendering alone, without `check`, reads no template outside its templates folder, and
+    none over the size limit: a refusal is an error, never a quiet look in the next folder."""
+    from jinja2.exceptions import SecurityError, TemplateError, TemplateNotFound
+
+    from forge.templating import MAX_TEMPLATE_BYTES, Environment, FolderLoader
+
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "shared.j2").write_text("SECRET")
+    root = tmp_path / "proj" / "templates"
+    (root / "_common" / "cards").mkdir(parents=True)
+    (root / "_common" / "cards" / "shared.j2").write_text("shared")
+    (root / "g").mkdir()
+    (root / "g" / "cards").symlink_to(secret)                                # leads out
+    (root / "g" / "inside.j2").symlink_to("../_common/cards/shared.j2")     # stays inside
+    (root / "g" / "big.j2").write_text("x" * (MAX_TEMPLATE_BYTES + 1))
+    layouts = Environment(loader=FolderLoader([(root, "g/cards"), (root, "_common/cards")]))
+    with pytest.raises(SecurityError, match="leads outside the templates folder through a symbolic link"):
+        layouts.get_template("shared.j2")
+    own = Environment(loader=FolderLoader([(root, "g")]))
+    assert own.get_template("inside.j2").render() == "shared"
+    with pytest.raises(TemplateError, match="larger than 1 MiB"):
+        own.get_template("big.j2")
+    with pytest.raises(TemplateNotFound):
+        own.get_template("nothing.j2")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "templates").symlink_to(root)  # a project whose templates folder is a link
+    linked = Environment(loader=FolderLoader([(tmp_path / "other" / "templates", "g")]))
+    with pytest.raises(SecurityError, match="the templates folder 'templates' is a symbolic link"):
+        linked.get_template("inside.j2")

@@ -4,7 +4,7 @@
 `(game) -> iterable of Finding`, listed in one of two tiers:
 
 - `DATA_CHECKS` look at the data itself (ids, references, subtype fields, operation texts, the
-  files it names, its SVG icons) and always run;
+  files it names, the folders its templates and scenarios come from, its SVG icons) and always run;
 - `DERIVED_CHECKS` build on clean data: they compare cards with each other (counts, uniqueness),
   match the data to its rules engine, lay out every card face (glyphs, fit, every field shown
   or declared hidden) and render the
@@ -22,7 +22,7 @@ from .engine import check_engine
 from .fields import check_shown_fields
 from .identity import check_ids, check_unique
 from .layouts import check_icons
-from .paths import check_paths
+from .paths import check_folders, check_paths
 from .preflight import check_components, check_glyphs_and_fit
 from .references import check_references
 from .rulebook import check_rulebooks
@@ -31,7 +31,7 @@ from .texts import check_texts
 from .typography import check_typography
 
 DATA_CHECKS = (check_ids, check_references, check_subtype_fields, check_texts, check_typography,
-               check_paths, check_icons)
+               check_paths, check_folders, check_icons)
 DERIVED_CHECKS = (check_counts, check_unique, check_engine, check_glyphs_and_fit, check_components, check_shown_fields,
                   check_rulebooks)
 

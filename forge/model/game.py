@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import Finding, PathError, display_path
 from ..load import Document, load_yaml
+from ..paths import DataPathError, data_path
 from ..resources import BUILTIN
 from .cards import COMMON_KEYS, Card, Operation, card_models
 from .fields import walk_effects
@@ -104,17 +105,31 @@ def is_game(folder: Path) -> bool:
 
 
 def card_files(root: Path) -> list[Path]:
+    """The game folder's card files; a link among them is listed wherever it leads, for
+    `refusal` to judge."""
     return sorted(p for p in root.iterdir()
-                  if p.suffix in (".yaml", ".yml") and p.name != MANIFEST and p.is_file())
+                  if p.suffix in (".yaml", ".yml") and p.name != MANIFEST and (p.is_file() or p.is_symlink()))
+
+
+def refusal(root: Path, name: str, what: str) -> Finding | None:
+    """Why the file `name` of the game folder may not be read or written, by `data_path`'s
+    rule, as a finding at the file (a link leading out is named as itself); None if it may."""
+    try:
+        data_path(root, name, what)
+    except DataPathError as exc:
+        return Finding(display_path(root / name), 0, 0, exc.code, exc.message, exc.fix)
+    return None
 
 
 def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
     """Load a game folder; cards that do not validate are left out and reported."""
-    path = root / MANIFEST
     if not is_game(root):
         return None, [Finding(display_path(root), 0, 0, "manifest", f"no {MANIFEST} in this folder",
                               "create one; see docs/data-format.md")]
-    doc, findings = load_yaml(path)
+    problem = refusal(root, MANIFEST, "manifest")
+    if problem is not None:
+        return None, [problem]
+    doc, findings = load_yaml(root / MANIFEST)
     if doc is None:
         return None, findings
     locales = read_locales(doc.data)
@@ -140,6 +155,10 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
     cards: list[Card] = []
     ids: set[str] = set()
     for file in files:
+        problem = refusal(root, file.name, "card file")
+        if problem is not None:
+            findings.append(problem)
+            continue
         cards_doc, problems = load_yaml(file)
         findings += problems
         if cards_doc is not None:

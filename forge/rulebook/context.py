@@ -28,7 +28,7 @@ from markupsafe import Markup
 
 from ..errors import Finding, display_path
 from ..model import Game
-from ..paths import DataPathError, data_path
+from ..paths import DataPathError, data_path, project_folder, real_folder
 from ..resources import BUILTIN
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           templates_root)
@@ -44,9 +44,10 @@ BLOCK_MARK = "@@forge-block-{}@@"
 
 
 def scenarios_dir(game: Game) -> Path:
-    """`tests/scenarios/<game>/` beside the cards folder, else in the built-in project."""
-    sibling = game.root.resolve().parent.parent / "tests" / "scenarios" / game.id
-    return sibling if sibling.is_dir() else BUILTIN / "tests" / "scenarios" / game.id
+    """`tests/scenarios/<game>/` beside the cards folder, else in the built-in project. (It may
+    be a link, which `real_folder` refuses where it is read.)"""
+    name = f"tests/scenarios/{game.id}"
+    return project_folder(game.root, name) or BUILTIN / name
 
 
 def template_name(game: Game, kind: str, lang: str) -> str:
@@ -124,8 +125,9 @@ def _filter(method: str):
 @lru_cache(maxsize=8)
 def environment(root: str) -> jinja2.Environment:
     env = Environment(
-        loader=FolderLoader(root), undefined=jinja2.StrictUndefined, autoescape=True, finalize=markdown_text,
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=BYTECODE)
+        loader=FolderLoader([(Path(root), "")]), undefined=jinja2.StrictUndefined, autoescape=True,
+        finalize=markdown_text, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+        bytecode_cache=BYTECODE)
     env.filters.update(plural=_filter("plural"), items=_filter("items"),
                        card=_filter("card_quoted"), card_name=_filter("card_name"))
     return env
@@ -218,7 +220,8 @@ class _Recorder:
         """The scenario `<stem>.yaml` of the scenarios folder, which a template may not leave."""
         folder = scenarios_dir(self.game)
         try:
-            path = data_path(folder, f"{stem}.yaml", "scenario", "the scenarios folder")
+            path = data_path(real_folder(folder, "scenarios folder"), f"{stem}.yaml", "scenario",
+                             "the scenarios folder")
         except DataPathError as exc:
             if exc.code == "path-missing":
                 self.finding_at_caller("rulebook-scenario", f"no scenario file "
