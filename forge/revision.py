@@ -4,16 +4,18 @@ The repository may come with the game (a folder shared with its `.git/`), so it 
 input like the game. Git is asked only for objects by their names (`rev-parse`, `ls-tree`,
 `cat-file`), never to check out or archive, so files arrive as committed: no smudge filter,
 no attribute (export-subst, export-ignore) and no program that the repository's config names
-runs, and `GIT` turns off the rest (fetching a partial clone's missing objects through the
-remote the config names). A revision is refused before its files are read when one is larger
-than forge's data file limit or the folder has more than `MAX_FILES` files or `MAX_BYTES`; a
-link is kept only if it leads to somewhere inside the game folder.
+runs; `GIT` turns off the rest (fetching a partial clone's missing objects through the remote
+the config names), and a git command is stopped after `GIT_SECONDS`. A revision is refused
+before its files are read when one is larger than forge's data file limit or the folder has
+more than `MAX_FILES` files or `MAX_BYTES`; a link is kept only if it leads to somewhere inside
+the game folder.
 """
 from __future__ import annotations
 
 import os
 import subprocess
 import tempfile
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +34,9 @@ MAX_BYTES = 256 * 2**20
 #: (`GIT_ALLOW_PROTOCOL` empty), so never the upload-pack or ssh command a remote names.
 GIT = ("git", "--no-pager", "--literal-pathspecs", "-c", "core.fsmonitor=false")
 GIT_ENV = {"GIT_NO_LAZY_FETCH": "1", "GIT_ALLOW_PROTOCOL": "", "GIT_TERMINAL_PROMPT": "0"}
+#: Seconds one git command may take: the config can make git wait or read forever (an
+#: `include.path` naming a pipe or /dev/zero); a command that takes longer is stopped.
+GIT_SECONDS = 60
 
 CHUNK = 2**20
 LONGEST_PATH = 4096     # PATH_MAX: a longer path could not be written
@@ -77,7 +82,10 @@ def _listing(top: Path, commit: str, rev: str, prefix: str) -> list[Entry]:
     findings: list[Finding] = []
     with _popen(top, "ls-tree", "-r", "-z", "--full-tree", commit,
                 *(["--", prefix] if prefix else [])) as proc:
-        for record in _records(proc.stdout, rev, prefix):
+        for count, record in enumerate(_records(proc.stdout, rev, prefix)):
+            if count == MAX_FILES:
+                raise _refuse(rev, prefix, "too-large", f"the game folder holds more than "
+                              f"{MAX_FILES:,} files at this revision")
             meta, _, raw = record.partition(b"\t")
             mode, kind, oid = meta.decode("ascii", "replace").split()
             path = os.fsdecode(raw)
@@ -86,9 +94,6 @@ def _listing(top: Path, commit: str, rev: str, prefix: str) -> list[Entry]:
             if any(part in ("", ".", "..") for part in path[len(prefix):].split("/")):
                 findings.append(Finding(f"{rev}:{path}", 0, 0, "path-outside", "a path with an "
                                         "empty, '.' or '..' part (git never makes one)"))
-            elif len(entries) == MAX_FILES:
-                raise _refuse(rev, prefix, "too-large", f"the game folder holds more than "
-                              f"{MAX_FILES:,} files at this revision")
             else:
                 entries.append(Entry(oid, path, mode == "120000"))
     if findings:
@@ -184,6 +189,11 @@ def _command(cwd: Path, args: tuple[str, ...]) -> list[str]:
     return [*GIT, "-C", str(cwd), *args]
 
 
+def _late(args: tuple[str, ...]) -> UsageError:
+    return UsageError(f"git {args[0]} was stopped after {GIT_SECONDS} s (is something in the "
+                      "repository's config, such as an include, waiting?)")
+
+
 def _failed(why: str, stderr: bytes, code: int) -> UsageError:
     said = stderr.decode(errors="replace").strip().splitlines()
     return UsageError(f"{why}; git says: {said[-1]}" if why and said else
@@ -194,9 +204,11 @@ def _git(cwd: Path, *args: str, why: str, input: bytes | None = None) -> bytes:
     """Git's output (a few lines); a failure is a `UsageError` saying ``why``."""
     try:
         done = subprocess.run(_command(cwd, args), input=input, capture_output=True,
-                              env={**os.environ, **GIT_ENV})
+                              env={**os.environ, **GIT_ENV}, timeout=GIT_SECONDS)
     except FileNotFoundError:
         raise UsageError("not a folder, and git is not installed to read a revision") from None
+    except subprocess.TimeoutExpired:
+        raise _late(args) from None
     if done.returncode:
         raise _failed(why, done.stderr, done.returncode)
     return done.stdout
@@ -208,12 +220,21 @@ def _popen(cwd: Path, *args: str, stdin: int | None = None) -> Iterator[subproce
     with tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(_command(cwd, args), stdin=stdin, stdout=subprocess.PIPE,
                                 stderr=err, env={**os.environ, **GIT_ENV})
+        fired = threading.Event()
+        late = threading.Timer(GIT_SECONDS, lambda: (fired.set(), proc.kill()))
+        late.start()
         with proc:
             try:
                 yield proc
             except BaseException:
                 proc.kill()
+                if fired.is_set():
+                    raise _late(args) from None
                 raise
+            finally:
+                late.cancel()
+        if fired.is_set():
+            raise _late(args)
         if proc.returncode:
             err.seek(0)
             raise _failed("", err.read(), proc.returncode)

@@ -130,6 +130,17 @@ def test_a_revision_is_bounded_before_it_is_read(tmp_path, monkeypatch):
     assert revision.extract(game, "HEAD", out) == out.resolve() / "love_formula"
 
 
+def test_git_waiting_on_the_repositorys_config_is_stopped(tmp_path, monkeypatch):
+    """An include of a pipe makes git wait for a writer forever: it is stopped, a usage error."""
+    game, _ = committed_game(tmp_path)
+    os.mkfifo(tmp_path / "pipe")
+    with open(game.parents[1] / ".git" / "config", "a") as config:
+        config.write(f"[include]\n\tpath = {tmp_path / 'pipe'}\n")
+    monkeypatch.setattr(revision, "GIT_SECONDS", 1)
+    with pytest.raises(UsageError, match="stopped after 1 s"):
+        revision.extract(game, "HEAD", tmp_path / "out")
+
+
 def test_engine_options_as_the_two_sides():
     r = cli(str(ROOT), "--sets", "base,goals", "--a-option", "goals_variant=same",
             "--b-option", "goals_variant=planned", "--games", "40", "--players", "2")
