@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -14,7 +15,8 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from forge.cli.app import app
-from forge.errors import UsageError
+from forge import revision
+from forge.errors import FindingsError, UsageError
 from forge.rules.compare import mean_difference, moments_add, ratio_difference
 from pdfread import assert_fonts_embedded
 
@@ -77,6 +79,66 @@ def test_a_git_revision_is_one_side(tmp_path):
                           check=True).stdout.split() == ["M", "cards/love_formula/base_pairs.yaml"]
     bad = CliRunner().invoke(app, ["compare", str(game), "--a", "no-such-rev", "--games", "2"])
     assert isinstance(bad.exception, UsageError) and "no-such-rev" in str(bad.exception)
+
+
+def committed_game(tmp_path: Path, *links: tuple[str, str]) -> tuple[Path, int]:
+    """A repository holding the game, with ``links`` (name, target) in its folder, committed;
+    the game folder and how many bytes its files take."""
+    game = tmp_path / "repo" / "cards" / "love_formula"
+    shutil.copytree(ROOT, game)
+    for name, target in links:
+        (game / name).symlink_to(target)
+    git = ["git", "-C", str(game.parents[1]), "-c", "user.name=t", "-c", "user.email=t@t"]
+    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "cards"]):
+        subprocess.run(git + args, check=True)
+    return game, sum(len(os.readlink(p)) if p.is_symlink() else p.stat().st_size
+                     for p in game.rglob("*") if p.is_symlink() or p.is_file())
+
+
+def test_a_revision_keeps_links_inside_the_game_and_refuses_links_that_lead_out(tmp_path):
+    """Links are followed once written: `e` looks inside (d/d/../.. written out is the game
+    folder) but `d` is the game folder itself, so `e` is its parent's parent."""
+    game, _ = committed_game(tmp_path, ("same.yaml", "base_pairs.yaml"), ("d", "."),
+                             ("e", "d/d/../.."), ("abs", "/etc/hostname"))
+    with pytest.raises(FindingsError) as refused:
+        revision.extract(game, "HEAD", tmp_path / "out")
+    assert [(f.file, f.code) for f in refused.value.findings] == [
+        ("HEAD:cards/love_formula/abs", "path-outside"), ("HEAD:cards/love_formula/e", "path-outside")]
+    game, _ = committed_game(tmp_path / "2", ("same.yaml", "base_pairs.yaml"), ("d", "."))
+    copy = revision.extract(game, "HEAD", tmp_path / "out2")
+    assert copy.name == "love_formula" and (copy / "same.yaml").read_text() == (ROOT / "base_pairs.yaml").read_text()
+    assert os.readlink(copy / "d") == "."
+
+
+def test_a_revision_is_bounded_before_it_is_read(tmp_path, monkeypatch):
+    """Files and bytes of a revision's game folder are counted from git's listing and object
+    headers: over a bound, nothing is written."""
+    game, size = committed_game(tmp_path)
+    files = sum(1 for p in game.rglob("*") if p.is_file())
+    out = tmp_path / "out"
+    out.mkdir()
+    for name, value in (("MAX_BYTES", size - 1), ("MAX_FILES", files - 1)):
+        with monkeypatch.context() as m:
+            m.setattr(revision, name, value)
+            with pytest.raises(FindingsError) as refused:
+                revision.extract(game, "HEAD", out)
+        [finding] = refused.value.findings
+        assert finding.file == "HEAD:cards/love_formula/" and finding.code == "too-large"
+        assert not any(out.iterdir())
+    monkeypatch.setattr(revision, "MAX_BYTES", size)
+    monkeypatch.setattr(revision, "MAX_FILES", files)
+    assert revision.extract(game, "HEAD", out) == out.resolve() / "love_formula"
+
+
+def test_git_waiting_on_the_repositorys_config_is_stopped(tmp_path, monkeypatch):
+    """An include of a pipe makes git wait for a writer forever: it is stopped, a usage error."""
+    game, _ = committed_game(tmp_path)
+    os.mkfifo(tmp_path / "pipe")
+    with open(game.parents[1] / ".git" / "config", "a") as config:
+        config.write(f"[include]\n\tpath = {tmp_path / 'pipe'}\n")
+    monkeypatch.setattr(revision, "GIT_SECONDS", 1)
+    with pytest.raises(UsageError, match="stopped after 1 s"):
+        revision.extract(game, "HEAD", tmp_path / "out")
 
 
 def test_engine_options_as_the_two_sides():

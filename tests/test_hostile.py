@@ -22,6 +22,11 @@ from conftest import CARDS, ROOT, run_forge, tree_digest
 MEMORY = 1 << 30
 CPU_SECONDS = 10
 
+#: git as the `git:` edits run it: a fixed identity and date, no user or system config.
+GIT_ENV = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
+
 HERE = Path(__file__).parent / "cases" / "hostile"
 CASES = [(path.stem, case) for path in sorted(HERE.glob("*.yaml"))
          for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []]
@@ -40,7 +45,7 @@ def _fill(value, places: dict[str, str]):
 
 
 def _edit(proj: Path, edit: dict) -> None:
-    path = proj / edit["file"]
+    path = proj / edit.get("file", ".")
     path.parent.mkdir(parents=True, exist_ok=True)
     if "replace" in edit:
         old, new = edit["replace"]
@@ -66,6 +71,10 @@ def _edit(proj: Path, edit: dict) -> None:
     elif "fifo" in edit:
         path.unlink(missing_ok=True)
         os.mkfifo(path)
+    elif "git" in edit:
+        for args in edit["git"]:
+            done = subprocess.run(["git", *args], cwd=path, env=GIT_ENV, capture_output=True, text=True)
+            assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
     if "mode" in edit:
         os.chmod(path, edit["mode"])
 

@@ -3,9 +3,6 @@ revision or a folder each, or engine options), or a game with and without a card
 play the same seeded games; the paired differences come with 95 % intervals and a verdict."""
 from __future__ import annotations
 
-import io
-import subprocess
-import tarfile
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
@@ -23,32 +20,19 @@ from .simulate import (AddressOption, Check, CheckOption, Executor, ExecutorOpti
 
 def version(root: Path, given: str | None, flag: str, stack: ExitStack) -> Path:
     """The game folder a --a/--b names: the game itself (nothing given), a folder, or the game's
-    folder at a git revision, extracted read-only into a temporary folder (removed at the end)."""
+    folder at a git revision, written into a temporary folder (removed at the end) from git's
+    objects as committed (`forge.revision`); the repository is not touched."""
+    from ..revision import extract
     if given is None:
         return root
     folder = Path(given)
     if folder.is_dir():
         return folder
-    git = ["git", "-C", str(root)]
-    try:
-        top = subprocess.run(git + ["rev-parse", "--show-toplevel"], capture_output=True,
-                             text=True, check=True).stdout.strip()
-        inside = root.resolve().relative_to(Path(top).resolve()).as_posix()
-        tar = subprocess.run(["git", "-C", top, "archive", "--format=tar", given, "--", inside],
-                             capture_output=True, check=True).stdout
-    except FileNotFoundError:
-        raise UsageError(f"{flag} {given}: not a folder, and git is not installed to read a "
-                         "revision") from None
-    except subprocess.CalledProcessError as exc:
-        why = (exc.stderr.decode() if isinstance(exc.stderr, bytes) else exc.stderr or "").strip()
-        raise UsageError(f"{flag} {given}: neither a folder nor a git revision of {root} "
-                         f"({why.splitlines()[-1] if why else 'git failed'})") from None
     tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="forge-compare-")))
-    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
-        archive.extractall(tmp, filter="data")    # no links out, no absolute paths
-    if not (tmp / inside).is_dir():
-        raise UsageError(f"{flag} {given}: the revision has no {inside}/")
-    return tmp / inside
+    try:
+        return extract(root, given, tmp)
+    except UsageError as exc:
+        raise UsageError(f"{flag} {given}: {exc}") from None
 
 
 @app.command()
