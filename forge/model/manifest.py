@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
-from .fields import ID_PATTERN, STRICT, Specs, check_name
+from .fields import ID_PATTERN, STRICT, CardSpecs, Specs, check_name
 
 LOCALE_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
 Id = Annotated[str, Field(strict=True, pattern=ID_PATTERN, max_length=64)]
@@ -149,7 +149,7 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         name: Text
         subtypes: dict[str, Text] = {}
         subtype_required: bool = False
-        fields: Specs = {}
+        fields: CardSpecs = {}
 
         @model_validator(mode="after")
         def _subtypes_known(self) -> TypeSpec:
