@@ -43,6 +43,9 @@ def _edit(proj: Path, edit: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if "replace" in edit:
         old, new = edit["replace"]
+        if "repeat" in edit:  # the new text goes on with generated text
+            text, times = edit["repeat"]
+            new += text * times + edit.get("then", "")
         text = path.read_text(encoding="utf-8")
         assert old in text, f"the case no longer matches {edit['file']}: {old!r}"
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
@@ -106,6 +109,8 @@ def test_hostile_input_gets_a_clear_answer(tmp_path, case):
             assert f"{Path(where['file']).name}:{line}:" in said, said
         for text in case.get("says", []):
             assert text in said, said
+        for text in case.get("unsaid", []):
+            assert text not in said, said
         for path in case.get("absent", []):
             assert not Path(path).exists(), f"{path} was made: the payload ran"
         for path, digest in digests.items():
