@@ -156,6 +156,7 @@ def test_only_for_fields(game_copy):
 @pytest.mark.parametrize("spec, says", [
     ("model_dump: int", "'model_dump' is a reserved name"),
     ("copy: int", "'copy' is a reserved name"),
+    ("model_dumpling: int", "'model_dumpling' is a reserved name: pydantic keeps names that begin with model_"),
     ("source: int", "'source' is a reserved name: forge's cards have"),
     ("lang: int", "'lang' is a reserved name: templates give it"),
     ("code: {type: str, pattern: '(a)\\1'}", "backreferences are not supported (patterns are matched in linear time"),

@@ -32,13 +32,16 @@ FieldType = Literal["int", "str", "text", "bool", "enum", "ref", "list", "object
 def check_name(name: str) -> str:
     """Field, parameter and operation names become attributes of pydantic models and template
     variables: keep them plain, and clear of what models and Jinja already call so (a field
-    `model_dump` or `copy` would replace the model's own method)."""
+    `model_dump` or `copy` would replace the model's own method, and pydantic warns on stderr
+    of any name beginning with one of its own, such as `model_dumpling`)."""
     if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or keyword.iskeyword(name):
         raise ValueError(f"{name!r} is not a usable name (lower-case ASCII letters, digits, _)")
-    if name in _JINJA_NAMES or hasattr(BaseModel, name):
+    if name in _JINJA_NAMES or hasattr(BaseModel, name) or name.startswith("model_"):
         raise ValueError(f"{name!r} is a reserved name: "
                          + ("templates give it a meaning of their own" if name in _JINJA_NAMES
-                            else "forge's data models have an attribute of that name"))
+                            else "forge's data models have an attribute of that name"
+                            if hasattr(BaseModel, name) else "pydantic keeps names that begin with "
+                            "model_ for its models' own attributes"))
     return name
 
 
