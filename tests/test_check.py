@@ -162,7 +162,8 @@ def test_only_for_fields(game_copy):
     ("code: {type: str, pattern: '(a)\\1'}", "backreferences are not supported (patterns are matched in linear time"),
     ("mood: {type: enum, values: []}", "mood.values: tuple should have at least 1 item"),
     ("level: {type: int, max: 3, required: false, default: 4}", "default: input should be less than or equal to 3"),
-    ("note: {type: text, required: false, default: x}", "default: a text or effects field takes no default"),
+    ("note: {type: text, required: false, default: x}", "default: a text field takes no default"),
+    ("then: {type: effects, required: false, default: [draw: 1]}", "default: an effects field's default is the empty list"),
     ("many: {type: list, of: int, max: -1}", "a list's min and max lengths lie within 0..1000000"),
 ])
 def test_a_field_spec_pydantic_cannot_take_is_a_finding_at_it(game_copy, spec, says):

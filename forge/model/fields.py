@@ -73,12 +73,19 @@ def _pattern_problem(pattern: str) -> str:
     return ""
 
 
-def _no_default(value: Any) -> Any:
-    raise ValueError("a text or effects field takes no default")
+def _no_text(value: Any) -> Any:
+    raise ValueError("a text field takes no default")
 
 
-#: Stands for the game's text and effect types when a default is checked (`FieldSpec`).
-_NO_DEFAULT = Annotated[Any, PlainValidator(_no_default)]
+def _no_effects(value: Any) -> Any:
+    if value not in ([], ()):
+        raise ValueError("an effects field's default is the empty list, [], or none")
+    return ()
+
+
+#: Stand for the game's text and effect types when a default is checked (`FieldSpec`).
+_NO_TEXT = Annotated[Any, PlainValidator(_no_text)]
+_NO_EFFECTS = Annotated[Any, PlainValidator(_no_effects)]
 
 
 class FieldSpec(BaseModel):
@@ -125,7 +132,7 @@ class FieldSpec(BaseModel):
             raise ValueError(f"a list's min and max lengths lie within 0..{INT_BOUND}")
         if self.default is not None:
             try:  # a default is a value like any other: one that does not fit is refused here
-                TypeAdapter(annotation(self, _NO_DEFAULT, _NO_DEFAULT)).validate_python(self.default)
+                TypeAdapter(annotation(self, _NO_TEXT, _NO_EFFECTS)).validate_python(self.default)
             except ValidationError as exc:
                 error = exc.errors(include_url=False)[0]
                 reason = error["msg"].removeprefix("Value error, ")
