@@ -19,7 +19,7 @@ from .manifest import manifest_model, read_locales
 
 MANIFEST = "game.yaml"
 #: Card faces one game may have: its card designs times its languages. `check` lays out every
-#: face (about half a millisecond and 15 KB each), so this bounds what a shared game costs
+#: face (about half a millisecond and 20 KB each), so this bounds what a shared game costs
 #: whatever its files hold: 25,000 designs in two languages, far above any printed game.
 MAX_FACES = 50_000
 
