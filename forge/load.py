@@ -44,6 +44,10 @@ MAX_DEPTH = 100
 #: again: this stops 'billion laughs' aliases (at ~1 s and ~300 MB), and lets a file of 20,000
 #: cards through.
 MAX_NODES = 1_000_000
+#: Digits in one whole number (its sign, base prefix and `_` or `:` separators not counted):
+#: Python will not turn an integer of over 4,300 digits into text, so every later message or
+#: output that shows one would fail; card data needs a handful.
+MAX_INT_DIGITS = 100
 
 Loc = tuple[int | str, ...]
 
@@ -120,6 +124,10 @@ def parse_yaml(text: str, path: Path) -> tuple[Document | None, list[Finding]]:
     finally:
         events.close()
     return Document(path, data, positions), []
+
+
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
 def _decode(raw: bytes, name: str) -> tuple[str, list[Finding]]:
@@ -258,8 +266,14 @@ class _Builder:
         value = event.value
         if tag == _STR:
             return value
-        if tag == _INT and value.isdigit() and (value == "0" or value[0] != "0"):
-            return int(value)
+        if tag == _INT:
+            digits = len(value.lstrip("+-").removeprefix("0x").removeprefix("0b")
+                         .replace("_", "").replace(":", ""))
+            if digits > MAX_INT_DIGITS:
+                raise _Rejected(event.start_mark, "too-large", f"a whole number of {digits:,} "
+                                f"digits; the limit is {MAX_INT_DIGITS}", "write a smaller number")
+            if value.isdigit() and (value == "0" or value[0] != "0"):
+                return int(value)
         if tag == _NULL and value in ("", "~", "null"):
             return None
         if tag == _BOOL and value in ("true", "false"):
@@ -270,6 +284,11 @@ class _Builder:
         except yaml.YAMLError as exc:
             raise _Rejected(event.start_mark, "syntax",
                             f"bad scalar: {getattr(exc, 'problem', exc)}") from None
+        except (ValueError, KeyError, IndexError, AttributeError, TypeError, OverflowError):
+            # PyYAML's constructors parse without checking first: `!!int ""`, `!!bool x` and
+            # `2024-13-45` fail inside them with Python's own errors
+            raise _Rejected(event.start_mark, "syntax", f"bad scalar: {_short(value)} is not a "
+                            f"valid {tag.rsplit(':', 1)[-1]}") from None
 
     def _open(self, event: Any, parent: _Open | None, depth: int) -> _Open:
         mapping = type(event) is yaml.MappingStartEvent

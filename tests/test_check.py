@@ -152,6 +152,100 @@ def test_only_for_fields(game_copy):
     assert all(f.file.endswith("events.yaml") for f in findings)
 
 
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("spec, says", [
+    ("model_dump: int", "'model_dump' is a reserved name"),
+    ("copy: int", "'copy' is a reserved name"),
+    ("model_dumpling: int", "'model_dumpling' is a reserved name: pydantic keeps names that begin with model_"),
+    ("source: int", "'source' is a reserved name: forge's cards have"),
+    ("lang: int", "'lang' is a reserved name: templates give it"),
+    ("code: {type: str, pattern: '(a)\\1'}", "backreferences are not supported (patterns are matched in linear time"),
+    ("mood: {type: enum, values: []}", "mood.values: tuple should have at least 1 item"),
+    ("level: {type: int, max: 3, required: false, default: 4}", "default: input should be less than or equal to 3"),
+    ("note: {type: text, required: false, default: x}", "default: a text field takes no default"),
+    ("then: {type: effects, required: false, default: [draw: 1]}", "default: an effects field's default is the empty list"),
+    ("many: {type: list, of: int, max: -1}", "a list's min and max lengths lie within 0..1000000"),
+])
+def test_a_field_spec_pydantic_cannot_take_is_a_finding_at_it(game_copy, spec, says):
+    """Names that models already use, patterns the regex engine refuses, empty enums, defaults
+    that are no value of their field: each is a finding at the spec, never a pydantic error or
+    warning (a warning fails this test)."""
+    folder = game_copy("love_formula")
+    path = corrupt(folder, {"file": "game.yaml", "replace": ["    fields: {}", f"    fields:\n      {spec}"]})
+    game, findings = check_game(folder)
+    assert game is None and [(f.code, f.line) for f in findings] == [("invalid", expected_line(path, {"line_of": spec}))]
+    assert says in findings[0].message
+
+
+def test_a_card_type_of_over_200_fields_is_a_finding(game_copy):
+    folder = game_copy("love_formula")
+    fields = ", ".join(f"f{i}: {{type: int, required: false}}" for i in range(201))
+    corrupt(folder, {"file": "game.yaml", "replace": ["    fields: {}", f"    fields: {{{fields}}}"]})
+    game, findings = check_game(folder)
+    assert game is None and [f.code for f in findings] == ["invalid"]
+    assert "201 fields, nested ones counted; the limit is 200" in findings[0].message
+
+
+def test_a_game_past_its_faces_is_not_loaded(game_copy, monkeypatch):
+    """The game's limit counts every card written (valid or not) across its files, and the
+    finding stands at the first card over it."""
+    from forge.model import game as model_game
+
+    folder = game_copy("love_formula")
+    loaded, _ = check_game(folder)
+    designs = len(loaded.cards)
+    monkeypatch.setattr(model_game, "MAX_FACES", 2 * designs)  # love_formula has two languages
+    assert check_game(folder)[1] == []
+    (folder / "zz_extra.yaml").write_text("- not a card\n- nor this\n", encoding="utf-8")
+    game, findings = check_game(folder)
+    assert game is None and [(f.file.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [
+        ("zz_extra.yaml", 1, "too-many-cards")]
+    assert f"more than {designs:,} cards: a game may have at most {2 * designs:,} card faces" in findings[0].message
+
+
+class _Passes(tuple):
+    """A game's cards that count the passes made over them."""
+
+    passes = 0
+
+    def __iter__(self):
+        type(self).passes += 1
+        return super().__iter__()
+
+
+def test_counts_take_one_pass_over_the_cards():
+    """Set counts are checked per set and type; one pass over the cards serves them all (a
+    pass per set and type cost sets x types x cards)."""
+    import dataclasses
+
+    from forge.check.counts import check_counts
+
+    loaded, _ = check_game(CARDS / "love_formula")
+    game = dataclasses.replace(loaded, cards=_Passes(loaded.cards))
+    assert list(check_counts(game)) == []
+    assert _Passes.passes == 1
+
+
+def test_did_you_mean_is_bounded_work(game_copy, monkeypatch):
+    """Each suggestion compares the id with every id of the game: only the first
+    MAX_SUGGESTIONS broken references get one, so many of them cost no more than that."""
+    import difflib
+
+    from forge.check import references
+
+    calls = []
+    real = difflib.get_close_matches
+    monkeypatch.setattr(difflib, "get_close_matches", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    folder = game_copy("love_formula")
+    corrupt(folder, {"file": "base_pairs.yaml", "replace": ["requires: [first_aid_kit, home]", "requires: [first_aid_kit, hoome]"]})
+    pair = "- id: p{n}\n  type: pair\n  set: base\n  name: {{uk: П, en: P}}\n  priority: 1\n  tiebreak: 1\n  requires: [nope_{n}, nope_x{n}]\n  vp_incomplete: 1\n  vp_perfect: 2\n"
+    (folder / "zz_broken.yaml").write_text("".join(pair.format(n=n) for n in range(50)), encoding="utf-8")
+    _, findings = check_game(folder)
+    broken = [f for f in findings if f.code == "broken-reference"]
+    assert len(broken) == 101 and len(calls) == references.MAX_SUGGESTIONS
+    assert broken[0].fix == "did you mean 'home'?"  # base_pairs.yaml comes first
+
+
 @pytest.mark.parametrize("args", [("check", "no_such_game"), ("cards",), ("check", "--format", "xml")])
 def test_usage_errors_exit_two(args):
     result = run_forge(*args)

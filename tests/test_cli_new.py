@@ -51,7 +51,8 @@ def test_new_refuses_an_existing_game_and_bad_names(tmp_path):
     assert tree_digest(tmp_path) == before, "nothing of the existing game is touched"
     (tmp_path / "templates" / "other").mkdir()
     assert run_forge("new", "other", cwd=tmp_path).returncode == 1, "a templates folder counts too"
-    for args in (["Bad-Id"], ["ok", "--lang", "english"], ["ok", "--types", "a,a"], ["ok", "--types", ","]):
+    for args in (["Bad-Id"], ["ok", "--lang", "english"], ["ok", "--lang", "xx"], ["ok", "--types", "a,a"],
+                 ["ok", "--types", ","]):
         result = run_forge("new", *args, cwd=tmp_path)
         assert result.returncode == 2, (args, result.stderr)
         assert "Traceback" not in result.stderr

@@ -49,6 +49,9 @@ def _edit(proj: Path, edit: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if "replace" in edit:
         old, new = edit["replace"]
+        if "repeat" in edit:  # the new text goes on with generated text
+            text, times = edit["repeat"]
+            new += text * times + edit.get("then", "")
         text = path.read_text(encoding="utf-8")
         assert old in text, f"the case no longer matches {edit['file']}: {old!r}"
         path.write_text(text.replace(old, new, 1), encoding="utf-8")

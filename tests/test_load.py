@@ -140,3 +140,28 @@ def test_twenty_thousand_cards_load(tmp_path):
     path.write_text("".join(card.format(n=n) for n in range(20_000)), encoding="utf-8")
     doc, findings = load_yaml(path)
     assert findings == [] and len(doc.data) == 20_000 and doc.where((19_999, "id")) == (99_996, 3)
+
+
+@pytest.mark.parametrize("number", ["9" * 5000, "-" + "9" * 5000, "0x" + "f" * 5000,
+                                    "1" + "_0" * 5000, "!!int '" + "9" * 101 + "'"])
+def test_integer_digit_limit(tmp_path, number):
+    """Python will not print an integer of over 4,300 digits (and will not read one in base
+    10): the loader's own limit comes first, at the number."""
+    path = tmp_path / "big.yaml"
+    path.write_text(f"ok: {'9' * load.MAX_INT_DIGITS}\nbig: {number}\n")
+    doc, findings = load_yaml(path)
+    assert doc is None and [(f.code, f.line, f.col) for f in findings] == [("too-large", 2, 6)]
+    assert f"digits; the limit is {load.MAX_INT_DIGITS}" in findings[0].message
+    path.write_text(f"ok: {'9' * load.MAX_INT_DIGITS}\n")
+    assert load_yaml(path)[0].data == {"ok": int("9" * load.MAX_INT_DIGITS)}
+
+
+@pytest.mark.parametrize("scalar", ['!!int ""', '!!int "abc"', '!!int "0x"', '!!float "abc"',
+                                    '!!bool "x"', '!!timestamp "99999-01-01"', "2024-13-45"])
+def test_a_scalar_its_tag_cannot_read_is_a_finding(tmp_path, scalar):
+    """PyYAML's constructors fail with Python's own errors on these; each is a finding."""
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"a: 1\nb: {scalar}\n")
+    doc, findings = load_yaml(path)
+    assert doc is None and [(f.code, f.line, f.col) for f in findings] == [("syntax", 2, 4)]
+    assert "bad scalar" in findings[0].message

@@ -23,8 +23,8 @@ def check_counts(game: Game) -> Iterator[Finding]:
                 yield game.manifest_finding(loc, "count", f"set {set_id!r} declares {declared} "
                                             f"{key} {plural(declared, ('card', 'cards'), 'en')}; "
                                             f"the card files hold {actual}")
-        for type_id in types:
-            if type_id not in spec.cards and game.count(type_id, set_id):
-                yield game.manifest_finding(("sets", set_id, "cards"), "count", f"set {set_id!r} "
-                                            f"has {game.count(type_id, set_id)} {type_id} cards "
-                                            "but declares no count for them")
+    for type_id, set_id in game.counted():  # the pairs that have cards, not every type x set
+        if type_id not in game.manifest.sets[set_id].cards:
+            yield game.manifest_finding(("sets", set_id, "cards"), "count", f"set {set_id!r} "
+                                        f"has {game.count(type_id, set_id)} {type_id} cards "
+                                        "but declares no count for them")

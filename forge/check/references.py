@@ -1,6 +1,7 @@
 """Every card id that data mentions must exist, and be of the type the field allows."""
 from __future__ import annotations
 
+import difflib
 from typing import Iterator
 
 from ..errors import Finding
@@ -8,9 +9,16 @@ from ..model import Game
 from ..model.fields import walk_refs
 
 
+#: Broken references that get a "did you mean": each suggestion compares the id with every id
+#: of the game, so suggesting for all of them would cost references x ids (10,000 cards that
+#: each name a missing card took minutes); a designer fixes the first ones first anyway.
+MAX_SUGGESTIONS = 20
+
+
 def check_references(game: Game) -> Iterator[Finding]:
     types = game.manifest.card_types
     operations = game.manifest.operations
+    near = _Near(game.declared_ids)
     for card in game.cards:
         refs = []
         for name, spec in types[card.type].fields.items():
@@ -24,7 +32,7 @@ def check_references(game: Game) -> Iterator[Finding]:
         for loc, target, allowed in refs:
             if target not in game.declared_ids:
                 yield card.finding(loc, "broken-reference", f"{'.'.join(map(str, loc))} names "
-                                   f"card {target!r}, which does not exist", _near(game, target))
+                                   f"card {target!r}, which does not exist", near(target))
                 continue
             other = game.by_id.get(target)
             if other is not None and allowed and other.type not in allowed:
@@ -36,8 +44,17 @@ def check_references(game: Game) -> Iterator[Finding]:
                                    "a card replaces a card of another set, not of its own")
 
 
-def _near(game: Game, target: str) -> str:
-    import difflib
+class _Near:
+    """"did you mean ...?" for the first `MAX_SUGGESTIONS` missing ids, then nothing."""
 
-    close = difflib.get_close_matches(target, sorted(game.declared_ids), n=1)
-    return f"did you mean {close[0]!r}?" if close else ""
+    def __init__(self, ids: frozenset[str]):
+        self.ids, self.left, self.sorted = ids, MAX_SUGGESTIONS, None
+
+    def __call__(self, target: str) -> str:
+        if self.left <= 0:
+            return ""
+        self.left -= 1
+        if self.sorted is None:
+            self.sorted = sorted(self.ids)
+        close = difflib.get_close_matches(target, self.sorted, n=1)
+        return f"did you mean {close[0]!r}?" if close else ""

@@ -47,7 +47,10 @@ class Source:
 
 
 class Card(BaseModel):
-    """Base of every game's card models; fields are added per card type."""
+    """Base of every game's card models; fields are added per card type.
+
+    Templates read cards (`forge.templating`), so every public method here is pure: where a
+    card was written is set by the loader through `place`, which templates cannot reach."""
 
     model_config = STRICT
     _doc: Document | None = PrivateAttr(None)
@@ -57,9 +60,6 @@ class Card(BaseModel):
     def source(self) -> Source:
         line, col = self._doc.where((self._index,)) if self._doc else (0, 0)
         return Source(self._doc.name if self._doc else "", line, col)
-
-    def place(self, doc: Document, index: int) -> None:
-        self._doc, self._index = doc, index
 
     def finding(self, loc: tuple, code: str, message: str, fix: str = ""):
         """A finding at `loc` inside this card (a path such as ('name', 'uk'))."""
@@ -77,6 +77,12 @@ class Card(BaseModel):
     @property
     def game_fields(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in type(self).model_fields if k not in COMMON_KEYS}
+
+
+def place(card: Card, doc: Document, index: int) -> Card:
+    """Record that `card` is item `index` of the card file `doc` (for its findings)."""
+    card._doc, card._index = doc, index
+    return card
 
 
 def _bare(names: tuple[str, ...], value: Any) -> Any:

@@ -10,30 +10,82 @@ import keyword
 import re
 from typing import Annotated, Any, Iterator, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, create_model, model_validator
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, PlainValidator, StrictBool,
+                      TypeAdapter, ValidationError, create_model, field_validator, model_validator)
+from pydantic_core import SchemaError, SchemaValidator, core_schema
 
 STRICT = ConfigDict(frozen=True, extra="forbid")  # strictness is per field (ints, strings)
 ID_PATTERN = r"^[a-z0-9][a-z0-9_]*$"
 INT_BOUND = 1_000_000
-#: Pydantic's attributes, and names Jinja gives a meaning of its own (operation parameters are
-#: template variables beside `lang`).
-_RESERVED = {"copy", "dict", "json", "schema", "construct", "validate", "fields", "model_fields",
-             "true", "false", "none", "loop", "caller", "varargs", "kwargs", "self", "lang"}
-
-def _names_checked(specs: dict) -> dict:
-    for name in specs:
-        check_name(name)
-    return specs
-
+#: Names Jinja gives a meaning of its own (operation parameters are template variables beside
+#: `lang`). Every attribute of pydantic's models is reserved too (see `check_name`).
+_JINJA_NAMES = {"true", "false", "none", "loop", "caller", "varargs", "kwargs", "self", "lang"}
+#: The longest `pattern` of a `str` field.
+MAX_PATTERN = 1000
+#: Fields of one card type or parameters of one operation, nested ones included: every card
+#: is checked field by field, so this bounds the work per card (real types have a dozen).
+MAX_FIELDS = 200
 
 FieldType = Literal["int", "str", "text", "bool", "enum", "ref", "list", "object", "effects"]
 
 
 def check_name(name: str) -> str:
-    """Field, parameter and operation names become Python attributes: keep them plain."""
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or keyword.iskeyword(name) or name in _RESERVED:
+    """Field, parameter and operation names become attributes of pydantic models and template
+    variables: keep them plain, and clear of what models and Jinja already call so (a field
+    `model_dump` or `copy` would replace the model's own method, and pydantic warns on stderr
+    of any name beginning with one of its own, such as `model_dumpling`)."""
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or keyword.iskeyword(name):
         raise ValueError(f"{name!r} is not a usable name (lower-case ASCII letters, digits, _)")
+    if name in _JINJA_NAMES or hasattr(BaseModel, name) or name.startswith("model_"):
+        raise ValueError(f"{name!r} is a reserved name: "
+                         + ("templates give it a meaning of their own" if name in _JINJA_NAMES
+                            else "forge's data models have an attribute of that name"
+                            if hasattr(BaseModel, name) else "pydantic keeps names that begin with "
+                            "model_ for its models' own attributes"))
     return name
+
+
+def check_card_field_name(name: str) -> str:
+    """`check_name`, and clear of the attributes forge's cards have (`source`, `art_file` ...)."""
+    from .cards import Card  # cards.py builds on this module
+
+    check_name(name)
+    if hasattr(Card, name):
+        raise ValueError(f"{name!r} is a reserved name: forge's cards have an attribute of that name")
+    return name
+
+
+def _pattern_problem(pattern: str) -> str:
+    """Why `pattern` cannot check a field, or "". It is matched by pydantic's regex engine
+    (Rust's `regex`), which takes time linear in the text and knows no look-around or
+    back-references: it is compiled here by that engine, so the manifest is refused, not a
+    card later; its length bounds what compiling it costs."""
+    if len(pattern) > MAX_PATTERN:
+        return f"a pattern of {len(pattern):,} characters; the limit is {MAX_PATTERN:,}"
+    try:
+        SchemaValidator(core_schema.str_schema(pattern=pattern))
+    except SchemaError as exc:
+        reason = str(exc).strip().splitlines()[-1].strip()
+        reason = reason.removeprefix("error: ").removeprefix("SchemaError: ").rstrip(".")
+        if "not supported" in reason:
+            reason += " (patterns are matched in linear time: no look-around, no back-references)"
+        return f"the pattern does not compile: {reason}"
+    return ""
+
+
+def _no_text(value: Any) -> Any:
+    raise ValueError("a text field takes no default")
+
+
+def _no_effects(value: Any) -> Any:
+    if value not in ([], ()):
+        raise ValueError("an effects field's default is the empty list, [], or none")
+    return ()
+
+
+#: Stand for the game's text and effect types when a default is checked (`FieldSpec`).
+_NO_TEXT = Annotated[Any, PlainValidator(_no_text)]
+_NO_EFFECTS = Annotated[Any, PlainValidator(_no_effects)]
 
 
 class FieldSpec(BaseModel):
@@ -45,7 +97,7 @@ class FieldSpec(BaseModel):
     min: int | None = None
     max: int | None = None
     pattern: str | None = None
-    values: tuple[str, ...] | None = None
+    values: Annotated[tuple[str, ...], Field(min_length=1)] | None = None
     to: tuple[str, ...] | None = None
     of: FieldSpec | None = None
     fields: Specs | None = None
@@ -63,18 +115,53 @@ class FieldSpec(BaseModel):
             return {**value, "to": (value["to"],)}
         return value
 
+    @field_validator("pattern")
+    @classmethod
+    def _pattern_usable(cls, pattern: str | None) -> str | None:
+        problem = pattern and _pattern_problem(pattern)
+        if problem:
+            raise ValueError(problem)
+        return pattern
+
     @model_validator(mode="after")
     def _options_fit(self) -> FieldSpec:
         need = {"enum": "values", "list": "of", "object": "fields", "ref": "to"}.get(self.type)
         if need and getattr(self, need) is None:
             raise ValueError(f"a field of type {self.type!r} needs {need!r}")
-        if self.pattern is not None:
-            re.compile(self.pattern)
+        if self.type == "list" and not all(0 <= n <= INT_BOUND for n in (self.min or 0, self.max or 0)):
+            raise ValueError(f"a list's min and max lengths lie within 0..{INT_BOUND}")
+        if self.default is not None:
+            try:  # a default is a value like any other: one that does not fit is refused here
+                TypeAdapter(annotation(self, _NO_TEXT, _NO_EFFECTS)).validate_python(self.default)
+            except ValidationError as exc:
+                error = exc.errors(include_url=False)[0]
+                reason = error["msg"].removeprefix("Value error, ")
+                raise ValueError(f"default: {reason[0].lower()}{reason[1:]}") from None
         return self
 
 
-#: A mapping of names to field specs; names become Python attributes, so they are checked.
-Specs = Annotated[dict[str, FieldSpec], AfterValidator(_names_checked)]
+def _size(specs: dict[str, FieldSpec] | None) -> int:
+    """How many field specs `specs` holds, nested ones included."""
+    total = 0
+    for spec in (specs or {}).values():
+        while spec is not None:  # a list's `of`, a list of lists' `of` ...
+            total += 1 + _size(spec.fields)
+            spec = spec.of
+    return total
+
+
+def _bounded(specs: dict[str, FieldSpec]) -> dict[str, FieldSpec]:
+    if (size := _size(specs)) > MAX_FIELDS:
+        raise ValueError(f"{size:,} fields, nested ones counted; the limit is {MAX_FIELDS}")
+    return specs
+
+
+#: A mapping of names to field specs; names become Python attributes, so they are checked,
+#: each as a key (a refused name is reported at its own line).
+Specs = Annotated[dict[Annotated[str, AfterValidator(check_name)], FieldSpec], AfterValidator(_bounded)]
+#: A card type's own fields: names clear of the cards' attributes as well.
+CardSpecs = Annotated[dict[Annotated[str, AfterValidator(check_card_field_name)], FieldSpec],
+                      AfterValidator(_bounded)]
 FieldSpec.model_rebuild()
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -13,11 +14,15 @@ from ..errors import Finding, PathError, display_path
 from ..load import Document, load_yaml
 from ..paths import DataPathError, data_path
 from ..resources import BUILTIN
-from .cards import COMMON_KEYS, Card, Operation, card_models
+from .cards import COMMON_KEYS, Card, Operation, card_models, place
 from .fields import walk_effects
 from .manifest import manifest_model, read_locales
 
 MANIFEST = "game.yaml"
+#: Card faces one game may have: its card designs times its languages. `check` lays out every
+#: face (about half a millisecond and 20 KB each), so this bounds what a shared game costs
+#: whatever its files hold: 25,000 designs in two languages, far above any printed game.
+MAX_FACES = 50_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,8 +51,24 @@ class Game:
 
     def count(self, type_id: str, set_id: str | None = None, subtype: str | None = None) -> int:
         """Physical cards (copies included) of a type, optionally per set and subtype."""
-        return sum(c.copies for c in self.cards_of(type_id, set_id)
-                   if subtype is None or c.subtype == subtype)
+        return self._counts[type_id, set_id, subtype]
+
+    def counted(self) -> Iterator[tuple[str, str]]:
+        """Every (type, set) that has cards."""
+        return ((t, s) for t, s, sub in self._counts if s is not None and sub is None)
+
+    @cached_property
+    def _counts(self) -> Counter:
+        """`count` for every (type, set or None, subtype or None), made in one pass: checks
+        ask for counts per set and type, and a pass over the cards for each would cost sets x
+        types x cards."""
+        counts: Counter = Counter()
+        for c in self.cards:
+            for set_id in (c.set, None):
+                counts[c.type, set_id, None] += c.copies
+                if c.subtype is not None:
+                    counts[c.type, set_id, c.subtype] += c.copies
+        return counts
 
     def effect_lists(self, card: Card) -> Iterator[tuple[tuple, tuple[Operation, ...]]]:
         """(loc, operations) for the card's `effects` and every effects-typed field it has."""
@@ -152,8 +173,8 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
     except OSError as exc:  # the manifest was readable, the folder cannot be listed
         return None, findings + [Finding(display_path(root), 0, 0, "io",
                                          f"cannot list the folder: {exc.strerror}")]
-    cards: list[Card] = []
-    ids: set[str] = set()
+    docs, designs = [], 0
+    limit = MAX_FACES // len(locales)
     for file in files:
         problem = refusal(root, file.name, "card file")
         if problem is not None:
@@ -161,8 +182,20 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
             continue
         cards_doc, problems = load_yaml(file)
         findings += problems
-        if cards_doc is not None:
-            findings += read_cards(cards_doc, models, cards, ids, manifest.locales)
+        if cards_doc is None:
+            continue
+        written = len(cards_doc.data) if isinstance(cards_doc.data, list) else 0
+        if designs + written > limit:  # the game is not loaded, as a file past a limit is not
+            return None, findings + [cards_doc.finding(
+                (limit - designs,), "too-many-cards", f"the game's card files hold more than "
+                f"{limit:,} cards: a game may have at most {MAX_FACES:,} card faces (cards "
+                f"times its {len(locales)} languages)", "split it into several games")]
+        designs += written
+        docs.append(cards_doc)
+    cards: list[Card] = []
+    ids: set[str] = set()
+    for cards_doc in docs:
+        findings += read_cards(cards_doc, models, cards, ids, manifest.locales)
     return Game(root, manifest, tuple(cards), frozenset(ids), doc), findings
 
 
@@ -193,8 +226,7 @@ def read_cards(doc: Document, models: dict[str, type[Card]], out: list[Card],
         except ValidationError as exc:
             findings += validation_findings(doc, exc, (i,), card_id, model, locales)
             continue
-        card.place(doc, i)
-        out.append(card)
+        out.append(place(card, doc, i))
     return findings
 
 
@@ -223,7 +255,8 @@ def validation_findings(doc: Document, exc: ValidationError, prefix: tuple, card
         elif kind in ("literal_error", "enum"):
             code, message = "bad-value", f"{here}: {value}: {err['msg'].lower()}"
         else:
-            code, message = "invalid", f"{here}: {err['msg'].lower()}" + (f" (got {value})" if value else "")
+            reason = err["msg"].removeprefix("Value error, ")  # our own validators' words
+            code, message = "invalid", f"{here}: {reason.lower()}" + (f" (got {value})" if value else "")
         findings.append(doc.finding(prefix + loc, code, message, card=card))
     return findings
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
-from .fields import ID_PATTERN, STRICT, Specs, check_name
+from .fields import ID_PATTERN, STRICT, CardSpecs, Specs, check_name
 
 LOCALE_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
 Id = Annotated[str, Field(strict=True, pattern=ID_PATTERN, max_length=64)]
@@ -149,7 +149,7 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         name: Text
         subtypes: dict[str, Text] = {}
         subtype_required: bool = False
-        fields: Specs = {}
+        fields: CardSpecs = {}
 
         @model_validator(mode="after")
         def _subtypes_known(self) -> TypeSpec:
@@ -225,8 +225,39 @@ def read_locales(data: Any) -> tuple[str, ...] | str:
     if not isinstance(locales, list) or not locales:
         return "`locales` must be a non-empty list such as [uk, en]"
     for lang in locales:
-        if not isinstance(lang, str) or not re.fullmatch(LOCALE_PATTERN, lang):
-            return f"{lang!r} is not a locale code such as uk or en"
+        problem = locale_problem(lang)
+        if problem:
+            return problem
     if len(set(locales)) != len(locales):
         return "`locales` lists a locale twice"
     return tuple(locales)
+
+
+def locale_problem(lang: Any) -> str:
+    """Why `lang` cannot be a language of a game, or "". Counts are worded by CLDR's plural
+    rules (Babel's data), so a code CLDR does not know (`xx`) would fail in every text."""
+    if not isinstance(lang, str) or not re.fullmatch(LOCALE_PATTERN, lang):
+        return f"{lang!r} is not a locale code such as uk or en"
+    if not _known(lang):
+        import difflib
+
+        from babel.localedata import locale_identifiers
+
+        near = difflib.get_close_matches(lang, sorted(locale_identifiers()), n=3)
+        return (f"{lang!r} is a locale forge has no data for (the Unicode CLDR, whose plural rules "
+                "word every count)" + (f"; did you mean {', '.join(near)}?" if near else ""))
+    return ""
+
+
+@lru_cache(maxsize=None)
+def _known(lang: str) -> bool:
+    import babel
+    from babel.localedata import exists
+
+    if exists(lang):  # a file lookup; parsing loads Babel's global data
+        return True
+    try:
+        babel.Locale.parse(lang)  # what forge.text.plural does: `en_ZZ` is English
+    except (babel.UnknownLocaleError, ValueError):
+        return False
+    return True

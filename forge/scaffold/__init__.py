@@ -32,7 +32,7 @@ import yaml
 from ..errors import ForgeError, UsageError, display_path
 from ..files import write_files
 from ..model.fields import ID_PATTERN
-from ..model.manifest import LOCALE_PATTERN
+from ..model.manifest import LOCALE_PATTERN, locale_problem
 from ..templating import Environment
 
 __all__ = ["GameExists", "scaffold", "DEFAULT_LANGS", "DEFAULT_TYPES"]
@@ -94,6 +94,9 @@ def check_names(game_id: str, langs: list[str], types: list[str]) -> None:
     for lang in langs:
         if not re.fullmatch(LOCALE_PATTERN, lang):
             raise UsageError(f"{lang!r} is not a language code (use uk, en, de, pt_BR ...)")
+        problem = locale_problem(lang)  # the manifest would refuse it, and `check` with it
+        if problem:
+            raise UsageError(f"--lang: {problem}")
     if not types:
         raise UsageError("--types names no card type")
     for type_id in types:
