@@ -43,7 +43,7 @@ from ..errors import ForgeError, display_path
 from ..load import parse_yaml
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           layout_folders, templates_root)
-from ..text.effects import operations_text, effect_text
+from ..text.effects import OperationTextError, effect_text, operations_text
 from ..text.plural import plural
 from ..text.hyphenation import LEFT, MIN_FILL, RIGHT, can_hyphenate, hyphenate
 from ..text.typography import SHY, escape, typeset, typeset_markup
@@ -64,7 +64,7 @@ _TAG = re.compile(r"(<[^>]+>)")
 
 class LayoutError(ForgeError):
     """A layout template is broken (syntax, an unknown element, something the sandbox refuses):
-    the template's `file` and `line` when known. Elements that break the vocabulary are all in
+    the template's `file` and `line` when known (the manifest's, for an operation text). Elements that break the vocabulary are all in
     `problems`, one `ElementProblem` each (the first is the error's own message)."""
 
     def __init__(self, message: str, file: str = "", line: int = 0,
@@ -440,6 +440,9 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
         if not exc.file:
             exc.file, exc.line = error_position(exc.__traceback__)
         raise
+    except OperationTextError as exc:  # the manifest's text is what to fix, not the layout
+        at = game.manifest_finding(exc.loc, exc.code, str(exc))
+        raise LayoutError(str(exc), at.file, at.line) from exc.__cause__
     except Exception as exc:  # noqa: BLE001 (a template is the game's code: whatever it raises is its bug)
         file, line = ((exc.filename or "", exc.lineno) if isinstance(exc, jinja2.TemplateSyntaxError)
                       else error_position(exc.__traceback__))
