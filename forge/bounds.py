@@ -9,7 +9,7 @@ template's line like every other sandbox refusal. What writes values out as text
 `%`, `format`) counts the text of nested lists too (`text_size`): a list of a million references
 to one long string is small until it is written.
 
-`forge.templating.Environment` applies these checks: `binop` to its intercepted operators,
+`forge.templating.Environment` applies these checks: `call_binop` to its intercepted operators,
 `call` to every call a template makes, `FILTERS` and `GLOBALS` in place of Jinja's own.
 """
 from __future__ import annotations
@@ -38,7 +38,7 @@ MAX_BITS = 4096
 def bound(size: int, what: str) -> None:
     """Refuse a call that would make `size` items."""
     if size > MAX_ITEMS:
-        raise SecurityError(f"{what} would make {size:,} items; templates may make at most {MAX_ITEMS:,}")
+        raise SecurityError(f"{what} would make {size:,} items or more; templates may make at most {MAX_ITEMS:,}")
 
 
 def bound_bits(bits: float, what: str) -> None:
@@ -46,10 +46,17 @@ def bound_bits(bits: float, what: str) -> None:
         raise SecurityError(f"{what} would make a number of over {MAX_BITS} bits; templates may not")
 
 
+_CONTAINERS = (list, tuple, set, frozenset, dict)
+
+
 def text_size(value: Any, limit: int = MAX_ITEMS) -> int:
     """About how many characters `str(value)` has, counted up to just past `limit`. Each list
     or mapping is counted once however often it recurs, so counting costs no more than the
     distinct values; one nested too deeply to count is over the limit."""
+    if isinstance(value, (str, bytes)):
+        return len(value)
+    if not isinstance(value, _CONTAINERS):
+        return value.bit_length() // 3 + 2 if isinstance(value, int) else 24
     seen: dict[int, int] = {}
 
     def size(v: Any) -> int:
@@ -57,7 +64,7 @@ def text_size(value: Any, limit: int = MAX_ITEMS) -> int:
             return len(v)
         if isinstance(v, int):
             return v.bit_length() // 3 + 2
-        if isinstance(v, (list, tuple, set, frozenset, dict)):
+        if isinstance(v, _CONTAINERS):
             known = seen.get(id(v))
             if known is None:
                 known = 2
@@ -145,11 +152,14 @@ class CountingEscapeFormatter(_Counting, SandboxedEscapeFormatter):
 _SEQUENCES = (str, bytes, list, tuple)
 
 
-def binop(op: str, left: Any, right: Any) -> None:
-    """Refuse `left op right` (an operator the environment intercepts) if it would make too
-    much: `*` repeating a sequence or multiplying numbers, `**`, `+` joining sequences, `%`
-    formatting."""
-    if op == "*":
+def call_binop(env: Any, context: Any, op: str, left: Any, right: Any) -> Any:
+    """`left op right` for an operator the environment intercepts (its `call_binop`), refused
+    if it would make too much: `*` repeating a sequence or multiplying numbers, `**`, `+`
+    joining sequences, `%` formatting."""
+    if op == "+":
+        if isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
+            bound(len(left) + len(right), "`+`")
+    elif op == "*":
         for seq, n in ((left, right), (right, left)):
             if isinstance(seq, _SEQUENCES) and isinstance(n, int):
                 bound(len(seq) * n, "`*`")
@@ -158,19 +168,22 @@ def binop(op: str, left: Any, right: Any) -> None:
     elif op == "**":
         if isinstance(left, int) and isinstance(right, int) and right > 0:
             bound_bits(abs(left).bit_length() * right, "`**`")
-    elif op == "+":
-        if isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
-            bound(len(left) + len(right), "`+`")
     elif op == "%" and isinstance(left, (str, bytes)):
         bound(printf_size(left, right), "`%`")
+    return env.binop_table[op](left, right)
+
+
+def written(value: Any) -> Any:
+    """A value `{{ }}` writes, refused before it is written if its text would be too long
+    (only a list or mapping can be: its text is made now)."""
+    if isinstance(value, _CONTAINERS):
+        bound(text_size(value), "`{{ }}`")
+    return value
 
 
 def concat(parts: tuple) -> tuple:
     """The operands of `~`, refused before they are joined if the text would be too long."""
-    total = 0
-    for part in parts:
-        total += text_size(part)
-        bound(total, "`~`")
+    bound(sum(len(part) if type(part) is str else text_size(part) for part in parts), "`~`")
     return parts
 
 
@@ -184,7 +197,7 @@ def _zfill(s: Any, width: Any) -> int:
 
 
 def _expandtabs(s: Any, tabsize: Any = 8) -> int:
-    return len(s) + s.count("\t" if isinstance(s, str) else b"\t") * max(_width(tabsize), 0)
+    return len(s) + s.count("\t") * max(_width(tabsize), 0)
 
 
 def _replace(s: Any, old: Any, new: Any, count: Any = -1) -> int:
@@ -194,15 +207,13 @@ def _replace(s: Any, old: Any, new: Any, count: Any = -1) -> int:
     return len(s) + n * max(len(new) - len(old), 0)
 
 
-def _translate(s: Any, table: Any, delete: Any = b"") -> int:
-    if isinstance(s, bytes):
-        return len(s)
+def _translate(s: Any, table: Any) -> int:
     values = table.values() if isinstance(table, Mapping) else table if isinstance(table, (list, tuple)) else ()
     return len(s) * max((len(v) for v in values if isinstance(v, str)), default=1)
 
 
 def _join(s: Any, items: Any) -> int:
-    return len(s) * max(len(items) - 1, 0) + sum(len(i) for i in items if isinstance(i, (str, bytes)))
+    return len(s) * max(len(items) - 1, 0) + sum(len(i) for i in items if isinstance(i, str))
 
 
 def _encode(s: Any, encoding: Any = "utf-8", errors: Any = "strict") -> int:
@@ -216,10 +227,8 @@ def _to_bytes(n: Any, length: Any = 1, byteorder: Any = "big", *, signed: Any = 
 
 _STR = {"center": _pad, "ljust": _pad, "rjust": _pad, "zfill": _zfill, "expandtabs": _expandtabs,
         "replace": _replace, "translate": _translate, "join": _join, "encode": _encode}
-_BYTES = {**{k: _STR[k] for k in ("center", "ljust", "rjust", "zfill", "expandtabs", "replace", "join")},
-          "translate": _translate}
-_METHODS: dict[type, dict[str, Callable[..., int]]] = {str: _STR, bytes: _BYTES, int: {"to_bytes": _to_bytes}}
-_OWNERS = (str, bytes, int)
+_METHODS: dict[type, dict[str, Callable[..., int]]] = {str: _STR, int: {"to_bytes": _to_bytes}}
+_OWNERS = (str, int)  # bytes (`'x'.encode()`) have no attributes in templates
 
 
 def _round_bits(ndigits: Any) -> None:
@@ -327,6 +336,9 @@ def _batch(value: Any, linecount: Any, fill_with: Any = None) -> int:
     return _width(linecount)
 
 
+#: The filters that make a text of any value they are given (a list's text can be long).
+_TEXT_FILTERS = ("capitalize", "lower", "upper", "title", "trim", "striptags", "truncate", "wordcount",
+                 "escape", "e", "forceescape", "urlencode", "safe", "string", "pprint")
 FILTERS: dict[str, Callable[..., Any]] = {
     "center": _filter("center", lambda value, width=80: max(text_size(value), _width(width))),
     "indent": _filter("indent", _indent),
@@ -337,8 +349,8 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "tojson": _filter("tojson", _tojson),
     "batch": _filter("batch", _batch),
     "round": _filter("round", _round_filter),
-    "string": _filter("string", lambda value: text_size(value)),
-    "pprint": _filter("pprint", lambda value: text_size(value)),
+    **{name: _filter(name, lambda value, *args, **kwargs: 0 if isinstance(value, str) else text_size(value))
+       for name in _TEXT_FILTERS},
     "join": _join_filter,
     "sum": _sum_filter,
     "slice": _slice_filter,

@@ -102,7 +102,16 @@ MAX_POWER_BITS = bounds.MAX_BITS
 
 
 class _CodeGenerator(jinja2.compiler.CodeGenerator):
-    """Jinja's compiler, with `~` measured (`bounds.concat`) before its operands are joined."""
+    """Jinja's compiler, with what `{{ }}` writes and the operands of `~` measured
+    (`bounds.written`, `bounds.concat`) before they are turned into text."""
+
+    def _output_child_pre(self, node: jinja2.nodes.Expr, frame: jinja2.compiler.Frame, finalize: Any) -> None:
+        super()._output_child_pre(node, frame, finalize)
+        self.write("environment.written(")
+
+    def _output_child_post(self, node: jinja2.nodes.Expr, frame: jinja2.compiler.Frame, finalize: Any) -> None:
+        self.write(")")
+        super()._output_child_post(node, frame, finalize)
 
     def visit_Concat(self, node: jinja2.nodes.Concat, frame: jinja2.compiler.Frame) -> None:
         if frame.eval_ctx.volatile:
@@ -156,24 +165,23 @@ class Environment(ImmutableSandboxedEnvironment):
             safe = _SAFE[key] = _served(*key) and super().is_safe_attribute(obj, attr, value)
         return safe and not isinstance(value, PurePath)
 
-    def call_binop(self, context: Any, op: str, left: Any, right: Any) -> Any:
-        bounds.binop(op, left, right)
-        return self.binop_table[op](left, right)
-
-    @staticmethod
-    def concat_parts(parts: tuple) -> tuple:
-        return bounds.concat(parts)
+    call_binop = bounds.call_binop
+    concat_parts = staticmethod(bounds.concat)
+    written = staticmethod(bounds.written)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
         if type(__obj) in _MEASURED:
             args = bounds.call(__obj, args, kwargs)
-        return super().call(__context, __obj, *args, **kwargs)
+        if not __self.is_safe_callable(__obj):  # Jinja's `call`, inlined: it runs on every call
+            raise jinja2.exceptions.SecurityError(f"{__obj!r} is not safely callable")
+        return __context.call(__obj, *args, **kwargs)
 
     def wrap_str_format(self, value: Any) -> Any:
         """Jinja's sandboxed `str.format` and `format_map`, with each field measured
         (`bounds.CountingFormatter`) before it is formatted."""
-        if super().wrap_str_format(value) is None:
-            return None
+        if type(value) not in _MEASURED or value.__name__ not in ("format", "format_map") \
+                or not isinstance(value.__self__, str):
+            return None  # (this runs on every attribute a template reads)
         text = value.__self__
         formatter = (bounds.CountingEscapeFormatter(self, escape=text.escape) if isinstance(text, Markup)
                      else bounds.CountingFormatter(self))

@@ -83,9 +83,7 @@ def preview(
 def _draw(root: Path, card_id: str, lang: str | None, out: Path | None, back: bool,
           show: Output) -> None:
     """Load the game at `root`, draw the card, write the PNG and say where."""
-    from ..check.layouts import layout_findings
     from ..model import load_game
-    from ..render import LayoutError
 
     game, findings = load_game(root)
     if game is None:
@@ -106,11 +104,7 @@ def _draw(root: Path, card_id: str, lang: str | None, out: Path | None, back: bo
         show.summary(f"warning: {finding}")
     language = _language(game, lang)
     side = "back" if back else "front"
-    try:
-        png = card_png(game, card, language, side)
-    except LayoutError as exc:  # at the template's line (or the manifest's text), as `check` says it
-        raise FindingsError(list(layout_findings(exc, card.finding((), "layout", f"the card's layout "
-                                                                    f"fails ({language}): {exc}")))) from None
+    png = card_png(game, card, language, side)
     if out is None:
         out = Path("output") / game.id / language / "preview" / f"{card.id}{'-back' if back else ''}.png"
     write_atomic(out, png)

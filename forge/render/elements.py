@@ -27,6 +27,9 @@ from .icons import ICONS
 LIMIT = 10_000.0
 #: The most lines one `stripes` hatching may draw: a fine hatching over a whole card draws 300.
 MAX_LINES = 10_000
+#: The most elements one face may have, and the most items (points, cells, paragraphs, dashes)
+#: one element may list: a template's loops and `*` could ask for millions, each to draw.
+MAX_PARTS = 10_000
 FONTS = ("regular", "bold", "italic", "bolditalic", "medium", "light", "black")
 _HEX = re.compile(r"#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 
@@ -96,6 +99,8 @@ def _list(item: Callable[[Any], None], least: int = 0) -> Callable[[Any], None]:
     def check(value: Any) -> None:
         if not isinstance(value, (list, tuple)) or len(value) < least:
             raise Invalid(f"{value!r} is not a list" + (f" of at least {least}" if least else ""))
+        if len(value) > MAX_PARTS:
+            raise Invalid(f"a list of {len(value):,} items; an element lists at most {MAX_PARTS:,}")
         for v in value:
             item(v)
     return check
@@ -242,6 +247,14 @@ def numbers(kind: Any, params: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+def _cells(rows: Any) -> None:
+    """A table's cells are counted before each is checked."""
+    if isinstance(rows, (list, tuple)) and len(rows) <= MAX_PARTS:
+        cells = sum(len(row) for row in rows if isinstance(row, (list, tuple)))
+        if cells > MAX_PARTS:
+            raise Invalid(f"table rows: {cells:,} cells; a table has at most {MAX_PARTS:,}")
+
+
 def validate(kind: Any, params: dict[str, Any], icons: Container[str] = ICONS) -> None:
     """Raise `Invalid` unless `params` make a drawable element of `kind` whose icons are among
     `icons` (a game's `IconSet`; the built-in names by default)."""
@@ -254,6 +267,8 @@ def validate(kind: Any, params: dict[str, Any], icons: Container[str] = ICONS) -
     for key in need:
         if key not in params:
             raise Invalid(f"{kind} needs {', '.join(k for k in need if k not in params)}")
+    if kind == "table":
+        _cells(params["rows"])
     ranges = _RANGES[kind]
     for key, value in params.items():
         bounds = ranges.get(key)
