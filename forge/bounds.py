@@ -90,6 +90,17 @@ def _text(value: Any, what: str) -> str:
     return str(value)
 
 
+def _joined(items: list, gap: int) -> int:
+    """About how long `items` joined with a `gap` long separator are: counted up to just past
+    the bound, each item's text on its own."""
+    total = gap * max(len(items) - 1, 0)
+    for item in items:
+        total += text_size(item)
+        if total > MAX_ITEMS:
+            break
+    return total
+
+
 def _width(value: Any) -> int:
     return value if isinstance(value, int) else 0
 
@@ -183,7 +194,7 @@ def written(value: Any) -> Any:
 
 def concat(parts: tuple) -> tuple:
     """The operands of `~`, refused before they are joined if the text would be too long."""
-    bound(sum(len(part) if type(part) is str else text_size(part) for part in parts), "`~`")
+    bound(_joined(parts, 0), "`~`")
     return parts
 
 
@@ -213,7 +224,7 @@ def _translate(s: Any, table: Any) -> int:
 
 
 def _join(s: Any, items: Any) -> int:
-    return len(s) * max(len(items) - 1, 0) + sum(len(i) for i in items if isinstance(i, str))
+    return _joined(items, len(s))
 
 
 def _encode(s: Any, encoding: Any = "utf-8", errors: Any = "strict") -> int:
@@ -310,8 +321,9 @@ def _round_filter(value: Any, precision: Any = 0, method: Any = "common") -> int
 @pass_eval_context
 def _join_filter(eval_ctx: Any, value: Any, d: Any = "", attribute: Any = None) -> Any:
     items = list(value)
-    bound(text_size(items) + len(str(d)) * len(items), "|join")
+    bound(_joined(items, len(str(d))), "|join")
     return sync_do_join(eval_ctx, items, d, attribute)
+
 
 
 @pass_environment

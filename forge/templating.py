@@ -19,8 +19,8 @@ from types import FrameType, TracebackType
 from typing import Any
 
 import jinja2
-import pydantic
 import jinja2.compiler
+import pydantic
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
@@ -95,11 +95,6 @@ def _disk(where: str) -> jinja2.FileSystemBytecodeCache:
 
 
 BYTECODE = _SharedBytecode()
-
-#: The largest string, bytes or list a template may make, and the largest number (`forge.bounds`).
-MAX_REPEAT = bounds.MAX_ITEMS
-MAX_POWER_BITS = bounds.MAX_BITS
-
 
 class _CodeGenerator(jinja2.compiler.CodeGenerator):
     """Jinja's compiler, with what `{{ }}` writes and the operands of `~` measured

@@ -81,3 +81,17 @@ def test_a_markup_format_still_escapes_its_values():
     env = Environment(autoescape=True)
     assert env.from_string("{{ '<b>{}</b>'|safe }}").render() == "<b>{}</b>"
     assert env.from_string("{{ ('<b>{}</b>'|safe).format('<i>') }}").render() == "<b>&lt;i&gt;</b>"
+
+
+def test_an_operation_text_must_stand_alone_in_its_macro():
+    from types import SimpleNamespace as N
+
+    from forge.text.effects import OperationTextError, _macro_source
+
+    def manifest(text: str) -> N:
+        return N(operations={"draw": N(params={"count": 1}, text={"en": text})})
+
+    assert _macro_source(manifest("Draw {{ count }}.\n"), "en").count("{% endmacro %}") == 1
+    for text in ("{% endmacro %}{% macro op_draw(count) %}x{% endmacro %}{% macro y() %}", "{% if count %}x"):
+        with pytest.raises(OperationTextError, match=r"text template of 'draw' \(en\): TemplateSyntaxError"):
+            _macro_source(manifest(text), "en")

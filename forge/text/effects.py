@@ -57,30 +57,23 @@ def _macros(manifest: Any, lang: str) -> Any:
 
 
 def _macro_source(manifest: Any, lang: str) -> str:
-    """The macros of `_macros`, each text checked to stand alone: it parses on its own, and its
-    macro holds exactly that (a text that closed its macro, `{% endmacro %}...`, would run
-    outside it, and `forge preview` does not run `forge check` first)."""
-    bodies = {}
+    """The macros of `_macros`, each checked to hold its whole text and nothing else: a text
+    that closed its macro (`{% endmacro %}...`) would run outside it, and `forge preview` does
+    not run `forge check` first."""
+    macros = []
     for name, spec in manifest.operations.items():
+        source = f"{{% macro op_{name}({', '.join(spec.params)}) %}}{spec.text[lang]}{{% endmacro %}}"
         try:
-            bodies[name] = _ENV.parse(spec.text[lang]).body
+            _ENV.parse(spec.text[lang])  # Jinja's own words for a text that does not parse
+            made = _ENV.parse(source).body
         except jinja2.TemplateSyntaxError as exc:
             raise OperationTextError(name, lang, exc) from exc
-    source = "".join(f"{{% macro op_{name}({', '.join(spec.params)}) %}}{spec.text[lang]}{{% endmacro %}}"
-                     for name, spec in manifest.operations.items())
-    try:
-        made = _ENV.parse(source).body
-    except jinja2.TemplateSyntaxError:
-        made = []
-    ops = list(manifest.operations.items())
-    for i, (name, spec) in enumerate(ops):
-        macro = made[i] if i < len(made) else None
-        holds = (isinstance(macro, nodes.Macro) and macro.name == f"op_{name}" and macro.body == bodies[name]
-                 and [arg.name for arg in macro.args] == list(spec.params))
-        if not holds or (i == len(ops) - 1 and len(made) > len(ops)):
+        if not (len(made) == 1 and isinstance(made[0], nodes.Macro) and made[0].name == f"op_{name}"
+                and [arg.name for arg in made[0].args] == list(spec.params)):
             raise OperationTextError(name, lang, jinja2.TemplateSyntaxError(
-                "the text does not stand alone: within its macro it reads differently", 1))
-    return source
+                "the text does not stand alone: it ends the macro that holds it", 1))
+        macros.append(source)
+    return "".join(macros)
 
 
 def render_operation(manifest: Any, op: Any, lang: str) -> str:
