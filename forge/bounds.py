@@ -20,7 +20,7 @@ import itertools
 import math
 import re
 import string
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from jinja2 import pass_environment, pass_eval_context
 from jinja2.defaults import DEFAULT_FILTERS
@@ -33,6 +33,9 @@ from jinja2.utils import generate_lorem_ipsum
 MAX_ITEMS = 1_000_000
 #: The most bits of a number a template makes (`**`, `*`, `round`).
 MAX_BITS = 4096
+#: The most characters a template (or a macro, a block) writes in all: its loops may write
+#: each value many times. A rulebook of 20,000 cards writes about 2,000,000.
+MAX_TEXT = 10 * MAX_ITEMS
 
 
 def bound(size: int, what: str) -> None:
@@ -190,6 +193,23 @@ def written(value: Any) -> Any:
     if isinstance(value, _CONTAINERS):
         bound(text_size(value), "`{{ }}`")
     return value
+
+
+def joined_text(pieces: Iterable[str]) -> str:
+    """What a template, a macro or a block writes, joined (the environment's `concat`), refused
+    as soon as it would pass `MAX_TEXT` characters."""
+    kept = []
+    total = 0
+    for piece in pieces:
+        total += len(piece)
+        if total > MAX_TEXT:
+            error = SecurityError(f"the template would write over {MAX_TEXT:,} characters; "
+                                  f"templates may write at most {MAX_TEXT:,}")
+            if hasattr(pieces, "throw"):  # a render's generator: raised at the line that wrote it
+                pieces.throw(error)
+            raise error
+        kept.append(piece)
+    return "".join(kept)
 
 
 def concat(parts: tuple) -> tuple:

@@ -161,6 +161,7 @@ class Environment(ImmutableSandboxedEnvironment):
         return safe and not isinstance(value, PurePath)
 
     call_binop = bounds.call_binop
+    concat = staticmethod(bounds.joined_text)
     concat_parts = staticmethod(bounds.concat)
     written = staticmethod(bounds.written)
 

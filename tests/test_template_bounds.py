@@ -32,6 +32,8 @@ HOSTILE = [
     "{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
     "{% set ns = namespace(l=[1]) %}{% for i in range(40) %}{% set ns.l = ns.l + ns.l %}{% endfor %}",
     "{% filter center(2000000000) %}x{% endfilter %}", "{{ ['x']|map('center', 2000000000)|list }}",
+    "{% set s = 'x' * 100000 %}{% for i in range(200) %}{{ s }}{% endfor %}",
+    "{% macro m(s) %}{% for i in range(200) %}{{ s }}{% endfor %}{% endmacro %}{% set t = m('x' * 100000) %}",
 ]
 
 
