@@ -4,13 +4,15 @@ A template comes with a shared game, and one expression can ask for gigabytes (`
 `'%2000000000s' % 'x'`, `(1).to_bytes(2e9)`) or for hours (`round(1, -3e9)` computes 10**3e9).
 So every call that can size its result is measured from its arguments first: a template may make
 strings, bytes and lists of at most `MAX_ITEMS` items and numbers of at most `MAX_BITS` bits, and
-a call over either raises `SecurityError` before anything is allocated, which forge reports at the
-template's line like every other sandbox refusal. What writes values out as text (`~`, `join`,
+write at most `MAX_TEXT` characters in all; a call over a bound raises `SecurityError` before
+anything is allocated, which forge reports at the template's line like every other sandbox
+refusal. What writes values out as text (`~`, `join`,
 `%`, `format`) counts the text of nested lists too (`text_size`): a list of a million references
 to one long string is small until it is written.
 
 `forge.templating.Environment` applies these checks: `call_binop` to its intercepted operators,
-`call` to every call a template makes, `FILTERS` and `GLOBALS` in place of Jinja's own.
+`call` to every call a template makes, `FILTERS` and `GLOBALS` in place of Jinja's own,
+`joined_text` as its `concat`, and `written` and `concat` in the code it compiles.
 """
 from __future__ import annotations
 
