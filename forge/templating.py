@@ -9,8 +9,8 @@ game, so all environments share `BYTECODE`, and `source_loader` lets templates t
 """
 from __future__ import annotations
 
+import functools
 import hashlib
-import operator
 import os
 import types
 from functools import lru_cache
@@ -19,10 +19,12 @@ from types import FrameType, TracebackType
 from typing import Any
 
 import jinja2
+import jinja2.compiler
 import pydantic
 from jinja2.sandbox import ImmutableSandboxedEnvironment
+from markupsafe import Markup
 
-from . import cache
+from . import bounds, cache
 from .paths import DataPathError, data_path, project_folder, real_folder
 from .resources import BUILTIN
 
@@ -74,7 +76,7 @@ class _SharedBytecode(jinja2.BytecodeCache):
 
 
 #: Bumped when what forge compiles changes in a way Jinja's own checks do not see.
-_CACHE_FORMAT = 2
+_CACHE_FORMAT = 3
 
 
 def _fingerprint(env: jinja2.Environment) -> str:
@@ -95,9 +97,28 @@ def _disk(where: str) -> jinja2.FileSystemBytecodeCache:
 
 BYTECODE = _SharedBytecode()
 
-#: The largest string or list a template may make with `*`, and the largest number of `**`.
-MAX_REPEAT = 1_000_000
-MAX_POWER_BITS = 4096
+class _CodeGenerator(jinja2.compiler.CodeGenerator):
+    """Jinja's compiler, with what `{{ }}` writes and the operands of `~` measured
+    (`bounds.written`, `bounds.concat`) before they are turned into text."""
+
+    def _output_child_pre(self, node: jinja2.nodes.Expr, frame: jinja2.compiler.Frame, finalize: Any) -> None:
+        super()._output_child_pre(node, frame, finalize)
+        self.write("environment.written(")
+
+    def _output_child_post(self, node: jinja2.nodes.Expr, frame: jinja2.compiler.Frame, finalize: Any) -> None:
+        self.write(")")
+        super()._output_child_post(node, frame, finalize)
+
+    def visit_Concat(self, node: jinja2.nodes.Concat, frame: jinja2.compiler.Frame) -> None:
+        if frame.eval_ctx.volatile:
+            func_name = "(markup_join if context.eval_ctx.volatile else str_join)"
+        else:
+            func_name = "markup_join" if frame.eval_ctx.autoescape else "str_join"
+        self.write(f"{func_name}(environment.concat_parts((")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write(")))")
 
 
 class Environment(ImmutableSandboxedEnvironment):
@@ -109,8 +130,10 @@ class Environment(ImmutableSandboxedEnvironment):
     method of what it can reach, so attributes are served only from plain values (strings,
     numbers, lists, dicts), forge's card and manifest models (their fields, not pydantic's
     methods: `parse_file` reads files) and Jinja's own loop and macro objects; a path is never
-    a template value (`game.root.read_text()` would read a file). `*` and `**` are bounded so
-    that a template cannot ask for gigabytes in one expression. Everything refused raises
+    a template value (`game.root.read_text()` would read a file). Every operator, method, filter
+    and global that can size its result is measured before it runs (`forge.bounds`: `*`, `+`,
+    `%`, `**`, `~`, `str.center`, `format`, `|indent`, `lipsum()` ...), so that a template
+    cannot ask for gigabytes, or for hours, in one expression. Everything refused raises
     `jinja2.exceptions.SecurityError` where the template touches it.
 
     Jinja chains a template's globals to the environment's (`collections.ChainMap`), and every
@@ -118,7 +141,13 @@ class Environment(ImmutableSandboxedEnvironment):
     card faces a build, that costs about a tenth of drawing them. Our environments set all
     their globals before loading a template, so a snapshot is the same mapping."""
 
-    intercepted_binops = frozenset({"*", "**"})
+    intercepted_binops = frozenset({"*", "**", "+", "%"})
+    code_generator_class = _CodeGenerator
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.filters.update(bounds.FILTERS)
+        self.globals.update(bounds.GLOBALS)
 
     def make_globals(self, d: dict | None) -> dict:  # type: ignore[override]
         return {**self.globals, **(d or {})}
@@ -132,18 +161,39 @@ class Environment(ImmutableSandboxedEnvironment):
             safe = _SAFE[key] = _served(*key) and super().is_safe_attribute(obj, attr, value)
         return safe and not isinstance(value, PurePath)
 
-    def call_binop(self, context: Any, op: str, left: Any, right: Any) -> Any:
-        if op == "*":
-            for seq, n in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_REPEAT:
-                    raise jinja2.exceptions.SecurityError(
-                        f"`*` would make {len(seq) * n} items; templates may make at most {MAX_REPEAT}")
-            return operator.mul(left, right)
-        if isinstance(left, int) and isinstance(right, int) and right > 0 \
-                and abs(left).bit_length() * right > MAX_POWER_BITS:
-            raise jinja2.exceptions.SecurityError(
-                f"`**` would make a number of over {MAX_POWER_BITS} bits; templates may not")
-        return operator.pow(left, right)
+    call_binop = bounds.call_binop
+    concat = staticmethod(bounds.joined_text)
+    concat_parts = staticmethod(bounds.concat)
+    written = staticmethod(bounds.written)
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        if type(__obj) in _MEASURED:
+            args = bounds.call(__obj, args, kwargs)
+        if not __self.is_safe_callable(__obj):  # Jinja's `call`, inlined: it runs on every call
+            raise jinja2.exceptions.SecurityError(f"{__obj!r} is not safely callable")
+        return __context.call(__obj, *args, **kwargs)
+
+    def wrap_str_format(self, value: Any) -> Any:
+        """Jinja's sandboxed `str.format` and `format_map`, with each field measured
+        (`bounds.CountingFormatter`) before it is formatted."""
+        if type(value) not in _MEASURED or value.__name__ not in ("format", "format_map") \
+                or not isinstance(value.__self__, str):
+            return None  # (this runs on every attribute a template reads)
+        text = value.__self__
+        formatter = (bounds.CountingEscapeFormatter(self, escape=text.escape) if isinstance(text, Markup)
+                     else bounds.CountingFormatter(self))
+
+        def bounded(*args: Any, **kwargs: Any) -> str:
+            if value.__name__ == "format_map":
+                if kwargs or len(args) != 1:
+                    raise TypeError("format_map() takes exactly one argument")
+                args, kwargs = (), args[0]
+            return type(text)(formatter.vformat(text, args, kwargs))
+        return functools.update_wrapper(bounded, value)
+
+
+#: The callables whose results `bounds.call` measures: methods of plain values, `round`.
+_MEASURED = frozenset({types.BuiltinMethodType, types.MethodType})
 
 
 _PLAIN = (str, int, float, tuple, list, dict, set, frozenset, range)

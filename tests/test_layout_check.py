@@ -285,6 +285,18 @@ def _doc_tables(headings: set[str]) -> dict[str, list[tuple[str, str, str]]]:
     return tables
 
 
+@pytest.mark.parametrize("kind, params, message", [
+    ("stripes", dict(x=0, y=0, w=20, h=30, step=1e-300), r"stripes step: 1e-300 mm would draw 5\.0e\+301 lines"),
+    ("stripes", dict(x=0, y=0, w=10_000, h=10_000, step=1), "would draw 20,000 lines"),
+    ("poly", dict(points=[[1, 1]] * 10_001), "poly points: a list of 10,001 items"),
+    ("table", dict(x=0, y=0, w=10, rows=[["a"] * 100] * 101), "table rows: 10,100 cells"),
+])
+def test_an_element_that_would_draw_too_much_is_refused_before_drawing(kind, params, message):
+    with pytest.raises(Invalid, match=message):
+        validate(kind, params)
+    validate("stripes", dict(x=0, y=0, w=63, h=88, step=0.5))  # a fine hatching over a card: 302 lines
+
+
 def test_the_doc_states_every_element_kind_and_parameter_as_the_validator_has_them():
     specs = [*KINDS.items(), ("paragraph", PARAGRAPH), ("cell", CELL)]
     tables = _doc_tables({kind for kind, _ in specs})

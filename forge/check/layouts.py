@@ -40,8 +40,9 @@ def layout_findings(exc: LayoutError, at_data: Finding) -> Iterator[Finding]:
         yield at_data
         return
     code = "unsafe-template" if isinstance(exc.__cause__, SecurityError) else "layout"
-    yield Finding(display_path(Path(exc.file)), exc.line, 1 if exc.line else 0, code, str(exc),
-                  at_data.fix, at_data.card)
+    where = display_path(Path(exc.file))
+    message = str(exc).removeprefix(f"{where}:{exc.line}: ")  # said once, as the finding's place
+    yield Finding(where, exc.line, 1 if exc.line else 0, code, message, at_data.fix, at_data.card)
 
 
 def check_icons(game: Game) -> Iterator[Finding]:

@@ -2,10 +2,10 @@
 
 Layouts come with a shared game, so an element is checked where a template makes it (`el()`,
 or each mapping of a layout written as YAML) rather than trusted until drawing fails: an unknown
-kind, a missing or misspelt parameter, a text where a number belongs, an infinite size, a zero
-hatching step, an unknown colour or icon is a problem at the template line that made it, never a
-crash or a hang while drawing. Lengths are millimetres, sizes points, both bounded to what a
-card can use.
+kind, a missing or misspelt parameter, a text where a number belongs, an infinite size, a
+hatching step so fine it would draw more than `MAX_LINES` lines, an unknown colour or icon is a
+problem at the template line that made it, never a crash or a hang while drawing. Lengths are
+millimetres, sizes points, both bounded to what a card can use.
 
 `KINDS` is the one table of the vocabulary: `validate` checks against it, and the parameter
 tables of docs/layouts.md state it (a test compares the two, and checks that leaving a parameter
@@ -25,6 +25,11 @@ from .icons import ICONS
 
 #: The largest length (mm) or size (pt) a layout may give: far beyond any card.
 LIMIT = 10_000.0
+#: The most lines one `stripes` hatching may draw: a fine hatching over a whole card draws 300.
+MAX_LINES = 10_000
+#: The most elements one face may have, and the most items (points, cells, paragraphs, dashes)
+#: one element may list: a template's loops and `*` could ask for millions, each to draw.
+MAX_PARTS = 10_000
 FONTS = ("regular", "bold", "italic", "bolditalic", "medium", "light", "black")
 _HEX = re.compile(r"#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 
@@ -94,6 +99,8 @@ def _list(item: Callable[[Any], None], least: int = 0) -> Callable[[Any], None]:
     def check(value: Any) -> None:
         if not isinstance(value, (list, tuple)) or len(value) < least:
             raise Invalid(f"{value!r} is not a list" + (f" of at least {least}" if least else ""))
+        if len(value) > MAX_PARTS:
+            raise Invalid(f"a list of {len(value):,} items; an element lists at most {MAX_PARTS:,}")
         for v in value:
             item(v)
     return check
@@ -240,6 +247,14 @@ def numbers(kind: Any, params: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+def _cells(rows: Any) -> None:
+    """A table's cells are counted before each is checked."""
+    if isinstance(rows, (list, tuple)) and len(rows) <= MAX_PARTS:
+        cells = sum(len(row) for row in rows if isinstance(row, (list, tuple)))
+        if cells > MAX_PARTS:
+            raise Invalid(f"table rows: {cells:,} cells; a table has at most {MAX_PARTS:,}")
+
+
 def validate(kind: Any, params: dict[str, Any], icons: Container[str] = ICONS) -> None:
     """Raise `Invalid` unless `params` make a drawable element of `kind` whose icons are among
     `icons` (a game's `IconSet`; the built-in names by default)."""
@@ -252,6 +267,8 @@ def validate(kind: Any, params: dict[str, Any], icons: Container[str] = ICONS) -
     for key in need:
         if key not in params:
             raise Invalid(f"{kind} needs {', '.join(k for k in need if k not in params)}")
+    if kind == "table":
+        _cells(params["rows"])
     ranges = _RANGES[kind]
     for key, value in params.items():
         bounds = ranges.get(key)
@@ -276,5 +293,11 @@ def validate(kind: Any, params: dict[str, Any], icons: Container[str] = ICONS) -
             raise Invalid(f"{kind} {key}: {exc}") from None
         if check is colour and isinstance(value, str):
             _GOOD_COLOURS.add(value)
+    if kind == "stripes":
+        lines = (params["w"] + params["h"]) / params.get("step", KINDS["stripes"]["step"].default)
+        if lines > MAX_LINES:
+            many = f"{lines:,.0f}" if lines < 1e12 else f"{lines:.1e}"
+            raise Invalid(f"stripes step: {params.get('step')!r} mm would draw {many} lines over a "
+                          f"{params['w']:g} x {params['h']:g} mm box; a hatching draws at most {MAX_LINES:,}")
     if kind == "text" and sum(k in params for k in _TEXTS) > 1:
         raise Invalid(f"text takes one of {', '.join(_TEXTS)}, not {' and '.join(k for k in _TEXTS if k in params)}")

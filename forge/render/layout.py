@@ -43,12 +43,12 @@ from ..errors import ForgeError, display_path
 from ..load import parse_yaml
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           layout_folders, templates_root)
-from ..text.effects import operations_text, effect_text
+from ..text.effects import OperationTextError, effect_text, operations_text
 from ..text.plural import plural
 from ..text.hyphenation import LEFT, MIN_FILL, RIGHT, can_hyphenate, hyphenate
 from ..text.typography import SHY, escape, typeset, typeset_markup
 from . import fonts
-from .elements import Invalid, numbers, validate
+from .elements import MAX_PARTS, Invalid, numbers, validate
 from .icons import BUILT_IN, IconSet, game_icons
 from .fonts import unit_width
 
@@ -64,8 +64,9 @@ _TAG = re.compile(r"(<[^>]+>)")
 
 class LayoutError(ForgeError):
     """A layout template is broken (syntax, an unknown element, something the sandbox refuses):
-    the template's `file` and `line` when known. Elements that break the vocabulary are all in
-    `problems`, one `ElementProblem` each (the first is the error's own message)."""
+    the template's `file` and `line` when known (the manifest's, for an operation text it
+    showed). Elements that break the vocabulary are all in `problems`, one `ElementProblem`
+    each (the first is the error's own message)."""
 
     def __init__(self, message: str, file: str = "", line: int = 0,
                  problems: tuple[ElementProblem, ...] = ()):
@@ -270,6 +271,8 @@ def element(kind: str, **params: Any) -> str:
     face's list (it writes no text). A bad element is left out and noted with the template line
     that made it; the face fails once the template has run (`layout_elements`)."""
     render = _RENDERS[-1]
+    if len(render.made) + len(render.problems) >= MAX_PARTS:  # stop the template: each costs memory
+        raise jinja2.exceptions.SecurityError(f"a face has at most {MAX_PARTS:,} elements")
     try:
         validate(kind, params, render.icons)
     except Invalid as exc:
@@ -328,6 +331,8 @@ def once(context: Any, *key: Any, caller: Any) -> str:
             if any(e["kind"] == "art" for e in hit):
                 _ART_GROUPS.add(id(hit))
         return ""
+    if len(made) + len(hit) > MAX_PARTS:  # as `element` counts them
+        raise jinja2.exceptions.SecurityError(f"a face has at most {MAX_PARTS:,} elements")
     made.extend(hit)
     if id(hit) in _ART_GROUPS and _READING.card is not None:
         _READING.shown.add("art")  # as el('art') does when the block runs
@@ -440,6 +445,9 @@ def layout_elements(game: Any, card: Any | None, lang: str, back: str | None = N
         if not exc.file:
             exc.file, exc.line = error_position(exc.__traceback__)
         raise
+    except OperationTextError as exc:  # the manifest's text is what to fix, not the layout
+        at = game.manifest_finding(exc.loc, exc.code, str(exc))
+        raise LayoutError(f"{at.file}:{at.line}: {exc}", at.file, at.line) from exc.__cause__
     except Exception as exc:  # noqa: BLE001 (a template is the game's code: whatever it raises is its bug)
         file, line = ((exc.filename or "", exc.lineno) if isinstance(exc, jinja2.TemplateSyntaxError)
                       else error_position(exc.__traceback__))

@@ -33,7 +33,7 @@ from ..resources import BUILTIN
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           templates_root)
 from ..scenario import ScenarioError, load_scenario
-from ..text import effect_text, operations_text, plural
+from ..text import OperationTextError, effect_text, operations_text, plural
 from ..text.typography import quoted
 from .odds import d6_battle, d6_faces, d6_odds
 
@@ -271,6 +271,8 @@ def render_template(game: Game, kind: str, lang: str, root: Path | None = None) 
     except jinja2.TemplateSyntaxError as exc:
         where = display_path(Path(exc.filename)) if exc.filename else out.template
         out.findings.append(Finding(where, exc.lineno or 0, 1, "rulebook-template", exc.message or str(exc)))
+    except OperationTextError as exc:  # an operation text the template showed: point at the text
+        out.findings.append(game.manifest_finding(exc.loc, exc.code, str(exc)))
     except Exception as exc:  # a runtime error in the template: point at its line
         file, line = error_position(exc.__traceback__)
         where = display_path(Path(file)) if file else out.template

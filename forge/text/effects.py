@@ -10,6 +10,7 @@ from typing import Any, Iterable
 import jinja2
 from jinja2 import meta, nodes
 
+from ..errors import ForgeError
 from ..templating import BYTECODE, Environment, source_loader, source_name
 from .plural import plural
 from .typography import typeset
@@ -27,6 +28,16 @@ def _plural_filter(context: Any, n: int, *forms: str) -> str:
 _ENV.filters["plural"] = _plural_filter
 
 
+class OperationTextError(ForgeError):
+    """An operation's text template failed to render in a locale (Jinja's error is the cause):
+    reported at the manifest's line of that text (`loc`), not at the layout that showed it."""
+
+    def __init__(self, operation: str, lang: str, cause: Exception):
+        super().__init__(f"text template of {operation!r} ({lang}): {type(cause).__name__}: {cause}")
+        self.loc = ("operations", operation, "text", lang)
+        self.code = "unsafe-template" if isinstance(cause, jinja2.exceptions.SecurityError) else "template"
+
+
 #: (manifest, language) -> (the manifest, kept so its id is not reused; the macros module).
 _MODULES: dict[tuple[int, str], tuple[Any, Any]] = {}
 
@@ -38,17 +49,41 @@ def _macros(manifest: Any, lang: str) -> Any:
     key = (id(manifest), lang)
     hit = _MODULES.get(key)
     if hit is None or hit[0] is not manifest:
-        source = "".join(f"{{% macro op_{name}({', '.join(spec.params)}) %}}{spec.text[lang]}{{% endmacro %}}"
-                         for name, spec in manifest.operations.items())
+        source = _macro_source(manifest, lang)
         name = source_name(source)
         _SOURCES[name] = source
         hit = _MODULES[key] = (manifest, _ENV.get_template(name).make_module({"lang": lang}))
     return hit[1]
 
 
+def _macro_source(manifest: Any, lang: str) -> str:
+    """The macros of `_macros`, each checked to hold its whole text and nothing else: a text
+    that closed its macro (`{% endmacro %}...`) would run outside it, and `forge preview` does
+    not run `forge check` first."""
+    macros = []
+    for name, spec in manifest.operations.items():
+        source = f"{{% macro op_{name}({', '.join(spec.params)}) %}}{spec.text[lang]}{{% endmacro %}}"
+        try:
+            _ENV.parse(spec.text[lang])  # Jinja's own words for a text that does not parse
+            made = _ENV.parse(source).body
+        except jinja2.TemplateSyntaxError as exc:
+            raise OperationTextError(name, lang, exc) from exc
+        if not (len(made) == 1 and isinstance(made[0], nodes.Macro) and made[0].name == f"op_{name}"
+                and [arg.name for arg in made[0].args] == list(spec.params)):
+            raise OperationTextError(name, lang, jinja2.TemplateSyntaxError(
+                "the text does not stand alone: it ends the macro that holds it", 1))
+        macros.append(source)
+    return "".join(macros)
+
+
 def render_operation(manifest: Any, op: Any, lang: str) -> str:
     """One operation's text in `lang`, typeset for that language."""
-    return typeset(getattr(_macros(manifest, lang), "op_" + op.name)(**op.args()).strip(), lang)
+    macro = getattr(_macros(manifest, lang), "op_" + op.name)
+    try:
+        text = macro(**op.args())
+    except Exception as exc:  # noqa: BLE001 (the text is the game's code: whatever it raises is its bug)
+        raise OperationTextError(op.name, lang, exc) from exc
+    return typeset(text.strip(), lang)
 
 
 def operations_text(manifest: Any, operations: Any, lang: str) -> str:
