@@ -65,18 +65,21 @@ class Card(BaseModel):
         """A finding at `loc` inside this card (a path such as ('name', 'uk'))."""
         return self._doc.finding((self._index, *loc), code, message, fix, card=self.id)
 
-    def art_file(self, root: Path) -> Path | None:
-        """This card's art resolved by `data_path`, or None when it has none or may not be read."""
-        if not self.art:
-            return None
-        try:
-            return data_path(root, self.art, "art")
-        except DataPathError:
-            return None
-
     @property
     def game_fields(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in type(self).model_fields if k not in COMMON_KEYS}
+
+
+def art_file(card: Card, root: Path) -> Path | None:
+    """`card`'s art resolved by `data_path` inside `root`, or None when it has none or may not be
+    read. A function, not a method: a layout that could call it with a root of its own choosing
+    would learn which files exist outside the game."""
+    if not card.art:
+        return None
+    try:
+        return data_path(root, card.art, "art")
+    except DataPathError:
+        return None
 
 
 def place(card: Card, doc: Document, index: int) -> Card:

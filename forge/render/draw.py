@@ -12,6 +12,7 @@ from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS, Canvas
 
 from ..art import open_art
+from ..model.cards import art_file
 from . import fonts, layout
 from .forms import end_form
 from .icons import ICONS, icon_code
@@ -536,9 +537,9 @@ def _table(c: Canvas, face: Face, el: dict) -> None:
 
 
 def art_path(game: Any, card: Any | None) -> Path | None:
-    """The card's art file, only if it lies inside the game folder (`Card.art_file`); else None,
-    and the placeholder is drawn: nothing outside the folder is read, even without `check`."""
-    return card.art_file(game.root) if card is not None else None
+    """The card's art file, only if it lies inside the game folder (`model.cards.art_file`); else
+    None, and the placeholder is drawn: nothing outside the folder is read, even without `check`."""
+    return art_file(card, game.root) if card is not None else None
 
 
 def round_clip(c: Canvas, x: float, y: float, w: float, h: float) -> None:

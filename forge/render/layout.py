@@ -41,6 +41,7 @@ import jinja2.meta
 
 from ..errors import ForgeError, display_path
 from ..load import parse_yaml
+from ..model.cards import art_file
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           layout_folders, templates_root)
 from ..text.effects import OperationTextError, effect_text, operations_text
@@ -422,7 +423,7 @@ def _context(game: Any, card: Any | None, lang: str, back: str | None = None) ->
                     subtype_name=spec.subtypes[card.subtype][lang] if card.subtype else "",
                     set_name=manifest.sets[card.set].name[lang], effect=effect_text(manifest, card, lang),
                     flavor=card.flavor[lang] if card.flavor else "",
-                    art_path=str(card.art_file(game.root) or ""))
+                    art_path=str(art_file(card, game.root) or ""))
     backs = getattr(manifest, "backs", None) or {}
     return dict(back=backs.get(back) if back else None, back_id=back or "default")
 
