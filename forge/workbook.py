@@ -80,9 +80,10 @@ def workbook_rows(raw: bytes, name: str, suffix: str, sheet: str | None,
                 else:
                     raise UsageError(f"{name} has no sheet {sheet!r} (it has {', '.join(book.sheet_names)})")
                 return data.to_python(skip_empty_area=False), []
-        except UsageError:
+        except (UsageError, KeyboardInterrupt, SystemExit):
             raise
-        except Exception as exc:  # noqa: BLE001 (calamine's errors are many: zip, XML, password ...)
+        except BaseException as exc:  # noqa: BLE001 (calamine's errors are many: zip, XML, password
+            # ...; a panic in its Rust code is pyo3's PanicException, which is no Exception)
             return [], [Finding(name, 0, 0, "syntax", f"cannot read the workbook: {type(exc).__name__}: {exc}")]
 
 

@@ -132,3 +132,18 @@ def test_a_part_whose_declared_size_lies_is_read_no_further():
     raw[at + 24:at + 28] = struct.pack("<I", 100)  # the uncompressed size in the central directory
     _, findings = workbook_rows(bytes(raw), "x", ".xlsx", None, LIMITS)
     assert findings[0].code == "syntax" and "CRC" in findings[0].message, findings
+
+
+def test_a_panic_in_calamine_is_a_finding(monkeypatch):
+    """pyo3 raises a panic of calamine's Rust code as a BaseException, not an Exception."""
+    import python_calamine
+
+    class PanicException(BaseException):
+        pass
+
+    def panic(path):
+        raise PanicException("index out of bounds")
+    monkeypatch.setattr(python_calamine.CalamineWorkbook, "from_path", panic)
+    _, findings = workbook_rows(xlsx(f'<row r="1"><c r="A1">{V()}</c></row>'), "x.xlsx", ".xlsx", None, LIMITS)
+    assert [(f.code, f.message) for f in findings] == [
+        ("syntax", "cannot read the workbook: PanicException: index out of bounds")]
