@@ -69,7 +69,7 @@ def test_preview_bytes_are_those_of_the_library_with_everything_imported(tmp_pat
     """The command imports only what a preview needs; the library, with the checker, the rules
     engines and the rulebooks loaded as in a full build, draws the same PNG bytes."""
     import forge.check  # noqa: F401
-    import forge.rulebook  # noqa: F401
+    import forge.rulebook.products  # noqa: F401
     import forge.rules  # noqa: F401
     from forge import load_game
     from forge.cli.preview import card_png
