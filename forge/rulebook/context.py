@@ -231,7 +231,7 @@ class _Recorder:
                 self.finding_at_caller("rulebook-scenario", exc.message, exc.fix)
             return None
         try:
-            data = load_scenario(path).data
+            data = load_scenario(path, self.game).data
         except ScenarioError as exc:
             self.finding_at_caller("rulebook-scenario", str(exc))
             return None
