@@ -100,6 +100,10 @@ def test_a_command_imports_only_what_it_needs(tmp_path):
     unneeded = {"forge.check", "forge.rules", "forge.rulebook", "reportlab.platypus", "pypdf",
                 "forge.cli.build", "forge.cli.simulate", "rich"}
     assert not unneeded & shown, unneeded & shown
+    shown = _modules_after("check", "love_formula", "-q")  # renders the rulebooks, lays none out
+    assert "forge.rulebook.context" in shown
+    unneeded = {"forge.rulebook.document", "forge.rulebook.products", "reportlab.platypus", "markdown_it", "pypdf"}
+    assert not unneeded & shown, unneeded & shown
     for args in (["--version"], ["--help"]):
         shown = _modules_after(*args)
         assert not {m for m in shown if m.startswith(("forge.cli.", "forge.model", "reportlab", "pydantic"))
