@@ -2,7 +2,9 @@
 
 It holds only what is derived from installed code and data (compiled Jinja templates, parsed
 fonts and hyphenation patterns, CLDR plural rules), each keyed so that a changed source is
-compiled again; never anything derived from a game's cards. It lives in $FORGE_CACHE, else
+compiled again; never anything derived from a game's cards. What comes from a game's templates
+and its manifest's operation texts (their compiled code, what parsing them found) is keyed by
+their text. It lives in $FORGE_CACHE, else
 $XDG_CACHE_HOME/card-forge, else ~/.cache/card-forge; `FORGE_CACHE=off` (or a directory that
 cannot be made) keeps everything in memory.
 """

@@ -16,7 +16,7 @@ import types
 from functools import lru_cache
 from pathlib import Path, PurePath
 from types import FrameType, TracebackType
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import jinja2
 import jinja2.compiler
@@ -27,6 +27,8 @@ from markupsafe import Markup
 from . import bounds, cache
 from .paths import DataPathError, data_path, project_folder, real_folder
 from .resources import BUILTIN
+
+T = TypeVar("T")
 
 class _SharedBytecode(jinja2.BytecodeCache):
     """Compiled templates shared by every game's environment in this process (the common
@@ -88,6 +90,14 @@ def _fingerprint(env: jinja2.Environment) -> str:
                  env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline,
                  bool(env.autoescape), getattr(env.finalize, "__qualname__", None), env.optimized,
                  sorted(env.extensions)))
+
+
+def remembered(env: jinja2.Environment, what: Any, make: Callable[[], T], check: Callable[[Any], bool]) -> T:
+    """`cache.remembered` for what is made by parsing the template texts `what` holds (the
+    manifest's operation texts) in `env`: keyed by `what` itself (its `repr`), Jinja's version
+    and `env`'s settings and filters, so an edited text, or another Jinja, is parsed again."""
+    made_from = repr((jinja2.__version__, _fingerprint(env), sorted(env.filters), what))
+    return cache.remembered("parsed", made_from.encode("utf-8"), make, check)
 
 
 @lru_cache(maxsize=None)

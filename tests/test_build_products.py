@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 import forge.render  # noqa: F401  (registers the products)
-import forge.rulebook  # noqa: F401  (registers the rulebook products)
+import forge.rulebook.products  # noqa: F401  (registers the rulebook products)
 from forge.build import BuildOptions, build_game, total_steps
 from forge.model import load_game
 from pdfread import assert_fonts_embedded

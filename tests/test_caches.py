@@ -72,7 +72,7 @@ def test_code_compiled_outside_the_sandbox_is_never_loaded(tmp_path, built):
 
 def test_a_warm_cache_gives_the_same_bytes(tmp_path, built):
     cache, cold = built
-    assert {p.name for p in cache.iterdir()} >= {"jinja", "fonts", "hyphenation", "plural"}
+    assert {p.name for p in cache.iterdir()} >= {"jinja", "fonts", "hyphenation", "plural", "parsed"}
     warm = forge(cache, *BUILD, out=tmp_path / "warm")
     assert warm.returncode == 0, warm.stderr
     assert (tmp_path / "warm" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes() == cold
@@ -85,9 +85,12 @@ def _black(kept: bytes) -> bytes:
 
 #: Per cache entry kind, a value of the right shape that would change the cheat sheet if used
 #: (made from the value it replaces): no hyphenation break anywhere; every count taking the
-#: «one» form; every face drawn with Roboto Black.
+#: «one» form; every face drawn with Roboto Black; an operation text found broken (the build
+#: refuses the game), or a literal text with a typewriter quote.
 FOREIGN = {"hyphenation": lambda kept: ({}, 0), "plural": lambda kept: {"one": "n in 0..1000000"},
-           "fonts": _black}
+           "fonts": _black,
+           "parsed": lambda kept: (['"' + t for t in kept] if kept and isinstance(kept[0], str)
+                                   else [("draw", "uk", "template", "broken")] if isinstance(kept, list) else kept)}
 
 
 @pytest.mark.parametrize("part", FOREIGN)

@@ -69,7 +69,7 @@ def test_preview_bytes_are_those_of_the_library_with_everything_imported(tmp_pat
     """The command imports only what a preview needs; the library, with the checker, the rules
     engines and the rulebooks loaded as in a full build, draws the same PNG bytes."""
     import forge.check  # noqa: F401
-    import forge.rulebook  # noqa: F401
+    import forge.rulebook.products  # noqa: F401
     import forge.rules  # noqa: F401
     from forge import load_game
     from forge.cli.preview import card_png
@@ -99,6 +99,10 @@ def test_a_command_imports_only_what_it_needs(tmp_path):
     assert {"forge.cli.preview", "forge.model", "forge.render", "pypdfium2"} <= shown
     unneeded = {"forge.check", "forge.rules", "forge.rulebook", "reportlab.platypus", "pypdf",
                 "forge.cli.build", "forge.cli.simulate", "rich"}
+    assert not unneeded & shown, unneeded & shown
+    shown = _modules_after("check", "love_formula", "-q")  # renders the rulebooks, lays none out
+    assert "forge.rulebook.context" in shown
+    unneeded = {"forge.rulebook.document", "forge.rulebook.products", "reportlab.platypus", "markdown_it", "pypdf"}
     assert not unneeded & shown, unneeded & shown
     for args in (["--version"], ["--help"]):
         shown = _modules_after(*args)

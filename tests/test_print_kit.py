@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 import forge.render  # noqa: F401  (registers the products)
-import forge.rulebook  # noqa: F401
+import forge.rulebook.products  # noqa: F401  (registers the rulebook products)
 from forge.build import BuildOptions, build_game
 from forge.model import load_game
 from forge.render import layout, tokens

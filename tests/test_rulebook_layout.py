@@ -14,6 +14,7 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from conftest import CARDS, GAMES
+import forge.rulebook.products  # noqa: F401  (registers the rulebook products)
 from forge.build import DEFAULT_PRODUCTS, BuildOptions, build_game
 from forge.model import load_game
 from forge.rulebook import build_cheatsheet, build_rulebook

@@ -19,21 +19,29 @@ from pydantic import BaseModel
 from ..errors import Finding
 from ..model import Game
 from ..model.manifest import LocalText
+from ..templating import remembered
 from ..text.typography import TYPEWRITER, typewriter_fix
 
 _MARKS = tuple(TYPEWRITER)
 _PARSER = jinja2.Environment()
+#: Bumped when what `_template_text` makes of a source changes (`templating.remembered`).
+_FORMAT = 1
 
 
 def check_typography(game: Game) -> Iterator[Finding]:
     for card in game.cards:
         for loc, lang, text in _strings(card, ()):
             yield from _findings(lambda *a: card.finding(*a), loc, lang, text)
-    manifest = game.manifest
-    for loc, lang, text in _strings(manifest, ()):
-        if len(loc) >= 3 and loc[0] == "operations" and loc[2] == "text":
-            text = _template_text(text)
-        yield from _findings(game.manifest_finding, loc, lang, text)
+    strings = list(_strings(game.manifest, ()))
+    templates = tuple(text for loc, _, text in strings if _is_template(loc))
+    literal = dict(zip(templates, _template_texts(templates)))
+    for loc, lang, text in strings:
+        yield from _findings(game.manifest_finding, loc, lang, literal[text] if _is_template(loc) else text)
+
+
+def _is_template(loc: tuple) -> bool:
+    """Is this string of the manifest an operation's text (a Jinja template)?"""
+    return len(loc) >= 3 and loc[0] == "operations" and loc[2] == "text"
 
 
 def _findings(make, loc: tuple, lang: str, text: str) -> Iterator[Finding]:
@@ -62,6 +70,14 @@ def _strings(value: Any, loc: tuple) -> Iterator[tuple[tuple, str, str]]:
     elif isinstance(value, (list, tuple)):
         for n, item in enumerate(value):
             yield from _strings(item, (*loc, n))
+
+
+def _template_texts(sources: tuple[str, ...]) -> list[str]:
+    """`_template_text` of each source, remembered for the same sources (parsing them all
+    costs a tenth of `forge check`)."""
+    return remembered(_PARSER, (_FORMAT, sources), lambda: [_template_text(s) for s in sources],
+                      lambda v: isinstance(v, list) and len(v) == len(sources)
+                      and all(isinstance(t, str) for t in v))
 
 
 def _template_text(source: str) -> str:

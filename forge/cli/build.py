@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from .. import render  # noqa: F401  (registers pnp, printshop, png)
-from .. import rulebook  # noqa: F401  (registers rulebook, rulebook-booklet, cheatsheet)
+from ..rulebook import products  # noqa: F401  (registers rulebook, rulebook-booklet, cheatsheet, summary)
 from ..build import DEFAULT_PRODUCTS, PRODUCTS, BuildOptions, build_game, check_products, total_steps
 from ..check import check_game
 from ..errors import FindingsError, UsageError, display_path

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import sys
+import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -230,10 +231,9 @@ class _Recorder:
             else:
                 self.finding_at_caller("rulebook-scenario", exc.message, exc.fix)
             return None
-        try:
-            data = load_scenario(path).data
-        except ScenarioError as exc:
-            self.finding_at_caller("rulebook-scenario", str(exc))
+        data = _scenario(self.game, path)
+        if isinstance(data, ScenarioError):
+            self.finding_at_caller("rulebook-scenario", str(data))
             return None
         return {**data, "_path": str(path)}
 
@@ -241,6 +241,30 @@ class _Recorder:
         file, line = self._here()
         data = self.scenario_data(stem)
         return self._block(Block("scenario", (), data, file, line)) if data else ""
+
+
+#: What `load_scenario` made of each scenario file, by loaded game, then by path with the file's
+#: stat: the rulebook and the cheat sheet of every language quote the same scenarios, and
+#: `forge build` renders each template once more after checking it.
+_SCENARIOS: "weakref.WeakKeyDictionary[Game, dict[Path, tuple[tuple, Any]]]" = weakref.WeakKeyDictionary()
+
+
+def _scenario(game: Game, path: Path) -> dict | ScenarioError:
+    """The data of the scenario file `path` for `game`, or the error that says why it has none."""
+    try:
+        st = path.stat()
+        stamp: tuple = (st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        stamp = ()  # never kept: load_scenario says what is wrong
+    known = _SCENARIOS.setdefault(game, {})
+    hit = known.get(path)
+    if not stamp or hit is None or hit[0] != stamp:
+        try:
+            made: Any = load_scenario(path, game).data
+        except ScenarioError as exc:
+            made = exc.with_traceback(None)  # its frames would keep the game alive
+        hit = known[path] = (stamp, made)
+    return hit[1]
 
 
 def render_template(game: Game, kind: str, lang: str, root: Path | None = None) -> Rendered:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from ..rules.core import Chance, chance_odds
 
@@ -50,7 +51,7 @@ class Battle:
     diff: int
 
     def _count(self, test) -> Odds:
-        p = chance_odds([D6, D6], lambda a, b: bool(test(a + self.diff - b))).get(True, Fraction(0))
+        p = sum((q for d, q in _differences().items() if test(d + self.diff)), Fraction(0))
         return Odds(int(p * 36), 36)
 
     @property
@@ -76,6 +77,13 @@ class Battle:
         """Ties are rolled again until someone wins: P(win) / (1 - P(tie))."""
         frac = Fraction(self.win.num, 36 - self.tie.num) if self.tie.num < 36 else Fraction(1, 2)
         return Odds(frac.numerator, frac.denominator)
+
+
+@lru_cache(maxsize=None)
+def _differences() -> dict[int, Fraction]:
+    """The odds of each difference of two d6 rolls, enumerated once: a battle's questions
+    (win, tie, lose by k, for every `diff` a template asks about) only sum parts of it."""
+    return chance_odds([D6, D6], lambda a, b: a - b)
 
 
 def d6_battle(diff: int) -> Battle:

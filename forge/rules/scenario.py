@@ -315,9 +315,11 @@ def _game_id(path: Path, data: dict, known: list[str]) -> str | None:
     return folder if folder in known else None
 
 
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | Path, loaded: Any = None) -> Scenario:
     """Read a scenario, find its game and engine, and check the file against the engine's
-    schema; raise ScenarioError with every finding."""
+    schema; raise ScenarioError with every finding. `loaded`: a game the caller has loaded
+    already (a rulebook's own), used when it is the folder the scenario's game id names
+    rather than loading that folder again."""
     path = Path(path)
     doc, findings = load_yaml(path)
     if doc is None:
@@ -341,7 +343,11 @@ def load_scenario(path: str | Path) -> Scenario:
     if game_id not in known:
         raise stop(("game",) if "game" in data else None,
                    f"no game {game_id!r} (known: {', '.join(known)})")
-    game = _load_game_cached(find_game(game_id))
+    root = find_game(game_id)
+    if loaded is not None and root is not None and loaded.root.resolve() == root.resolve():
+        game = loaded
+    else:
+        game = _load_game_cached(root)
     if game is None:
         raise stop(("game",) if "game" in data else None, f"the game {game_id!r} does not load",
                    f"run `forge check` on {game_id}")

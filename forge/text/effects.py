@@ -11,7 +11,7 @@ import jinja2
 from jinja2 import meta, nodes
 
 from ..errors import ForgeError
-from ..templating import BYTECODE, Environment, source_loader, source_name
+from ..templating import BYTECODE, Environment, remembered, source_loader, source_name
 from .plural import plural
 from .typography import typeset
 
@@ -38,6 +38,11 @@ class OperationTextError(ForgeError):
         self.code = "unsafe-template" if isinstance(cause, jinja2.exceptions.SecurityError) else "template"
 
 
+#: Bumped when what is remembered of the operation texts (`templating.remembered`), or how
+#: they are checked, changes.
+_FORMAT = 1
+
+
 #: (manifest, language) -> (the manifest, kept so its id is not reused; the macros module).
 _MODULES: dict[tuple[int, str], tuple[Any, Any]] = {}
 
@@ -59,21 +64,31 @@ def _macros(manifest: Any, lang: str) -> Any:
 def _macro_source(manifest: Any, lang: str) -> str:
     """The macros of `_macros`, each checked to hold its whole text and nothing else: a text
     that closed its macro (`{% endmacro %}...`) would run outside it, and `forge preview` does
-    not run `forge check` first."""
-    macros = []
-    for name, spec in manifest.operations.items():
-        source = f"{{% macro op_{name}({', '.join(spec.params)}) %}}{spec.text[lang]}{{% endmacro %}}"
+    not run `forge check` first. Parsing every text twice costs more than the layouts that
+    print them, so texts that passed are remembered (`templating.remembered`); a text that
+    fails is checked, and fails, on every run."""
+    ops = tuple((name, tuple(spec.params), spec.text[lang]) for name, spec in manifest.operations.items())
+    source = "".join(_macro(*op) for op in ops)
+    return remembered(_ENV, (_FORMAT, "macros", ops), lambda: _checked_macros(ops, lang, source),
+                      lambda v: v == source)
+
+
+def _macro(name: str, params: tuple[str, ...], text: str) -> str:
+    return f"{{% macro op_{name}({', '.join(params)}) %}}{text}{{% endmacro %}}"
+
+
+def _checked_macros(ops: tuple, lang: str, source: str) -> str:
+    for name, params, text in ops:
         try:
-            _ENV.parse(spec.text[lang])  # Jinja's own words for a text that does not parse
-            made = _ENV.parse(source).body
+            _ENV.parse(text)  # Jinja's own words for a text that does not parse
+            made = _ENV.parse(_macro(name, params, text)).body
         except jinja2.TemplateSyntaxError as exc:
             raise OperationTextError(name, lang, exc) from exc
         if not (len(made) == 1 and isinstance(made[0], nodes.Macro) and made[0].name == f"op_{name}"
-                and [arg.name for arg in made[0].args] == list(spec.params)):
+                and [arg.name for arg in made[0].args] == list(params)):
             raise OperationTextError(name, lang, jinja2.TemplateSyntaxError(
                 "the text does not stand alone: it ends the macro that holds it", 1))
-        macros.append(source)
-    return "".join(macros)
+    return source
 
 
 def render_operation(manifest: Any, op: Any, lang: str) -> str:
@@ -104,12 +119,24 @@ def template_problems(manifest: Any) -> Iterable[tuple[str, str, str, str]]:
     Static: the template must parse, use only its operation's parameters (and `lang`) and
     known filters, and reach no private attribute nor another template (`unsafe-template`;
     the sandbox would refuse them at render time anyway). Parsing without compiling keeps
-    `forge check` fast."""
-    for name, spec in manifest.operations.items():
-        allowed = set(spec.params) | {"lang"}
-        for lang in manifest.locales:
+    `forge check` fast, and the answer is remembered for the same texts
+    (`templating.remembered`)."""
+    ops = tuple((name, tuple(spec.params), tuple((lang, spec.text[lang]) for lang in manifest.locales))
+                for name, spec in manifest.operations.items())
+    return remembered(_ENV, (_FORMAT, "problems", ops), lambda: list(_problems(ops)), _are_problems)
+
+
+def _are_problems(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(p, tuple) and len(p) == 4 and all(isinstance(s, str) for s in p) for p in value)
+
+
+def _problems(ops: tuple) -> Iterable[tuple[str, str, str, str]]:
+    for name, params, texts in ops:
+        allowed = set(params) | {"lang"}
+        for lang, text in texts:
             try:
-                tree = _ENV.parse(spec.text[lang])
+                tree = _ENV.parse(text)
             except jinja2.TemplateSyntaxError as exc:
                 yield name, lang, "template", f"line {exc.lineno}: {exc.message}"
                 continue
