@@ -7,6 +7,9 @@ their files into `OUT/<game>/<lang>/` through `write_folder`, as one change: a f
 or killed build never leaves a half-written PDF, or a mix of old and new files, where good ones
 stood, and the files of products not built this time stay.
 
+Products are listed in `CATALOGUE` with the module that registers them, imported when a product
+is first run: a `--what pnp` build never imports the rulebook's platypus, markdown-it and pypdf.
+
 Progress: a long product registers `steps` (how many it will report) and calls
 `BuildOptions.advance` as it goes (per card, sheet or page); any other product counts as one
 step, reported when it ends. `total_steps()` adds them up, so a caller knows the total first.
@@ -14,6 +17,7 @@ step, reported when it ends. `total_steps()` adds them up, so a caller knows the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 from typing import Callable, Iterable, Literal
 
@@ -47,36 +51,61 @@ class BuildOptions:
 
 Product = Callable[[Game, BuildOptions], dict[str, bytes]]
 Steps = Callable[[Game, BuildOptions], int]
+#: Every product, in `--what` order: the module whose `@product` registers it, and whether a
+#: build with no `--what` makes it.
+CATALOGUE: dict[str, tuple[str, bool]] = {
+    "pnp": ("forge.render.sheets", True),
+    "printshop": ("forge.render.sheets", True),
+    "png": ("forge.render.sheets", False),
+    "tts": ("forge.render.tts", False),
+    "rulebook": ("forge.rulebook.products", True),
+    "rulebook-booklet": ("forge.rulebook.products", True),
+    "cheatsheet": ("forge.rulebook.products", True),
+    "summary": ("forge.rulebook.products", True),
+}
+#: Products built when none are named.
+DEFAULT_PRODUCTS: list[str] = [name for name, (_, default) in CATALOGUE.items() if default]
+#: The products registered so far (their modules imported), by name.
 PRODUCTS: dict[str, Product] = {}
 #: How many steps each product that reports progress reports, by product name.
 STEPS: dict[str, Steps] = {}
-#: Products built when none are named.
-DEFAULT_PRODUCTS: list[str] = []
 
 
-def product(name: str, default: bool = True, steps: Steps | None = None) -> Callable[[Product], Product]:
-    """Register a product under `name` (the value `--what` takes); `steps(game, options)`: how
-    many steps it reports through `BuildOptions.advance`, for one that reports progress."""
+def product(name: str, steps: Steps | None = None) -> Callable[[Product], Product]:
+    """Register the product `name` of `CATALOGUE` (the value `--what` takes); `steps(game,
+    options)`: how many steps it reports through `BuildOptions.advance`, for one that reports
+    progress."""
     def register(fn: Product) -> Product:
+        if CATALOGUE.get(name, ("",))[0] != fn.__module__:
+            raise ValueError(f"product {name!r} of {fn.__module__} is not in forge.build.CATALOGUE")
         PRODUCTS[name] = fn
         if steps is not None:
             STEPS[name] = steps
-        if default:
-            DEFAULT_PRODUCTS.append(name)
         return fn
     return register
 
 
+def _registered(name: str) -> Product:
+    """The product `name`, its module imported first."""
+    if name not in PRODUCTS:
+        import_module(CATALOGUE[name][0])
+    return PRODUCTS[name]
+
+
 def total_steps(game: Game, what: Iterable[str], options: BuildOptions) -> int:
     """How many steps `build_game` reports through `options.progress` for these products."""
-    return sum(STEPS[name](game, options) if name in STEPS else 1 for name in what)
+    total = 0
+    for name in what:
+        _registered(name)
+        total += STEPS[name](game, options) if name in STEPS else 1
+    return total
 
 
 def check_products(names: Iterable[str]) -> None:
     """Refuse a product name nothing registered (before any work is done)."""
     for name in names:
-        if name not in PRODUCTS:
-            raise UsageError(f"unknown product {name!r} (known: {', '.join(PRODUCTS)})")
+        if name not in CATALOGUE:
+            raise UsageError(f"unknown product {name!r} (known: {', '.join(CATALOGUE)})")
 
 
 def build_game(game: Game, what: Iterable[str], options: BuildOptions, out: Path,
@@ -90,7 +119,7 @@ def build_game(game: Game, what: Iterable[str], options: BuildOptions, out: Path
         raise UsageError(f"{game.id} has no locale {options.lang!r} (it has {', '.join(game.manifest.locales)})")
     files: dict[str, bytes] = {}
     for name in what:
-        made = PRODUCTS[name](game, options)
+        made = _registered(name)(game, options)
         if name not in STEPS:
             options.advance()
         files.update(made)

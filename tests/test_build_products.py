@@ -180,6 +180,31 @@ def test_png_product_gives_the_game_crafter_poker_size(tmp_path):
     assert (width, height) == (825, 1125)
 
 
+def test_the_catalogue_lists_every_product_its_modules_register():
+    """`forge build --help`, `--what` and the default build know products from
+    `forge.build.CATALOGUE` without importing them: it must say what the modules register."""
+    from importlib import import_module
+
+    from forge.build import CATALOGUE, DEFAULT_PRODUCTS, PRODUCTS
+    for module, _ in CATALOGUE.values():
+        import_module(module)
+    assert set(PRODUCTS) == set(CATALOGUE)  # (registered in whatever order they were first asked for)
+    assert all(PRODUCTS[name].__module__ == module for name, (module, _) in CATALOGUE.items())
+    assert DEFAULT_PRODUCTS == ["pnp", "printshop", "rulebook", "rulebook-booklet", "cheatsheet", "summary"]
+
+
+def test_a_product_is_imported_only_when_asked_for(tmp_path):
+    """Building PnP sheets imports none of the rulebook's modules (platypus, markdown-it, pypdf)."""
+    code = (f"import sys; from pathlib import Path; from forge.model import load_game; "
+            f"from forge.build import BuildOptions, build_game; "
+            f"game = load_game(Path({str(ROOT / 'cards' / 'rules_does_not_exist')!r}))[0]; "
+            f"build_game(game, ['pnp'], BuildOptions(paper=('a4',)), Path({str(tmp_path)!r})); "
+            f"print(sorted(m for m in sys.modules if m.startswith(('forge.rulebook', 'reportlab.platypus', 'pypdf'))))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert run.stdout.strip() == "[]"
+    assert (tmp_path / "rules_does_not_exist" / "uk" / "pnp-a4.pdf").is_file()
+
+
 @pytest.mark.parametrize("what", [["pnp"], ["printshop"], ["tts"], ["cheatsheet", "rulebook"]])
 def test_products_report_as_many_progress_steps_as_they_announce(tmp_path, what):
     """`total_steps` is what a progress bar's total is set to before the build: the products

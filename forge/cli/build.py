@@ -9,9 +9,7 @@ from typing import Optional
 
 import typer
 
-from .. import render  # noqa: F401  (registers pnp, printshop, png)
-from ..rulebook import products  # noqa: F401  (registers rulebook, rulebook-booklet, cheatsheet, summary)
-from ..build import DEFAULT_PRODUCTS, PRODUCTS, BuildOptions, build_game, check_products, total_steps
+from ..build import CATALOGUE, DEFAULT_PRODUCTS, BuildOptions, build_game, check_products, total_steps
 from ..check import check_game
 from ..errors import FindingsError, UsageError, display_path
 from ..render import presets
@@ -53,8 +51,8 @@ Vendor = Enum("Vendor", {name: name for name in presets.PRESETS}, type=str)  # t
 
 
 def complete_products(incomplete: str) -> list[str]:
-    """Shell completion of --what: the registered products, comma-separated."""
-    return complete_list(list(PRODUCTS), incomplete)
+    """Shell completion of --what: every product, comma-separated."""
+    return complete_list(list(CATALOGUE), incomplete)
 
 
 def _size(n: int) -> str:
@@ -71,7 +69,7 @@ def build(
                                 help="Paper sizes: a4, letter, or both: PnP sheets in each; the "
                                 "booklet and cheat sheet on the first."),
     what: Optional[str] = typer.Option(None, "--what", autocompletion=complete_products,
-                                       help=f"Products, comma-separated ({', '.join(PRODUCTS)}); "
+                                       help=f"Products, comma-separated ({', '.join(CATALOGUE)}); "
                                        "default: every default product."),
     out: Path = typer.Option(Path("output"), "--out", help="Output folder: OUT/<game>/<lang>/."),
     duplex: Duplex = typer.Option(Duplex.long, "--duplex", help="PnP backs for long-edge or short-edge duplex."),

@@ -34,7 +34,7 @@ from ..files import writing
 from ..templating import templates_root
 from .app import (USAGE, Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
                   complete_games, resolve_games, split_names)
-from .build import Paper, complete_products  # (importing it registers forge build's products)
+from .build import Paper, complete_products
 
 #: Products made from the rulebook and cheat-sheet templates alone.
 TEMPLATE_PRODUCTS = {"rulebook": ("rulebook", "rulebook-booklet"), "cheatsheet": ("cheatsheet",)}

@@ -8,20 +8,18 @@ Public API:
 - `front(game, card, lang)` / `back(...)`: the fitted `Face` (elements and problems), used by
   `forge check`'s preflight.
 
-Importing this package registers the `pnp`, `printshop`, `png` and `tts` products of
-`forge.build`.
+The drawing modules (`draw`, `sheets`, `tts`) are imported when first used: `forge check` lays
+faces out but never draws them. `forge.build.CATALOGUE` imports `sheets` and `tts`, which
+register the `pnp`, `printshop`, `png` and `tts` products, when a build asks for one.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from reportlab.pdfgen.canvas import Canvas
-
-from . import fonts, sheets, tts  # noqa: F401  (sheets and tts register the products)
-from .draw import art_path, draw_face
 from .layout import PT, Face, LayoutError, back, front
 
 if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
     from reportlab.platypus import Flowable
 
 __all__ = ["Face", "LayoutError", "back", "card_flowable", "draw_card", "front"]
@@ -34,6 +32,8 @@ def draw_card(canvas: Canvas, game: Any, card: Any, lang: str, x: float, y: floa
     `width` (points) scales the card (default: its real size); `bleed` (mm) shows that much of
     the bleed around the trim (default none: the card as it looks once cut).
     """
+    from .draw import art_path, draw_face
+
     face = front(game, card, lang) if side == "front" else back(game, card, lang)
     scale = width / (face.width * PT) if width else 1.0
     canvas.saveState()

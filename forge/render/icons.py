@@ -25,14 +25,15 @@ import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
-
-from reportlab.pdfgen.canvas import Canvas
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from ..errors import ForgeError
 from ..paths import DataPathError, data_path
 
-IconFn = Callable[[Canvas], object]
+if TYPE_CHECKING:  # icons draw on a canvas, but `forge check` lays faces out without one
+    from reportlab.pdfgen.canvas import Canvas
+
+IconFn = Callable[["Canvas"], object]
 
 
 def _poly(c: Canvas, pts: list[tuple[float, float]]):
@@ -595,6 +596,7 @@ def _svglib_messages() -> Iterator[list[str]]:
 def _svg_code(path: Path, data: bytes, current: str, convert: Callable[[Any], Any] | None) -> str:
     """The icon in the unit square, scaled to fit and centred, clipped to its own box."""
     from reportlab.graphics import renderPDF
+    from reportlab.pdfgen.canvas import Canvas
     from svglib.svglib import SvgRenderer
 
     root = _parse(data)

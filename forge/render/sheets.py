@@ -697,7 +697,7 @@ def png_pdf(game: Any, lang: str, size_px: tuple[int, int], names: list[tuple[st
     return buf.getvalue()
 
 
-@product("png", default=False, steps=lambda game, opts: len(list(png_faces(game, False))))
+@product("png", steps=lambda game, opts: len(list(png_faces(game, False))))
 def png(game: Any, opts: BuildOptions) -> dict[str, bytes]:
     """Each design's front and each deck's back as a PNG of the preset's exact size with bleed,
     rasterised by PDFium (`forge.raster`): no other program needed, a step of progress each.

@@ -164,7 +164,7 @@ def saved_object(game: Any, lang: str, all_decks: list[Deck]) -> dict:
             "ObjectStates": states}
 
 
-@product("tts", default=False, steps=lambda game, opts: sum(len(d.sheets) + 1 for d in decks(game)))
+@product("tts", steps=lambda game, opts: sum(len(d.sheets) + 1 for d in decks(game)))
 def tts(game: Any, opts: BuildOptions) -> dict[str, bytes]:
     """`tts/<game>.json` (a TTS saved object), `tts/<deck>-<n>.jpg` face sheets and
     `tts/<deck>-back.jpg` per deck; a step of progress per image."""
