@@ -44,43 +44,38 @@ def run_forge(*args: str, cwd: Path = ROOT, preexec_fn=None,
               env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """Run the `forge` command in a fresh interpreter, exactly as a user would (`preexec_fn`
     runs in the child before forge starts: resource limits; `env` adds to the environment)."""
-    env = {**os.environ, **(env or {}), "PYTHONPATH": str(ROOT)}
-    env.pop("FORGE_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "forge", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "forge", *args], cwd=cwd, env=_forge_env(env),
                           capture_output=True, text=True, timeout=300, preexec_fn=preexec_fn)
 
 
-#: What every `forge_forked` run would import: forge's commands and what drawing imports.
-_PRELOAD = ["conftest", "forge.cli", "forge.cli.warm", "forge.model", "forge.render",
-            "forge.render.presets", "forge.render.sheets", "forge.raster", "pypdfium2",
-            "PIL.PngImagePlugin", "forge.cli.build", "forge.cli.check", "forge.cli.cards",
-            "forge.cli.scenario", "forge.cli.schema", "forge.cli.simulate", "forge.cli.import_cards",
-            "forge.cli.new", "forge.cli.preview", "forge.cli.compare"]
 _forks = None
 
 
 def forge_forked(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None,
                  limits: dict[int, tuple[int, int]] | None = None) -> subprocess.CompletedProcess:
     """`run_forge` without a new interpreter's start-up (about half a CPU second): forge runs
-    in a process of its own, forked from a server that imported forge once and never loads a
-    game (multiprocessing's fork server), so each run starts with forge's caches empty, under
-    its own kernel limits (`limits`: resource -> (soft, hard), set in the child), with its exit code, stdout and stderr as `run_forge` gives them. For tests
-    of forge's words and files; a test of the process itself (signals, Ctrl-C, the installed
-    script, a terminal) runs `run_forge`."""
+    in a process of its own, forked from a server that imported forge's commands once and
+    never loads a game (multiprocessing's fork server), so each run starts with forge's caches
+    empty, under its own kernel limits (`limits`: resource -> (soft, hard), set in the child),
+    with its exit code, stdout and stderr as `run_forge` gives them. For tests of forge's
+    words and files; a test of the process itself (signals, Ctrl-C, a terminal, what a fresh
+    interpreter imports or finds on PYTHONPATH) runs `run_forge`."""
     global _forks
     if _forks is None:
         import atexit
         import multiprocessing
         from multiprocessing import forkserver
+
+        from forge.cli import COMMANDS, warm
         _forks = multiprocessing.get_context("forkserver")
-        _forks.set_forkserver_preload(_PRELOAD)
+        _forks.set_forkserver_preload(["conftest", *warm._MODULES, "forge.cli.warm",
+                                       *(f"forge.cli.{module}" for module, _ in COMMANDS.values())])
         # stopped and waited for at exit, so the run's CPU time (`/usr/bin/time`) counts it
         atexit.register(forkserver._forkserver._stop)
-    env = {**os.environ, **(env or {}), "PYTHONPATH": str(ROOT)}
-    env.pop("FORGE_DEBUG", None)
     with tempfile.TemporaryDirectory(prefix="forge-forked-") as out:
         said = (Path(out) / "stdout", Path(out) / "stderr")
-        child = _forks.Process(target=_forge_child, args=(args, str(cwd), env, limits or {}, said))
+        child = _forks.Process(target=_forge_child,
+                               args=(args, str(cwd), _forge_env(env), limits or {}, said))
         child.start()
         child.join(300)
         if child.exitcode is None:
@@ -112,6 +107,13 @@ def _forge_child(args, cwd, env, limits, said) -> None:
     finally:
         threading._shutdown()
         atexit._run_exitfuncs()
+
+
+def _forge_env(env: dict[str, str] | None) -> dict[str, str]:
+    """The environment forge runs in: this one, plus `env`, with this checkout's forge."""
+    env = {**os.environ, **(env or {}), "PYTHONPATH": str(ROOT)}
+    env.pop("FORGE_DEBUG", None)
+    return env
 
 
 def tree_digest(folder: Path) -> str:
