@@ -59,11 +59,14 @@ def forge_forked(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
     empty, under its own kernel limits (`limits`: resource -> (soft, hard), set in the child),
     with its exit code, stdout and stderr as `run_forge` gives them. For tests of forge's
     words and files; a test of the process itself (signals, Ctrl-C, a terminal, what a fresh
-    interpreter imports or finds on PYTHONPATH) runs `run_forge`."""
+    interpreter imports or finds on PYTHONPATH) runs `run_forge`. Without fork (Windows, where
+    there are no such limits either) it is `run_forge`."""
+    import multiprocessing
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return run_forge(*args, cwd=cwd, env=env)
     global _forks
     if _forks is None:
         import atexit
-        import multiprocessing
         from multiprocessing import forkserver
 
         from forge.cli import COMMANDS, warm
