@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from forge.check import check_game
-from conftest import CARDS, GAMES, run_forge, tree_digest
+from conftest import CARDS, GAMES, forge_forked, tree_digest
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "corrupt_love_formula.yaml")
                        .read_text(encoding="utf-8"))
@@ -22,7 +22,7 @@ def test_shipped_games_are_clean(game):
 
 
 def test_cli_clean_run_exits_zero():
-    result = run_forge("check")
+    result = forge_forked("check")
     assert result.returncode == 0, result.stdout + result.stderr
     for game in GAMES:
         assert f"{game}: " in result.stderr and " 0 findings" in result.stderr
@@ -59,7 +59,7 @@ def test_corruption_is_reported_at_its_line(game_copy, case):
     folder = game_copy("love_formula")
     path = corrupt(folder, case)
     before = tree_digest(folder)
-    result = run_forge("check", str(folder), "--format", "json", cwd=folder.parent)
+    result = forge_forked("check", str(folder), "--format", "json", cwd=folder.parent)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     findings = json.loads(result.stdout)
@@ -74,7 +74,7 @@ def test_corruption_is_reported_at_its_line(game_copy, case):
 def test_text_output_names_file_and_line(game_copy):
     folder = game_copy("love_formula")
     corrupt(folder, CASES[7])  # broken reference
-    result = run_forge("check", str(folder), cwd=folder.parent)
+    result = forge_forked("check", str(folder), cwd=folder.parent)
     assert result.returncode == 1
     assert result.stdout == "", "findings go to stderr"
     assert "love_formula/base_pairs.yaml:9:" in result.stderr
@@ -248,6 +248,6 @@ def test_did_you_mean_is_bounded_work(game_copy, monkeypatch):
 
 @pytest.mark.parametrize("args", [("check", "no_such_game"), ("cards",), ("check", "--format", "xml")])
 def test_usage_errors_exit_two(args):
-    result = run_forge(*args)
+    result = forge_forked(*args)
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stderr

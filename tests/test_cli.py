@@ -11,9 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT, run_forge, tree_digest
+from conftest import ROOT, forge_forked, tree_digest
 from pdfread import assert_fonts_embedded
 
 MM = 72 / 25.4
@@ -21,7 +22,7 @@ MM = 72 / 25.4
 
 def test_build_writes_the_selected_products(tmp_path):
     out = tmp_path / "out"
-    result = run_forge("build", "rules_does_not_exist", "--lang", "en", "--what",
+    result = forge_forked("build", "rules_does_not_exist", "--lang", "en", "--what",
                        "printshop,cheatsheet", "--out", str(out))
     assert result.returncode == 0, result.stderr
     folder = out / "rules_does_not_exist" / "en"
@@ -40,7 +41,7 @@ def test_build_writes_the_selected_products(tmp_path):
 
 def test_unknown_product_language_and_paper_are_usage_errors(tmp_path):
     for args in (["--what", "poster"], ["--lang", "fr"], ["--paper", "a3"]):
-        result = run_forge("build", "rules_does_not_exist", "--out", str(tmp_path), *args)
+        result = forge_forked("build", "rules_does_not_exist", "--out", str(tmp_path), *args)
         assert result.returncode == 2, (args, result.stdout, result.stderr)
         assert "Traceback" not in result.stderr
     assert not any(tmp_path.rglob("*.pdf"))
@@ -49,12 +50,12 @@ def test_unknown_product_language_and_paper_are_usage_errors(tmp_path):
 def test_a_game_with_findings_is_refused_and_good_files_stay(tmp_path, game_copy):
     folder = game_copy("rules_does_not_exist")
     out = tmp_path / "out"
-    good = run_forge("build", str(folder), "--what", "cheatsheet", "--out", str(out))
+    good = forge_forked("build", str(folder), "--what", "cheatsheet", "--out", str(out))
     assert good.returncode == 0, good.stderr
     before = tree_digest(out)
     sounds = folder / "sounds.yaml"
     sounds.write_text(sounds.read_text(encoding="utf-8").replace("bonus:", "bonsu:", 1), encoding="utf-8")
-    bad = run_forge("build", str(folder), "--what", "cheatsheet", "--out", str(out))
+    bad = forge_forked("build", str(folder), "--what", "cheatsheet", "--out", str(out))
     assert bad.returncode == 1
     assert "sounds.yaml:" in bad.stdout + bad.stderr and "bonsu" in bad.stdout + bad.stderr
     assert "Traceback" not in bad.stderr
@@ -66,8 +67,8 @@ def test_output_bytes_do_not_depend_on_the_other_products_of_the_run(tmp_path):
     """ReportLab's stream settings are process-wide: a cheat sheet built alone, or after the PnP
     sheets, is the same file."""
     full, alone = tmp_path / "full", tmp_path / "alone"
-    assert run_forge("build", "rules_does_not_exist", "--out", str(full)).returncode == 0
-    assert run_forge("build", "rules_does_not_exist", "--what", "cheatsheet,rulebook",
+    assert forge_forked("build", "rules_does_not_exist", "--out", str(full)).returncode == 0
+    assert forge_forked("build", "rules_does_not_exist", "--what", "cheatsheet,rulebook",
                      "--out", str(alone)).returncode == 0
     for name in ("cheatsheet.pdf", "rulebook.pdf"):
         made = [(folder / "rules_does_not_exist" / "uk" / name).read_bytes() for folder in (full, alone)]
@@ -113,14 +114,14 @@ def test_a_flag_given_a_value_is_a_usage_error_naming_it():
         result = _invoke(name, flag, "true")
         assert result.exit_code == 2, (name, flag, result.stdout, result.stderr)
         assert f"write {flag} alone, not {flag} true" in result.stderr, (name, flag, result.stderr)
-    done = run_forge("build", "--home", "true")
+    done = forge_forked("build", "--home", "true")
     assert done.returncode == 2 and "--home" in done.stderr and "Traceback" not in done.stderr
-    both = run_forge("check", "rules_does_not_exist", "-q", "-v")
+    both = forge_forked("check", "rules_does_not_exist", "-q", "-v")
     assert both.returncode == 2 and "--quiet and --verbose" in both.stderr
 
 
 def test_completion_is_on_and_offers_the_choices(tmp_path):
-    shown = run_forge("--show-completion", "bash")
+    shown = forge_forked("--show-completion", "bash")
     assert shown.returncode == 0 and "complete " in shown.stdout and "_FORGE_COMPLETE" in shown.stdout
     installed = subprocess.run([sys.executable, "-m", "forge", "--install-completion", "bash"],
                                env={**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)},
@@ -145,14 +146,14 @@ def test_check_findings_go_to_stderr_and_json_to_stdout(game_copy):
     folder = game_copy("rules_does_not_exist")
     sounds = folder / "sounds.yaml"
     sounds.write_text(sounds.read_text(encoding="utf-8").replace("bonus:", "bonsu:", 1), encoding="utf-8")
-    text = run_forge("check", str(folder))
+    text = forge_forked("check", str(folder))
     assert text.returncode == 1 and text.stdout == ""
     assert "sounds.yaml:" in text.stderr and "bonsu" in text.stderr
     assert "rules_does_not_exist: " in text.stderr.splitlines()[-1], "the summary comes last"
-    quiet = run_forge("check", str(folder), "-q")
+    quiet = forge_forked("check", str(folder), "-q")
     assert quiet.returncode == 1 and quiet.stdout == ""
     assert quiet.stderr.splitlines() == text.stderr.splitlines()[:-1], "-q: the findings, no summary"
-    as_json = run_forge("check", str(folder), "--format", "json", "-q")
+    as_json = forge_forked("check", str(folder), "--format", "json", "-q")
     assert as_json.returncode == 1 and as_json.stderr == ""
     findings = json.loads(as_json.stdout)
     assert findings and {"file", "line", "code", "message", "fix"} <= set(findings[0])
@@ -164,19 +165,19 @@ def test_build_summarises_on_stderr_and_lists_its_files_as_json(tmp_path):
     out = tmp_path / "out"
     args = ("build", "rules_does_not_exist", "--lang", "en", "--what", "cheatsheet,printshop",
             "--out", str(out))
-    text = run_forge(*args)
+    text = forge_forked(*args)
     assert text.returncode == 0, text.stderr
     assert text.stdout == ""
     folder = out / "rules_does_not_exist" / "en"
     (summary,) = text.stderr.splitlines()
     assert re.fullmatch(rf"rules_does_not_exist/en: 3 files, [\d.]+ [kM]B in {re.escape(str(folder))}",
                         summary), summary
-    verbose = run_forge(*args, "-v")
+    verbose = forge_forked(*args, "-v")
     assert verbose.stdout == "" and len(verbose.stderr.splitlines()) == 4
     assert "printshop-token-soul_token.pdf" in verbose.stderr and "(printshop)" in verbose.stderr
-    quiet = run_forge(*args, "-q")
+    quiet = forge_forked(*args, "-q")
     assert quiet.returncode == 0 and quiet.stdout == "" and quiet.stderr == ""
-    as_json = run_forge(*args, "--format", "json")
+    as_json = forge_forked(*args, "--format", "json")
     assert as_json.returncode == 0, as_json.stderr
     files = json.loads(as_json.stdout)
     assert sorted((f["product"], Path(f["path"]).name) for f in files) == [
@@ -202,7 +203,7 @@ def test_every_command_prints_one_json_document_on_stdout(tmp_path):
                       (("preview", "love_formula", "kiss", "--out", str(tmp_path / "kiss.png")), ROOT),
                       (("new", "fresh", "--lang", "en"), tmp_path),
                       (("import", "g", str(sheet), "--type", "action", "--file", "action"), tmp_path)]:
-        done = run_forge(*args, "--format", "json", cwd=cwd)
+        done = forge_forked(*args, "--format", "json", cwd=cwd)
         assert done.returncode == 0, (args, done.stderr)
         said[args[0]] = json.loads(done.stdout)
     assert {"id", "type", "copies"} <= set(said["cards"][0])
@@ -216,26 +217,27 @@ def test_every_command_prints_one_json_document_on_stdout(tmp_path):
 
 
 def test_data_goes_to_stdout_and_quiet_silences_the_summary():
-    records = json.loads(run_forge("cards", "love_formula", "--format", "json").stdout)
-    text = run_forge("cards", "love_formula")
+    records = json.loads(forge_forked("cards", "love_formula", "--format", "json").stdout)
+    text = forge_forked("cards", "love_formula")
     assert text.returncode == 0 and "kiss" in text.stdout and "kiss" not in text.stderr
     assert text.stderr.strip() == (f"love_formula: {len(records)} designs, "
                                    f"{sum(r['copies'] for r in records)} cards")
-    quiet = run_forge("cards", "love_formula", "-q")
+    quiet = forge_forked("cards", "love_formula", "-q")
     assert quiet.stdout == text.stdout and quiet.stderr == ""
-    verbose = run_forge("cards", "love_formula", "-v")
+    verbose = forge_forked("cards", "love_formula", "-v")
     assert verbose.stdout == text.stdout and "love_formula/base_pairs.yaml: " in verbose.stderr
 
 
 def test_a_failing_scenario_is_reported_on_stderr(tmp_path):
     scenario = next((ROOT / "tests" / "scenarios" / "love_formula").glob("*.yaml"))
-    passed = run_forge("scenario", str(scenario))
+    passed = forge_forked("scenario", str(scenario))
     assert passed.returncode == 0 and passed.stdout == ""
     assert passed.stderr.strip() == "1 passed, 0 failed", "a pass is a line only with -v"
-    assert run_forge("scenario", str(scenario), "-v").stderr.startswith(f"PASS {scenario}")
-    assert run_forge("scenario", str(scenario), "-q").stderr == ""
+    assert forge_forked("scenario", str(scenario), "-v").stderr.startswith(f"PASS {scenario}")
+    assert forge_forked("scenario", str(scenario), "-q").stderr == ""
 
 
+@pytest.mark.slow
 def test_watch_streams_a_json_line_per_build(tmp_path):
     from forge.scaffold import scaffold
 

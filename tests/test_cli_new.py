@@ -5,12 +5,12 @@ import json
 
 from pypdf import PdfReader
 
-from conftest import run_forge, tree_digest
+from conftest import forge_forked, tree_digest
 from pdfread import assert_fonts_embedded
 
 
 def test_new_game_checks_and_builds_in_an_empty_folder(tmp_path):
-    made = run_forge("new", "my_game", "--types", "action,character,relic", "--format", "json",
+    made = forge_forked("new", "my_game", "--types", "action,character,relic", "--format", "json",
                      cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     listed = [f["path"] for f in json.loads(made.stdout)]
@@ -23,11 +23,11 @@ def test_new_game_checks_and_builds_in_an_empty_folder(tmp_path):
     manifest = (tmp_path / "cards/my_game/game.yaml").read_text(encoding="utf-8")
     assert "action: 3" in manifest and '{uk: "Дія", en: "Action"}' in manifest
 
-    checked = run_forge("check", "my_game", cwd=tmp_path)
+    checked = forge_forked("check", "my_game", cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "my_game: 9 cards, 0 findings" in checked.stderr
 
-    built = run_forge("build", "my_game", "--lang", "en", "--paper", "a4", cwd=tmp_path)
+    built = forge_forked("build", "my_game", "--lang", "en", "--paper", "a4", cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     out = tmp_path / "output" / "my_game" / "en"
     assert sorted(p.name for p in out.iterdir()) == [
@@ -43,17 +43,17 @@ def test_new_game_checks_and_builds_in_an_empty_folder(tmp_path):
 
 
 def test_new_refuses_an_existing_game_and_bad_names(tmp_path):
-    assert run_forge("new", "mine", "--lang", "en", cwd=tmp_path).returncode == 0
+    assert forge_forked("new", "mine", "--lang", "en", cwd=tmp_path).returncode == 0
     before = tree_digest(tmp_path)
-    again = run_forge("new", "mine", "--lang", "en,uk", cwd=tmp_path)
+    again = forge_forked("new", "mine", "--lang", "en,uk", cwd=tmp_path)
     assert again.returncode == 1
     assert "already exists" in again.stderr and "Traceback" not in again.stderr
     assert tree_digest(tmp_path) == before, "nothing of the existing game is touched"
     (tmp_path / "templates" / "other").mkdir()
-    assert run_forge("new", "other", cwd=tmp_path).returncode == 1, "a templates folder counts too"
+    assert forge_forked("new", "other", cwd=tmp_path).returncode == 1, "a templates folder counts too"
     for args in (["Bad-Id"], ["ok", "--lang", "english"], ["ok", "--lang", "xx"], ["ok", "--types", "a,a"],
                  ["ok", "--types", ","]):
-        result = run_forge("new", *args, cwd=tmp_path)
+        result = forge_forked("new", *args, cwd=tmp_path)
         assert result.returncode == 2, (args, result.stderr)
         assert "Traceback" not in result.stderr
     assert not (tmp_path / "cards" / "ok").exists()
@@ -72,7 +72,7 @@ def test_other_languages_get_english_text_to_translate(tmp_path):
 def test_version_comes_from_the_package_metadata():
     from forge.cli.app import package_version
 
-    result = run_forge("--version")
+    result = forge_forked("--version")
     assert result.returncode == 0
     assert result.stdout.strip() == f"forge {package_version()}"
     assert package_version()[0].isdigit(), "found in the installed distribution's metadata"

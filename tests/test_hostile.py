@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import CARDS, ROOT, run_forge, tree_digest
+from conftest import CARDS, ROOT, forge_forked, tree_digest
 
 #: What one hostile run may cost, enforced by the kernel rather than timed: address space (a
 #: payload that asks for gigabytes fails, and forge must turn that into a finding before it
@@ -102,12 +102,10 @@ def _line_of(path: Path, needle: str) -> int:
 
 
 def _bounded_forge(args: list[str], cwd: Path, cpu: int, env: dict[str, str] | None) -> subprocess.CompletedProcess:
-    """`run_forge` under the kernel's limits above; a run killed by them fails the case with
-    what killed it."""
-    def limit() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    done = run_forge(*args, cwd=cwd, preexec_fn=limit, env=env)
+    """forge in a process of its own under the kernel's limits above; a run killed by them
+    fails the case with what killed it."""
+    limits = {resource.RLIMIT_AS: (MEMORY, MEMORY), resource.RLIMIT_CPU: (cpu, cpu + 1)}
+    done = forge_forked(*args, cwd=cwd, limits=limits, env=env)
     assert done.returncode >= 0, f"killed by signal {-done.returncode} (over {cpu} CPU s or {MEMORY >> 20} MiB?)"
     return done
 
@@ -125,7 +123,7 @@ def test_hostile_input_gets_a_clear_answer(tmp_path, case):
         _edit(proj, edit)
     env = {"PATH": os.pathsep.join([case["path"], os.environ["PATH"]])} if "path" in case else None
     for before in case.get("before", []):
-        done = run_forge(*before, cwd=tmp_path, env=env)
+        done = forge_forked(*before, cwd=tmp_path, env=env)
         assert done.returncode == 0, done.stdout + done.stderr
     digests = {p: tree_digest(Path(p)) if Path(p).is_dir() else Path(p).read_bytes()
                for p in case.get("unchanged", [])}

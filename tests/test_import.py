@@ -8,7 +8,7 @@ from xml.sax.saxutils import escape
 
 import pytest
 
-from conftest import run_forge, tree_digest
+from conftest import forge_forked, tree_digest
 from forge.check import check_game
 from forge.errors import UsageError
 from forge.scaffold import scaffold
@@ -44,7 +44,7 @@ def test_csv_updates_a_card_file_in_place_and_check_accepts_it(project):
     sheet = _csv(project / "action.csv",
                  "id;name.uk;name.en;cost;effects;flavor.uk;flavor.en;# notes\n"
                  "action_1;Іскра;Spark;3;[draw: 2, gain: 1];;;too strong?\n")
-    result = run_forge("import", "g", str(sheet), "--type", "action", "--file", "action", cwd=project)
+    result = forge_forked("import", "g", str(sheet), "--type", "action", "--file", "action", cwd=project)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 updated" in result.stderr and "1 not in the sheet kept" in result.stderr
     text = target.read_text(encoding="utf-8")
@@ -56,7 +56,7 @@ def test_csv_updates_a_card_file_in_place_and_check_accepts_it(project):
     # action_2 is not in the sheet: byte for byte as it was
     assert text.split("- id: action_2")[1] == original.split("- id: action_2")[1].replace(
         "cost: 2", "cost: 2  # the dear one")
-    checked = run_forge("check", "g", cwd=project)
+    checked = forge_forked("check", "g", cwd=project)
     assert checked.returncode == 0, checked.stdout
 
 
@@ -94,7 +94,7 @@ def test_a_bad_cell_is_a_finding_at_its_row_and_column_and_nothing_is_written(pr
                  "bad_cost,Ні,No,eleven,draw: 1,,\n"
                  "bad_yaml,А,B,2,\"[draw: 1\",,\n"
                  "big,А,B,12,draw: 9,x,y\n")
-    result = run_forge("import", "g", str(sheet), "--type", "action", cwd=project)
+    result = forge_forked("import", "g", str(sheet), "--type", "action", cwd=project)
     assert result.returncode == 1
     lines = result.stdout + result.stderr
     for where in ("bad.csv:1:6: unknown-column",   # a header that is no card key

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from conftest import CARDS, ROOT, run_forge
+from conftest import CARDS, ROOT, forge_forked
 from forge import raster
 from forge.check import check_game
 from forge.model import load_game
@@ -86,7 +86,7 @@ def test_check_reports_every_bad_element_at_its_template_line_and_build_refuses(
         "{{ el('rect', x=1, w=2, h=3, fill='#ff0000') }}",
         "{{ el('icon', name='hart', x=1, y=1, size=3) }}",
     ])
-    checked = run_forge("check", str(proj / "cards" / "love_formula"), cwd=proj)
+    checked = forge_forked("check", str(proj / "cards" / "love_formula"), cwd=proj)
     said = checked.stdout + checked.stderr
     assert checked.returncode == 1, said
     assert "Traceback" not in said and "internal error" not in said
@@ -95,7 +95,7 @@ def test_check_reports_every_bad_element_at_its_template_line_and_build_refuses(
     assert missing in said and "rect needs y" in said
     assert icon in said and "'hart' is neither a built-in icon" in said and "did you mean 'heart'?" in said
     out = tmp_path / "out"
-    built = run_forge("build", str(proj / "cards" / "love_formula"), "--out", str(out), cwd=proj)
+    built = forge_forked("build", str(proj / "cards" / "love_formula"), "--out", str(out), cwd=proj)
     refused = built.stdout + built.stderr
     assert built.returncode == 1 and "Traceback" not in refused and "internal error" not in refused
     for where in (kind, missing, icon):

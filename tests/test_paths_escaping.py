@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import SimpleDocTemplate
 
-from conftest import CARDS, run_forge
+from conftest import CARDS, forge_forked
 from forge.model import load_game
 from forge.render import draw_card
 from forge.render.draw import art_path
@@ -93,7 +93,7 @@ def test_rulebook_and_cheat_sheet_print_card_names_literally(tmp_path):
     _rename(pairs, 'en: "Kazuo & Tomiko"', f"en: '{PRINTED[1]}'")
     _rename(pairs, 'en: "Eiji & Kiyoko"', f"en: '{PRINTED[2]}'")
     _rename(game / "game.yaml", 'en: "#RelationshipGoals expansion"', f"en: '{HEADING}'")
-    done = run_forge("build", str(game), "--what", "rulebook,cheatsheet", "--lang", "en",
+    done = forge_forked("build", str(game), "--what", "rulebook,cheatsheet", "--lang", "en",
                      "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     out = tmp_path / "out" / "love_formula" / "en"
@@ -116,7 +116,7 @@ def test_balance_report_prints_title_and_dead_cards_literally(tmp_path):
             file.write_text(file.read_text(encoding="utf-8").replace(
                 'name: {uk: "', f"name: {{uk: \"{IMG.replace(chr(34), chr(39))} & "), encoding="utf-8")
     report = tmp_path / "report.pdf"
-    done = run_forge("simulate", str(game), "--games", "20", "--report", str(report), cwd=tmp_path)
+    done = forge_forked("simulate", str(game), "--games", "20", "--report", str(report), cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "dead cards: none" not in done.stdout, "no dead card left to print: play fewer games"
     text = _pdf_text(report)

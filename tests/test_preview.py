@@ -10,7 +10,7 @@ import sys
 
 from PIL import Image
 
-from conftest import ROOT, run_forge
+from conftest import ROOT, forge_forked
 
 
 def test_preview_writes_one_png_of_the_print_size_without_poppler(tmp_path, monkeypatch):
@@ -18,7 +18,7 @@ def test_preview_writes_one_png_of_the_print_size_without_poppler(tmp_path, monk
     empty = tmp_path / "bin"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))  # no pdftoppm, no helper program at all
-    result = run_forge("preview", "love_formula", "kiss", "--lang", "en", "--out", str(out))
+    result = forge_forked("preview", "love_formula", "kiss", "--lang", "en", "--out", str(out))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("kiss.png")
     image = Image.open(out)
@@ -32,9 +32,9 @@ def test_preview_writes_one_png_of_the_print_size_without_poppler(tmp_path, monk
 
 def test_preview_default_path_back_and_errors(tmp_path):
     # From a folder without cards/, a game id names a built-in game.
-    ok = run_forge("preview", "rules_does_not_exist", "glowstick_gremlin", "--back", cwd=tmp_path)
-    missing = run_forge("preview", "rules_does_not_exist", "glowstik_gremlin", cwd=tmp_path)
-    lang = run_forge("preview", "rules_does_not_exist", "glowstick_gremlin", "--lang", "fr", cwd=tmp_path)
+    ok = forge_forked("preview", "rules_does_not_exist", "glowstick_gremlin", "--back", cwd=tmp_path)
+    missing = forge_forked("preview", "rules_does_not_exist", "glowstik_gremlin", cwd=tmp_path)
+    lang = forge_forked("preview", "rules_does_not_exist", "glowstick_gremlin", "--lang", "fr", cwd=tmp_path)
     assert ok.returncode == 0, ok.stderr
     written = tmp_path / ok.stdout.strip()
     assert written == tmp_path / "output" / "rules_does_not_exist" / "uk" / "preview" / "glowstick_gremlin-back.png"
@@ -77,7 +77,7 @@ def test_preview_bytes_are_those_of_the_library_with_everything_imported(tmp_pat
     game, _ = load_game(ROOT / "cards" / "love_formula")
     for card_id, args, side in (("kiss", [], "front"), ("kiss", ["--back"], "back")):
         out = tmp_path / f"{card_id}-{side}.png"
-        result = run_forge("preview", "love_formula", card_id, "--out", str(out), *args, cwd=tmp_path)
+        result = forge_forked("preview", "love_formula", card_id, "--out", str(out), *args, cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         assert out.read_bytes() == card_png(game, game.card(card_id), "uk", side), side
 
@@ -138,7 +138,7 @@ def test_completing_a_command_name_and_a_typo_suggestion():
     done = subprocess.run([sys.executable, "-m", "forge"], env=env, capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
     assert done.stdout.split() == ["preview"]
-    typo = run_forge("previwe", "love_formula", "kiss")
+    typo = forge_forked("previwe", "love_formula", "kiss")
     assert typo.returncode == 2 and "Did you mean 'preview'" in typo.stderr
 
 
@@ -148,7 +148,7 @@ def test_a_layout_that_does_not_parse_is_named_as_the_designer_sees_it(tmp_path)
     scaffold(tmp_path, "g", ["en"], ["action"])
     layout = tmp_path / "templates" / "g" / "cards" / "action.yaml.j2"
     layout.write_text(layout.read_text(encoding="utf-8") + "{% if %}\n", encoding="utf-8")
-    result = run_forge("preview", "g", "action_1", cwd=tmp_path)
+    result = forge_forked("preview", "g", "action_1", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr.startswith("forge: templates/g/cards/action.yaml.j2:"), result.stderr
     assert "Traceback" not in result.stderr

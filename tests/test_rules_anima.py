@@ -17,6 +17,7 @@ from forge.rules.agents import random_agent
 from forge.rules.anima_agents import pursuer_agent
 from forge.rules.core import play_game, replay
 from forge.scenario import run_scenario
+from conftest import forge_forked
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards" / "anima_shadow_of_omega"
@@ -151,8 +152,7 @@ def test_a_foe_beyond_any_group_is_a_check_finding(tmp_path):
     chars = (root / "characters.yaml").read_text(encoding="utf-8")
     (root / "characters.yaml").write_text(re.sub(r"\n  strength: \d+\n", "\n  strength: 1\n", chars),
                                           encoding="utf-8")                # 4 + 6 cannot beat 11
-    out = subprocess.run([sys.executable, "-m", "forge", "check", str(root)],
-                         capture_output=True, text=True, cwd=ROOT)
+    out = forge_forked("check", str(root))
     assert out.returncode == 1, out.stdout + out.stderr
     assert "monster-unbeatable" in out.stderr and "missions.yaml:" in out.stderr
 
@@ -166,8 +166,7 @@ def test_check_rejects_an_unimplemented_operation(tmp_path):
     events = (root / "events.yaml").read_text(encoding="utf-8")
     (root / "events.yaml").write_text(events.replace("    - draw_event: 1\n", "    - teleport: {}\n", 1),
                                       encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "forge", "check", str(root)],
-                         capture_output=True, text=True, cwd=ROOT)
+    out = forge_forked("check", str(root))
     assert out.returncode == 1, out.stdout + out.stderr
     text = out.stdout + out.stderr
     assert "teleport" in text and "unimplemented-operation" in text
@@ -196,7 +195,7 @@ def test_simulate_json_is_deterministic(players):
 
     def run() -> dict:
         out = subprocess.run([sys.executable, "-m", "forge", "simulate", "anima_shadow_of_omega",
-                              "--games", "30", "--players", str(players), "--seed", "1",
+                              "--games", "10", "--players", str(players), "--seed", "1",
                               "--format", "json"], capture_output=True, text=True, cwd=ROOT)
         assert out.returncode == 0, out.stderr
         return without_timings(json.loads(out.stdout))
@@ -223,9 +222,6 @@ def test_the_core_names_no_game():
 
 def test_simulate_defaults_to_the_most_players_the_game_seats():
     """Anima seats 2-3: `forge simulate` without --players plays 3, not a usage error for 4."""
-    import subprocess
-    import sys
-    done = subprocess.run([sys.executable, "-m", "forge", "simulate", "anima_shadow_of_omega",
-                           "--games", "3", "--agents", "pursuer"], capture_output=True, text=True)
+    done = forge_forked("simulate", "anima_shadow_of_omega", "--games", "3", "--agents", "pursuer")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3 games, 3 players" in done.stdout

@@ -15,6 +15,7 @@ from forge.rules.agents import random_agent
 from forge.rules.core import play_game, replay
 from forge.rules.rave_agents import sensible_agent
 from forge.scenario import run_scenario
+from conftest import forge_forked
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards" / "rules_does_not_exist"
@@ -138,8 +139,7 @@ def test_check_rejects_unimplemented_failure_operation(tmp_path):
         "operations:\n", "operations:\n  teleport:\n    params: {}\n    text: {uk: \"Телепорт.\", en: \"Teleport.\"}\n", 1))
     monsters = (root / "monsters.yaml").read_text()
     (root / "monsters.yaml").write_text(monsters.replace("    - reset: {}\n", "    - teleport: {}\n", 1))
-    out = subprocess.run([sys.executable, "-m", "forge", "check", str(root)],
-                         capture_output=True, text=True, cwd=ROOT)
+    out = forge_forked("check", str(root))
     assert out.returncode == 1, out.stdout + out.stderr
     assert "teleport" in out.stdout + out.stderr
     assert "monsters.yaml:" in out.stdout + out.stderr
@@ -219,7 +219,7 @@ def test_simulate_json_is_deterministic():
 
     def run() -> dict:
         out = subprocess.run([sys.executable, "-m", "forge", "simulate", "rules_does_not_exist",
-                              "--games", "40", "--players", "4", "--seed", "1", "--format", "json"],
+                              "--games", "12", "--players", "4", "--seed", "1", "--format", "json"],
                              capture_output=True, text=True, cwd=ROOT)
         assert out.returncode == 0, out.stderr
         return without_timings(json.loads(out.stdout))

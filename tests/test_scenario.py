@@ -191,8 +191,7 @@ def test_an_engine_error_in_play_names_the_action(tmp_path, monkeypatch):
 def test_an_impossible_position_to_score_is_a_failure_not_a_crash(tmp_path):
     """`start: {score: true}` with a position the rules forbid (two unattached events) fails the
     scenario at its `seats:` line with exit 1, never exit 3 or a traceback."""
-    import subprocess
-    import sys
+    from conftest import forge_forked
     bad = tmp_path / "impossible.yaml"
     bad.write_text(
         "game: love_formula\n"
@@ -209,6 +208,5 @@ def test_an_impossible_position_to_score_is_a_failure_not_a_crash(tmp_path):
     assert not res.passed
     assert any(f.startswith(f"{bad}:6:") and "refuses this position" in f
                and "more than one unattached preparation" in f for f in res.failures), res.failures
-    out = subprocess.run([sys.executable, "-m", "forge", "scenario", str(bad)],
-                         capture_output=True, text=True)
+    out = forge_forked("scenario", str(bad))
     assert out.returncode == 1 and "Traceback" not in out.stdout + out.stderr

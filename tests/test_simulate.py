@@ -23,15 +23,15 @@ def game():
 
 
 @pytest.fixture(scope="module")
-def run300(game):
-    return simulate(game, games=300, players=4, seed=5)
+def run100(game):
+    return simulate(game, games=100, players=4, seed=5)
 
 
-def test_same_seed_same_result_with_any_jobs(game, run300):
-    again = simulate(game, games=300, players=4, seed=5, jobs=2)
-    assert without_timings(again) == without_timings(run300)
-    other = simulate(game, games=300, players=4, seed=6)
-    assert without_timings(other) != without_timings(run300)
+def test_same_seed_same_result_with_any_jobs(game, run100):
+    again = simulate(game, games=100, players=4, seed=5, jobs=2)
+    assert without_timings(again) == without_timings(run100)
+    other = simulate(game, games=100, players=4, seed=6)
+    assert without_timings(other) != without_timings(run100)
 
 
 def test_jobs_beyond_the_cores_start_one_process_a_core(game, monkeypatch):
@@ -78,16 +78,18 @@ def test_joblib_warnings_are_a_plain_note(capsys):
                    "This can be caused by a too short worker timeout.\n")
 
 
-def test_a_dask_cluster_gives_the_same_json(game, run300):
+@pytest.mark.slow
+def test_a_dask_cluster_gives_the_same_json(game, run100):
     """--executor dask, on a cluster found by its address (as on several machines), sends the
     game as its files and merges the workers' tallies to the same result as one process."""
     from dask.distributed import LocalCluster
     with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
-        got = simulate(game, games=300, players=4, seed=5, executor="dask",
+        got = simulate(game, games=100, players=4, seed=5, executor="dask",
                        address=cluster.scheduler_address)
-    assert without_timings(got) == without_timings(run300)
+    assert without_timings(got) == without_timings(run100)
 
 
+@pytest.mark.slow
 def test_a_hostile_dask_worker_runs_no_code_in_forge(tmp_path, monkeypatch):
     """A worker that sends its results back as pickles (here one whose loading makes a file:
     tests/hostile_dask_worker.py) is refused, never unpickled: forge reads a cluster's results
@@ -169,9 +171,9 @@ def game_prep(game):
     return love_formula.prepare(game, love_formula.Config())
 
 
-def test_summary_fields(run300):
-    r = run300
-    assert r["games"] == 300 and r["violations"] == []
+def test_summary_fields(run100):
+    r = run100
+    assert r["games"] == 100 and r["violations"] == []
     assert len(r["seat_win_rate"]) == 4
     assert abs(sum(x["win_rate"] for x in r["seat_win_rate"]) - 1) < 0.01
     for x in r["seat_win_rate"]:
@@ -281,6 +283,7 @@ def test_ctrl_c_keeps_what_was_played(game):
     assert abs(sum(x["win_rate"] for x in partial["seat_win_rate"]) - 1) < 0.01
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_the_command_line_exits_130_with_one_line(tmp_path):
     """The terminal sends SIGINT to the whole process group, workers too: the parent prints the
     partial result and one line, the workers no traceback."""

@@ -11,6 +11,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 
 from conftest import ROOT, run_forge
@@ -133,6 +134,7 @@ def test_a_save_rebuilds_and_a_bad_save_keeps_the_last_good_file(tmp_path):
     assert not thread.is_alive()
 
 
+@pytest.mark.slow
 def test_ctrl_c_exits_quietly_with_130(tmp_path):
     scaffold(tmp_path, "q", ["en"], ["action"])
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -171,6 +173,7 @@ def _start(args: list[str], cwd: Path) -> tuple[subprocess.Popen, list[str], lis
     return proc, out, err
 
 
+@pytest.mark.slow
 def test_preview_watch_draws_each_save_as_a_fresh_preview_would(tmp_path):
     scaffold(tmp_path, "w", ["en"], ["action"])
     cards = tmp_path / "cards" / "w" / "action.yaml"
@@ -209,6 +212,7 @@ def test_preview_watch_draws_each_save_as_a_fresh_preview_would(tmp_path):
     assert "Traceback" not in "".join(err)
 
 
+@pytest.mark.slow
 def test_preview_watch_stops_at_once_on_a_card_that_is_not_there(tmp_path):
     scaffold(tmp_path, "w", ["en"], ["action"])
     proc, out, err = _start(["preview", "w", "action_9", "--watch"], tmp_path)
