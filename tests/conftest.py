@@ -22,7 +22,10 @@ GAMES = ("love_formula", "rules_does_not_exist", "anima_shadow_of_omega")
 
 def pytest_configure(config):
     """The run's own forge cache (compiled templates, hyphenation patterns), shared by the CLI
-    subprocesses: tests make throwaway templates that should not pile up in the user's cache."""
+    subprocesses: tests make throwaway templates that should not pile up in the user's cache.
+    And pypdf reading text back parses each font of a file once (`pdfread.parse_fonts_once`)."""
+    from pdfread import parse_fonts_once
+    parse_fonts_once()
     if "FORGE_CACHE" not in os.environ:
         config._forge_cache = tempfile.mkdtemp(prefix="forge-cache-")
         os.environ["FORGE_CACHE"] = config._forge_cache
