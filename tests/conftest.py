@@ -1,13 +1,17 @@
-"""Shared fixtures: the built-in games, throwaway copies of them, and the CLI run as a user runs it."""
+"""Shared fixtures: the built-in games, throwaway copies of them, their products built once per
+session, and the CLI run as a user runs it (a fresh process) or in this process."""
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 
@@ -18,7 +22,10 @@ GAMES = ("love_formula", "rules_does_not_exist", "anima_shadow_of_omega")
 
 def pytest_configure(config):
     """The run's own forge cache (compiled templates, hyphenation patterns), shared by the CLI
-    subprocesses: tests make throwaway templates that should not pile up in the user's cache."""
+    subprocesses: tests make throwaway templates that should not pile up in the user's cache.
+    And pypdf reading text back parses each font of a file once (`pdfread.parse_fonts_once`)."""
+    from pdfread import parse_fonts_once
+    parse_fonts_once()
     if "FORGE_CACHE" not in os.environ:
         config._forge_cache = tempfile.mkdtemp(prefix="forge-cache-")
         os.environ["FORGE_CACHE"] = config._forge_cache
@@ -117,6 +124,117 @@ def _forge_env(env: dict[str, str] | None) -> dict[str, str]:
     env = {**os.environ, **(env or {}), "PYTHONPATH": str(ROOT)}
     env.pop("FORGE_DEBUG", None)
     return env
+
+
+class _Forge:
+    """`forge`'s entry point as click's CliRunner invokes a command: the arguments through the
+    app, a user's error reported as `forge.cli.main` reports it (message and exit code)."""
+
+    name = "forge"
+
+    @staticmethod
+    def main(args, prog_name: str, **extra) -> None:
+        from forge.cli.app import app, reported
+        sys.exit(reported(lambda: app(args=list(args), prog_name=prog_name)))
+
+
+def forge_in_process(*args: str, cwd: Path = ROOT,
+                     env: dict[str, str | None] | None = None) -> subprocess.CompletedProcess:
+    """`run_forge` in this process (click's CliRunner, which typer's wraps): the same exit code,
+    stdout and stderr without a fresh interpreter's start-up and imports (about half a CPU second
+    a run); `env` sets (None: removes) variables for the run. For forge's words and files; what
+    only a process of its own shows (signals, limits, the installed script, caches read back from
+    disk) runs `run_forge`."""
+    from click.testing import CliRunner
+    with contextlib.chdir(cwd):
+        result = CliRunner().invoke(_Forge(), list(args), env={"FORGE_DEBUG": None, **(env or {})},
+                                    prog_name="forge")
+    return subprocess.CompletedProcess(["forge", *args], result.exit_code, result.stdout, result.stderr)
+
+
+@dataclass(frozen=True)
+class Made:
+    """One product of a built-in game as `forge build` writes it: the loaded game, the folder
+    OUT/<game>/<lang>, the files written (as `build_game` lists them) and the progress steps
+    reported, in order."""
+
+    game: Any
+    folder: Path
+    paths: tuple[Path, ...]
+    steps: tuple[int, ...]
+
+    def files(self) -> dict[str, bytes]:
+        """{name relative to the folder: bytes}, as the product function returned them."""
+        return {str(p.relative_to(self.folder)): p.read_bytes() for p in self.paths}
+
+
+class Products:
+    """The built-in games' products, each made once per test session and read back by every
+    test that asks for it (making them again was most of what those tests cost). Each game is
+    loaded once, so forge's own per-game caches (the rulebook a booklet reuses) are shared too.
+    The files are the session's to read: at its end `verify` fails on any file a test changed,
+    added or removed; a test that changes a game or its products makes its own."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._games: dict[str, Any] = {}
+        self._made: dict[tuple, Any] = {}
+        self._digests: dict[Path, str] = {}
+
+    def game(self, game_id: str):
+        """The built-in game, loaded once (read it, do not change it)."""
+        if game_id not in self._games:
+            from forge.model import load_game
+            game, findings = load_game(CARDS / game_id)
+            assert game is not None and not findings, findings
+            self._games[game_id] = game
+        return self._games[game_id]
+
+    def build(self, game_id: str, product: str, **options) -> Made:
+        """`build_game(game, [product], BuildOptions(**options), OUT)`, into a folder of its own."""
+        import forge.render  # noqa: F401  (registers the products)
+        import forge.rulebook  # noqa: F401
+        from forge.build import BuildOptions, build_game
+        key = ("build", game_id, product, BuildOptions(**options))
+        if key not in self._made:
+            steps: list[int] = []
+            out = self.root / f"{len(self._made)}-{product}"
+            game = self.game(game_id)
+            paths = build_game(game, [product], BuildOptions(**options, progress=steps.append), out)
+            self._digests.update((p, _digest(p)) for p in out.rglob("*") if p.is_file())
+            self._made[key] = Made(game, out / game_id / key[3].lang, tuple(paths), tuple(steps))
+        return self._made[key]
+
+    def rulebook(self, game_id: str, lang: str):
+        """The rulebook (A5) as `forge build` makes it: forge builds it once per loaded game and
+        language, for the rulebook and booklet products and this alike."""
+        from forge.rulebook.products import rulebook_for
+        return rulebook_for(self.game(game_id), lang, "a5")
+
+    def once(self, make: Callable, game_id: str, *args) -> Any:
+        """`make(game, *args)`, made once per session (a rulebook or sheet built in memory)."""
+        key = (make, game_id, args)
+        if key not in self._made:
+            self._made[key] = make(self.game(game_id), *args)
+        return self._made[key]
+
+    def verify(self) -> None:
+        now = {p: _digest(p) for p in self.root.rglob("*") if p.is_file()}
+        changed = sorted(str(p.relative_to(self.root)) for p in now.keys() | self._digests.keys()
+                         if now.get(p) != self._digests.get(p))
+        assert not changed, f"a test changed the session's products: {changed}"
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="session")
+def products(tmp_path_factory):
+    """The built-in games' products, made once per session (see `Products`)."""
+    made = Products(tmp_path_factory.mktemp("products"))
+    yield made
+    made.verify()
 
 
 def tree_digest(folder: Path) -> str:

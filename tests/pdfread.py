@@ -1,6 +1,10 @@
 """Reading PDFs back the way a print shop's preflight would."""
 from __future__ import annotations
 
+import copy
+from importlib import import_module
+from importlib.util import find_spec
+
 from pypdf import PdfReader
 
 BASE14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
@@ -36,3 +40,25 @@ def assert_fonts_embedded(reader: PdfReader) -> None:
     assert fonts, "the PDF uses no font at all"
     assert all(fonts.values()), f"not embedded: {[f for f, e in fonts.items() if not e]}"
     assert not [f for f in fonts if any(b in f for b in BASE14)], f"base-14 reference: {list(fonts)}"
+
+
+def parse_fonts_once() -> None:
+    """Make pypdf's text extraction parse each font of a file once. pypdf (7.1) parses a font's
+    ToUnicode map again for every page and form that uses it: on a sheet of cards (a form per
+    card, the same few fonts in each) that is 85 % of reading the text back. The parsed font is
+    kept on the font's dictionary, so it lives as long as its reader; a pypdf without this
+    method (other versions) is left as it is."""
+    font = getattr(import_module("pypdf.generic._font"), "Font", None) if find_spec("pypdf.generic._font") else None
+    parse = getattr(font, "from_font_resource", None)
+    if parse is None or getattr(parse, "once", False):
+        return
+
+    def once(pdf_font_dict):
+        kept = getattr(pdf_font_dict, "_parsed_font", None)
+        if kept is None:
+            kept = parse(pdf_font_dict)
+            pdf_font_dict._parsed_font = kept
+        return copy.copy(kept)  # a caller may set the copy's space width
+
+    once.once = True
+    font.from_font_resource = staticmethod(once)

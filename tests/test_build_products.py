@@ -5,16 +5,15 @@ import math
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
 import forge.render  # noqa: F401  (registers the products)
-import forge.rulebook.products  # noqa: F401  (registers the rulebook products)
 from forge.build import BuildOptions, build_game, total_steps
 from forge.model import load_game
+from conftest import forge_in_process
 from pdfread import assert_fonts_embedded
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,11 +29,10 @@ def _game(name: str):
 
 
 @pytest.fixture(scope="session", params=GAMES)
-def built(request, tmp_path_factory):
-    game = _game(request.param)
-    out = tmp_path_factory.mktemp(f"out-{request.param}")
-    build_game(game, ["pnp", "printshop"], BuildOptions(lang="uk"), out)
-    return game, out / game.id / "uk"
+def built(request, products):
+    """The game, and its uk PnP and print-shop files by name (the session's, see `products`)."""
+    made = [products.build(request.param, what, lang="uk") for what in ("pnp", "printshop")]
+    return made[0].game, {p.name: p for m in made for p in m.paths}
 
 
 def _size(page) -> tuple[float, float]:
@@ -47,8 +45,8 @@ def _physical(game) -> int:
 
 @pytest.mark.parametrize("paper, size, per_page", [("a4", A4[::-1], 8), ("letter", LETTER[::-1], 8)])
 def test_pnp_pages_have_the_paper_size_and_enough_interleaved_sheets(built, paper, size, per_page):
-    game, folder = built
-    reader = PdfReader(folder / f"pnp-{paper}.pdf")
+    game, files = built
+    reader = PdfReader(files[f"pnp-{paper}.pdf"])
     assert {_size(p) for p in reader.pages} == {size}  # landscape 4x2 with bleed, inside a 6 mm margin
     n = len(reader.pages)
     assert n % 2 == 0
@@ -69,9 +67,9 @@ def test_pnp_cards_carry_full_3mm_bleed_and_no_crop_mark_touches_a_trim(built, p
     fit inside the 6 mm margin only so), faces do not overlap, and no line drawn on the page
     itself (crop marks, scale bar) crosses any card's trim rectangle."""
     side = 3.0 if paper == "a4" else 2.5
-    game, folder = built
+    game, files = built
     size = game.manifest.card_size
-    reader = PdfReader(folder / f"pnp-{paper}.pdf")
+    reader = PdfReader(files[f"pnp-{paper}.pdf"])
     for page in reader.pages[:4]:
         content = page.get_contents().get_data()
         xobjects = page["/Resources"]["/XObject"]
@@ -104,8 +102,8 @@ def _norm(text: str) -> str:
 
 
 def test_every_card_name_is_in_the_text_of_the_front_pages(built):
-    game, folder = built
-    reader = PdfReader(folder / "pnp-a4.pdf")
+    game, files = built
+    reader = PdfReader(files["pnp-a4.pdf"])
     text = _norm(" ".join(reader.pages[i].extract_text() for i in range(0, len(reader.pages), 2)))
     missing = [c.id for c in game.cards if _norm(c.name["uk"]) not in text]
     assert missing == []
@@ -113,22 +111,22 @@ def test_every_card_name_is_in_the_text_of_the_front_pages(built):
 
 @pytest.mark.parametrize("name", ["pnp-a4.pdf", "pnp-letter.pdf", "printshop.pdf"])
 def test_every_font_is_embedded_and_no_base14_font_is_referenced(built, name):
-    _, folder = built
-    assert_fonts_embedded(PdfReader(folder / name))
+    _, files = built
+    assert_fonts_embedded(PdfReader(files[name]))
 
 
 def test_pdfs_pass_qpdf_check(built):
     if shutil.which("qpdf") is None:
         pytest.skip("qpdf not installed")
-    _, folder = built
-    for pdf in folder.glob("*.pdf"):
+    _, files = built
+    for pdf in files.values():
         result = subprocess.run(["qpdf", "--check", str(pdf)], capture_output=True, text=True)
         assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_printshop_pages_have_trim_box_and_a_bleed_box_3_mm_larger(built):
-    game, folder = built
-    reader = PdfReader(folder / "printshop.pdf")
+    game, files = built
+    reader = PdfReader(files["printshop.pdf"])
     size = game.manifest.card_size
     assert len(reader.pages) == 2 * _physical(game)
     for page in reader.pages:
@@ -169,10 +167,9 @@ def test_backs_first_and_home_and_alignment_options(tmp_path):
     assert len(pnp.pages) == 2 + 2 * math.ceil(_physical(game) / 9) + 2
 
 
-def test_png_product_gives_the_game_crafter_poker_size(tmp_path):
-    from forge.render.sheets import png
-    game = _game("rules_does_not_exist")
-    files = png(game, BuildOptions())
+def test_png_product_gives_the_game_crafter_poker_size(products):
+    made = products.build("rules_does_not_exist", "png", lang="en")  # as test_png_export's
+    game, files = made.game, made.files()
     assert len(files) == len(game.cards) + 4  # every design, one back per deck
     data = files[f"png/{game.cards[0].id}.png"]
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -206,14 +203,15 @@ def test_a_product_is_imported_only_when_asked_for(tmp_path):
 
 
 @pytest.mark.parametrize("what", [["pnp"], ["printshop"], ["tts"], ["cheatsheet", "rulebook"]])
-def test_products_report_as_many_progress_steps_as_they_announce(tmp_path, what):
+def test_products_report_as_many_progress_steps_as_they_announce(products, what):
     """`total_steps` is what a progress bar's total is set to before the build: the products
     then report exactly that many, a card (pnp, printshop) or an image (tts) at a time, and a
-    product without steps of its own one when it is done."""
-    game = _game("rules_does_not_exist")
-    steps: list[int] = []
-    options = BuildOptions(lang="en", paper=("a4", "letter"), preset="tgc", progress=steps.append)
-    build_game(game, what, options, tmp_path)
+    product without steps of its own one when it is done (`products` records the steps each
+    build reports, a product at a time)."""
+    game = products.game("rules_does_not_exist")
+    asked = dict(lang="en", paper=("a4", "letter"), preset="tgc")
+    steps = [n for name in what for n in products.build(game.id, name, **asked).steps]
+    options = BuildOptions(**asked, progress=steps.append)
     assert sum(steps) == total_steps(game, what, options)
     pieces = _physical(game) + 60  # every card copy and the 60 soul tokens
     if what == ["pnp"]:  # a sheet at a time, counted in the pieces on it, on each paper
@@ -251,9 +249,7 @@ def _rename_first_card(folder: Path, new_name: str) -> str:
 def test_check_fails_naming_the_card_whose_name_cannot_print(tmp_path, bad, code):
     folder = _copy_game(tmp_path, "rules_does_not_exist")
     card_id = _rename_first_card(folder, bad)
-    result = subprocess.run([sys.executable, "-m", "forge", "check", str(folder)], capture_output=True,
-                            text=True, cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
-                                                         "PYTHONPATH": str(ROOT)})
+    result = forge_in_process("check", str(folder), cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     lines = [ln for ln in result.stderr.splitlines() if code in ln]
     assert lines and all(f"[{card_id}]" in ln for ln in lines), result.stderr
@@ -262,9 +258,8 @@ def test_check_fails_naming_the_card_whose_name_cannot_print(tmp_path, bad, code
 def test_build_refuses_a_game_with_findings(tmp_path):
     folder = _copy_game(tmp_path, "rules_does_not_exist")
     _rename_first_card(folder, "Карта 漢")
-    result = subprocess.run([sys.executable, "-m", "forge", "build", str(folder), "--what", "printshop",
-                             "--out", str(tmp_path / "out")], capture_output=True, text=True, cwd=tmp_path,
-                            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)})
+    result = forge_in_process("build", str(folder), "--what", "printshop", "--out", str(tmp_path / "out"),
+                              cwd=tmp_path)
     assert result.returncode == 1
     assert "missing-glyph" in result.stderr
     assert not (tmp_path / "out").exists()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import marshal
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 
@@ -26,13 +27,21 @@ def forge(cache, *args, out):
                           capture_output=True, text=True, timeout=300)
 
 
-@pytest.fixture
-def built(tmp_path):
-    """A cache filled by one build, and that build's cheat sheet."""
-    cache = tmp_path / "cache"
-    first = forge(cache, *BUILD, out=tmp_path / "first")
+@pytest.fixture(scope="module")
+def cold(tmp_path_factory):
+    """A cache filled by one build from empty, and that build's cheat sheet (made once)."""
+    where = tmp_path_factory.mktemp("cold")
+    first = forge(where / "cache", *BUILD, out=where / "first")
     assert first.returncode == 0, first.stderr
-    return cache, (tmp_path / "first" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes()
+    return where / "cache", (where / "first" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes()
+
+
+@pytest.fixture
+def built(tmp_path, cold):
+    """A copy of that cache, the test's own to damage, and the cold build's cheat sheet."""
+    cache, pdf = cold
+    shutil.copytree(cache, tmp_path / "cache")
+    return tmp_path / "cache", pdf
 
 
 JINJA_DAMAGE = {

@@ -6,11 +6,11 @@ from collections import Counter
 
 import pytest
 
-from conftest import GAMES, run_forge
+from conftest import GAMES, forge_in_process
 
 
 def records(game: str) -> list[dict]:
-    result = run_forge("cards", game, "--format", "json")
+    result = forge_in_process("cards", game, "--format", "json")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -112,5 +112,5 @@ def test_every_card_has_both_names(game):
 
 
 def test_text_listing_shows_ukrainian_names():
-    result = run_forge("cards", "love_formula")
+    result = forge_in_process("cards", "love_formula")
     assert result.returncode == 0 and "Дайсуке та Чі" in result.stdout

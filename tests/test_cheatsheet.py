@@ -19,9 +19,9 @@ from test_rulebook import normalised
 
 @pytest.mark.parametrize("lang", ["uk", "en"])
 @pytest.mark.parametrize("game_id", GAMES)
-def test_one_page_with_embedded_fonts(game_id, lang):
-    game, _ = load_game(CARDS / game_id)
-    built = build_cheatsheet(game, lang)
+def test_one_page_with_embedded_fonts(products, game_id, lang):
+    game = products.game(game_id)
+    built = products.once(build_cheatsheet, game_id, lang)
     assert [str(f) for f in built.findings] == []
     reader = PdfReader(io.BytesIO(built.pdf))
     assert len(reader.pages) == 1
@@ -30,9 +30,10 @@ def test_one_page_with_embedded_fonts(game_id, lang):
     assert game.manifest.title[lang] in text
 
 
-def test_rave_monster_table_comes_from_the_data():
-    game, _ = load_game(CARDS / "rules_does_not_exist")
-    text = normalised(PdfReader(io.BytesIO(build_cheatsheet(game, "uk").pdf)).pages[0].extract_text())
+def test_rave_monster_table_comes_from_the_data(products):
+    game = products.game("rules_does_not_exist")
+    built = products.once(build_cheatsheet, game.id, "uk")
+    text = normalised(PdfReader(io.BytesIO(built.pdf)).pages[0].extract_text())
     for monster in game.cards_of("monster"):
         first = monster.name["uk"].split()[0]
         assert first in text, monster.id
@@ -51,9 +52,9 @@ def test_d6_odds_are_exact():
         assert b.win.num + b.tie.num + b.lose_by(1).num == 36
 
 
-def test_anima_odds_in_print_match_the_computation():
-    game, _ = load_game(CARDS / "anima_shadow_of_omega")
-    text = normalised(PdfReader(io.BytesIO(build_cheatsheet(game, "en").pdf)).pages[0].extract_text())
+def test_anima_odds_in_print_match_the_computation(products):
+    built = products.once(build_cheatsheet, "anima_shadow_of_omega", "en")
+    text = normalised(PdfReader(io.BytesIO(built.pdf)).pages[0].extract_text())
     assert " ".join(str(d6_odds(n)) for n in range(1, 8)) in text
     row = re.search(r"\+2 (\d+) % (\d+) % (\d+) %", text)
     assert row and int(row.group(1)) == d6_battle(2).win_tie.percent == 83

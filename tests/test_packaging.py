@@ -1,7 +1,8 @@
 """The wheel works anywhere (issue 14): built from the checkout, installed with its pinned
 dependencies into a fresh venv, and used from empty folders outside the checkout.
 
-About a minute (most of it pip installing the dependencies): deselect with `-m "not packaging"`.
+About a minute (most of it pip installing the dependencies): deselect with `-m "not packaging"`
+(or `-m "not slow"`, with the other slow end-to-end tests).
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from pypdf import PdfReader
 from conftest import GAMES, ROOT, run_forge
 from pdfread import assert_fonts_embedded
 
-pytestmark = pytest.mark.packaging
+pytestmark = [pytest.mark.packaging, pytest.mark.slow]
 
 #: The checkout's folders that the wheel carries as forge/builtin/<same path> (setup.py).
 BUILTIN = ("cards", "templates", "tests/scenarios")

@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import CARDS, run_forge
+from conftest import CARDS, forge_in_process
 from forge.build import BuildOptions, total_steps
 from forge.model import load_game
 from forge.render import layout, presets
-from forge.render.sheets import png
 
 #: Image size of a 63 x 88 mm card per preset (docs/print-presets.md): The Game Crafter and
 #: MakePlayingCards make it as their poker card, DriveThruCards scales it (1/8 in bleed, 300 dpi).
@@ -28,7 +27,7 @@ def test_tgc_preset_without_poppler_gives_825_by_1125_per_deck(tmp_path, monkeyp
     empty = tmp_path / "bin"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))  # no pdftoppm, no helper program at all
-    result = run_forge("build", "love_formula", "--what", "png", "--preset", "tgc",
+    result = forge_in_process("build", "love_formula", "--what", "png", "--preset", "tgc",
                        "--out", str(tmp_path / "out"))
     assert result.returncode == 0, result.stderr
     game = load_game(CARDS / "love_formula")[0]
@@ -50,13 +49,11 @@ def test_tgc_preset_without_poppler_gives_825_by_1125_per_deck(tmp_path, monkeyp
 
 
 @pytest.mark.parametrize("name", ["generic", "mpc", "dtc"])  # tgc: the test above
-def test_each_preset_writes_its_sizes_and_files_with_a_progress_step_per_png(name):
-    game = load_game(CARDS / "rules_does_not_exist")[0]
-    steps: list[int] = []
-    options = BuildOptions(lang="en", preset=name, progress=steps.append)
-    files = png(game, options)
+def test_each_preset_writes_its_sizes_and_files_with_a_progress_step_per_png(products, name):
+    made = products.build("rules_does_not_exist", "png", lang="en", preset=name)
+    game, files, steps = made.game, made.files(), list(made.steps)
     pngs = [f for f in files if f.endswith(".png")]
-    assert steps == [1] * len(pngs) and len(pngs) == total_steps(game, ["png"], options)
+    assert steps == [1] * len(pngs) and len(pngs) == total_steps(game, ["png"], BuildOptions(lang="en", preset=name))
     decks = {layout.back_key(game, card) for card in game.cards}
     if name == "generic":  # one folder, as before presets
         expected = {f"png/{c.id}.png" for c in game.cards} | {f"png/back-{d}.png" for d in decks}
@@ -80,7 +77,7 @@ def test_preset_sizes_for_other_cards_scale_by_the_same_dpi_and_bleed():
 
 
 def test_unknown_presets_are_refused_naming_the_known_ones(tmp_path):
-    unknown = run_forge("build", "rules_does_not_exist", "--what", "png", "--preset", "tcg",
+    unknown = forge_in_process("build", "rules_does_not_exist", "--what", "png", "--preset", "tcg",
                         "--out", str(tmp_path))
     assert unknown.returncode == 2 and "tgc" in unknown.stderr
     assert "Traceback" not in unknown.stderr

@@ -3,7 +3,6 @@ bar, the printed components (tokens, counters), backs that survive a duplex shif
 proofs, home-mode file names, and the booklet and cheat sheet on the paper asked for."""
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 
@@ -12,7 +11,6 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 import forge.render  # noqa: F401  (registers the products)
-import forge.rulebook.products  # noqa: F401  (registers the rulebook products)
 from forge.build import BuildOptions, build_game
 from forge.model import load_game
 from forge.render import layout, tokens
@@ -32,15 +30,10 @@ def _game(name: str):
     return game
 
 
-_shared_game = functools.lru_cache(maxsize=None)(_game)
-
-
 @pytest.fixture(scope="module", params=GAMES)
-def built(request, tmp_path_factory):
-    game = _game(request.param)
-    out = tmp_path_factory.mktemp(f"kit-{request.param}")
-    build_game(game, ["pnp"], BuildOptions(lang="uk"), out)
-    return game, out / game.id / "uk"
+def built(request, products):
+    made = products.build(request.param, "pnp", lang="uk")
+    return made.game, made.folder
 
 
 # --------------------------------------------------------------------------------------------
@@ -280,15 +273,14 @@ def _first_page_ids(game, per_page: int = 8) -> list[str]:
 
 
 @pytest.mark.parametrize("proof", [False, True])
-def test_ids_are_printed_only_on_proofs(tmp_path, proof):
-    game = _game("rules_does_not_exist")
-    build_game(game, ["pnp", "printshop"], BuildOptions(paper=("a4",), proof=proof), tmp_path)
-    folder = tmp_path / game.id / "uk"
-    text = PdfReader(folder / "pnp-a4.pdf").pages[0].extract_text()
+def test_ids_are_printed_only_on_proofs(products, proof):
+    pnp, printshop = (products.build("rules_does_not_exist", what, proof=proof) for what in ("pnp", "printshop"))
+    game = pnp.game
+    text = PdfReader(pnp.folder / "pnp-a4.pdf").pages[0].extract_text()
     words = set(re.findall(r"[a-z0-9_]+", text))
     ids = _first_page_ids(game)
     assert all((card_id in words) == proof for card_id in ids), (ids, words & set(ids))
-    shop = PdfReader(folder / "printshop.pdf")
+    shop = PdfReader(printshop.folder / "printshop.pdf")
     first = game.cards[0].id
     assert (first in shop.pages[0].extract_text()) == proof
     assert first not in shop.pages[1].extract_text()  # never on a back
@@ -311,12 +303,11 @@ def test_home_mode_writes_its_own_file_names_and_keeps_the_margin(tmp_path):
                 assert _inside(x, y, drawn.width, drawn.height)
 
 
-@pytest.mark.parametrize("paper, size", [("a4", (297.0, 210.0)), ("letter", (279.4, 215.9))])
-def test_booklet_and_cheat_sheet_are_on_the_first_paper(tmp_path, paper, size):
-    game = _shared_game("rules_does_not_exist")  # the rulebook itself is built once for both
-    build_game(game, ["rulebook-booklet", "cheatsheet"], BuildOptions(paper=(paper,)), tmp_path)
-    for name in ("rulebook-booklet.pdf", "cheatsheet.pdf"):
-        reader = PdfReader(tmp_path / game.id / "uk" / name)
+@pytest.mark.parametrize("paper, size", [(("a4", "letter"), (297.0, 210.0)), (("letter", "a4"), (279.4, 215.9))])
+def test_booklet_and_cheat_sheet_are_on_the_first_paper(products, paper, size):
+    for what in ("rulebook-booklet", "cheatsheet"):  # (the rulebook itself is built once for all)
+        name = f"{what}.pdf"
+        reader = PdfReader(products.build("rules_does_not_exist", what, paper=paper).folder / name)
         for page in reader.pages:
             got = (float(page.mediabox.width) / MM, float(page.mediabox.height) / MM)
             assert got == pytest.approx(size, abs=0.01), name

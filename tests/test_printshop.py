@@ -31,11 +31,9 @@ def _game(name: str):
 
 
 @pytest.fixture(scope="module", params=GAMES)
-def shop(request, tmp_path_factory):
-    game = _game(request.param)
-    out = tmp_path_factory.mktemp(f"shop-{request.param}")
-    paths = build_game(game, ["printshop"], BuildOptions(lang="uk"), out)
-    return game, paths
+def shop(request, products):
+    made = products.build(request.param, "printshop", lang="uk")
+    return made.game, made.paths
 
 
 def _streams(reader: PdfReader):

@@ -49,14 +49,12 @@ def outline_titles(reader: PdfReader) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def built():
-    """The uk rulebook of every shipped game (built once for the module)."""
+def built(products):
+    """The uk rulebook of every shipped game (built once for the session)."""
     out = {}
     for game_id in GAMES:
-        game, findings = load_game(CARDS / game_id)
-        assert not findings
-        result = build_rulebook(game, "uk")
-        out[game_id] = (game, result, PdfReader(io.BytesIO(result.pdf)))
+        result = products.rulebook(game_id, "uk")
+        out[game_id] = (products.game(game_id), result, PdfReader(io.BytesIO(result.pdf)))
     return out
 
 

@@ -70,22 +70,18 @@ def leaks(text: str, keys: set[str], ids: set[str], lang: str = "uk") -> list[st
 
 
 @pytest.fixture(scope="module")
-def games():
-    out = {}
-    for game_id in GAMES:
-        game, _ = load_game(CARDS / game_id)
-        out[game_id] = game
-    return out
+def games(products):
+    return {game_id: products.game(game_id) for game_id in GAMES}
 
 
 @pytest.fixture(scope="module")
-def books(games):
+def books(products, games):
     """(game, lang) -> page texts of the rulebook as `forge build` makes it, and of the same
     rulebook with card pictures as name placeholders (the text of the page itself)."""
     out = {}
     for game_id, game in games.items():
         for lang in LANGS:
-            out[game_id, lang] = (pages_text(build_rulebook(game, lang).pdf),
+            out[game_id, lang] = (pages_text(products.rulebook(game_id, lang).pdf),
                                   pages_text(build_rulebook(game, lang, pictures=False).pdf))
     return out
 

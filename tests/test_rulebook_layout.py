@@ -7,17 +7,15 @@ from __future__ import annotations
 import io
 import math
 import re
-from functools import lru_cache
 
 import pytest
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from conftest import CARDS, GAMES
-import forge.rulebook.products  # noqa: F401  (registers the rulebook products)
-from forge.build import DEFAULT_PRODUCTS, BuildOptions, build_game
+from forge.build import DEFAULT_PRODUCTS
 from forge.model import load_game
-from forge.rulebook import build_cheatsheet, build_rulebook
+from forge.rulebook import build_cheatsheet
 from forge.rulebook.cheatsheet import GAP, MARGIN, build_summary
 from forge.rulebook.document import CellText, ContentsPlan, content_widths, contents_plan
 from forge.rulebook.styles import make_styles
@@ -30,20 +28,9 @@ BODY = 9.0  # the A5 rulebook's body size (document.build_rulebook)
 HEADING_SIZES = {round(BODY * s, 2) for s in (1.75, 1.3, 1.1)}  # styles.make_styles, h1-h3
 
 
-@lru_cache(maxsize=None)
-def game(game_id: str):
-    return load_game(CARDS / game_id)[0]
-
-
-@lru_cache(maxsize=None)
-def rulebook(game_id: str, lang: str):
-    return build_rulebook(game(game_id), lang)
-
-
-@lru_cache(maxsize=None)
-def sheet(kind: str, game_id: str, lang: str):
-    build = build_cheatsheet if kind == "cheatsheet" else build_summary
-    return build(game(game_id), lang)
+def sheet(products, kind: str, game_id: str, lang: str):
+    """The game's cheat sheet or summary in `lang`, built once per session."""
+    return products.once(build_cheatsheet if kind == "cheatsheet" else build_summary, game_id, lang)
 
 
 def runs(page) -> list[tuple[float, float, str, float, str]]:
@@ -73,9 +60,9 @@ def is_heading(run) -> bool:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game_id", GAMES)
-def test_no_rulebook_page_ends_with_a_heading(game_id, lang):
+def test_no_rulebook_page_ends_with_a_heading(products, game_id, lang):
     """The last line of text above the page foot is never set in a heading style."""
-    reader = PdfReader(io.BytesIO(rulebook(game_id, lang).pdf))
+    reader = PdfReader(io.BytesIO(products.rulebook(game_id, lang).pdf))
     text_sizes = HEADING_SIZES | {round(BODY * s, 2) for s in (1.0, 0.95, 0.92, 0.85)}
     for number, page in enumerate(reader.pages, 1):
         lines = [r for r in runs(page) if r[0] > 14 * mm and r[3] in text_sizes]
@@ -100,27 +87,27 @@ def check_headings_lead(built, what: str) -> int:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game_id", GAMES)
-def test_headings_stay_with_what_follows(game_id, lang):
-    assert check_headings_lead(rulebook(game_id, lang), f"{game_id} rulebook {lang}") > 10
-    assert check_headings_lead(sheet("cheatsheet", game_id, lang), f"{game_id} cheat sheet {lang}") > 3
+def test_headings_stay_with_what_follows(products, game_id, lang):
+    assert check_headings_lead(products.rulebook(game_id, lang), f"{game_id} rulebook {lang}") > 10
+    assert check_headings_lead(sheet(products, "cheatsheet", game_id, lang), f"{game_id} cheat sheet {lang}") > 3
 
 
 # --- tables ---------------------------------------------------------------------------------
 
-def test_a_table_breaks_with_its_header_and_two_rows_on_each_side():
+def test_a_table_breaks_with_its_header_and_two_rows_on_each_side(products):
     parts = []
     for game_id in GAMES:
         for lang in LANGS:
-            for built in (rulebook(game_id, lang), sheet("cheatsheet", game_id, lang)):
+            for built in (products.rulebook(game_id, lang), sheet(products, "cheatsheet", game_id, lang)):
                 parts += [p for p in built.placements if p.kind == "HeaderTable/part"]
     assert parts, "no table broke anywhere: the test would prove nothing"
     assert all(p.rows >= 2 for p in parts), [p for p in parts if p.rows < 2]
 
 
-def test_table_pages_show_the_repeated_header():
+def test_table_pages_show_the_repeated_header(products):
     """Read back: each page a broken table continues on prints its header row again, above
     at least two of its rows."""
-    built = rulebook("love_formula", "uk")
+    built = products.rulebook("love_formula", "uk")
     reader = PdfReader(io.BytesIO(built.pdf))
     parts = [p for p in built.placements if p.kind == "HeaderTable/part"]
     assert len({p.page for p in parts}) >= 2
@@ -145,11 +132,11 @@ def test_short_columns_get_their_text_and_long_ones_wrap():
     assert sum(widths) <= 200.01 and min(widths) > 50
 
 
-def test_names_in_the_love_formula_tables_are_not_split():
+def test_names_in_the_love_formula_tables_are_not_split(products):
     """The pair names of the cheat sheet's table are never broken inside a word."""
-    text = PdfReader(io.BytesIO(sheet("cheatsheet", "love_formula", "uk").pdf)).pages[0].extract_text()
+    text = PdfReader(io.BytesIO(sheet(products, "cheatsheet", "love_formula", "uk").pdf)).pages[0].extract_text()
     lines = [line.strip() for line in text.replace("\u00a0", " ").splitlines()]
-    words = {w for c in game("love_formula").cards_of("pair") for w in c.name["uk"].split() if len(w) > 4}
+    words = {w for c in products.game("love_formula").cards_of("pair") for w in c.name["uk"].split() if len(w) > 4}
     for word in words:
         for k in range(2, len(word) - 1):
             assert not any(line.endswith(word[:k] + "-") for line in lines), word
@@ -159,8 +146,8 @@ def test_names_in_the_love_formula_tables_are_not_split():
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game_id", GAMES)
-def test_the_contents_fill_at_most_one_page(game_id, lang):
-    reader = PdfReader(io.BytesIO(rulebook(game_id, lang).pdf))
+def test_the_contents_fill_at_most_one_page(products, game_id, lang):
+    reader = PdfReader(io.BytesIO(products.rulebook(game_id, lang).pdf))
     dotted = [n for n, page in enumerate(reader.pages[:4], 1)
               if re.search(r"(\.\s+){6}\d", page.extract_text())]  # dot leaders, page number
     assert len(dotted) == 1, f"contents on pages {dotted}"
@@ -202,8 +189,8 @@ def sheet_fill(built) -> list[float]:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game_id", GAMES)
-def test_a_cheat_sheet_is_one_page_and_fills_it(game_id, lang):
-    built = sheet("cheatsheet", game_id, lang)
+def test_a_cheat_sheet_is_one_page_and_fills_it(products, game_id, lang):
+    built = sheet(products, "cheatsheet", game_id, lang)
     assert [str(f) for f in built.findings] == []
     assert len(PdfReader(io.BytesIO(built.pdf)).pages) == 1
     fill = sheet_fill(built)
@@ -212,8 +199,8 @@ def test_a_cheat_sheet_is_one_page_and_fills_it(game_id, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_rave_summary_is_one_filled_page_in_both_languages(lang):
-    built = sheet("summary", RAVE, lang)
+def test_the_rave_summary_is_one_filled_page_in_both_languages(products, lang):
+    built = sheet(products, "summary", RAVE, lang)
     assert [str(f) for f in built.findings] == []
     reader = PdfReader(io.BytesIO(built.pdf))
     assert len(reader.pages) == 1
@@ -224,15 +211,15 @@ def test_the_rave_summary_is_one_filled_page_in_both_languages(lang):
     assert all(step in text for step in steps), text
     fill = sheet_fill(built)
     assert sum(fill) / len(fill) >= 0.8, fill
-    assert sheet("summary", RAVE, lang).pdf == build_summary(game(RAVE), lang).pdf  # same bytes
+    assert sheet(products, "summary", RAVE, lang).pdf == build_summary(products.game(RAVE), lang).pdf  # same bytes
 
 
-def test_build_makes_the_summary_by_default_for_games_with_the_template(tmp_path):
+def test_build_makes_the_summary_by_default_for_games_with_the_template(products):
     assert "summary" in DEFAULT_PRODUCTS
     for game_id, made in ((RAVE, True), ("love_formula", False)):
-        paths = build_game(game(game_id), ["summary"], BuildOptions(lang="en"), tmp_path)
+        paths = products.build(game_id, "summary", lang="en").paths
         assert [p.name for p in paths] == (["summary.pdf"] if made else [])
-    pdf = (tmp_path / RAVE / "en" / "summary.pdf").read_bytes()
+    pdf = (products.build(RAVE, "summary", lang="en").folder / "summary.pdf").read_bytes()
     assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
 
 
@@ -251,15 +238,15 @@ def test_a_summary_that_cannot_fit_is_refused(tmp_path):
 # --- what the rave rulebook promises ----------------------------------------------------------
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_rave_rulebook_promises_only_sheets_the_toolkit_prints(lang):
-    pages = [normalised(p.extract_text()) for p in PdfReader(io.BytesIO(rulebook(RAVE, lang).pdf)).pages]
+def test_the_rave_rulebook_promises_only_sheets_the_toolkit_prints(products, lang):
+    pages = [normalised(p.extract_text()) for p in PdfReader(io.BytesIO(products.rulebook(RAVE, lang).pdf)).pages]
     text = " ".join(pages)
     assert not re.search(r"PDF|майнд|mind map|телефон|phone", text, re.I), "promises a file it does not make"
     named = {"uk": ("ультракороткі правила", "памʼятка"), "en": ("ultra-short rules", "quick reference")}[lang]
     assert all(n in text for n in named)
     # and the sheets it names exist, one page each
-    assert len(PdfReader(io.BytesIO(sheet("summary", RAVE, lang).pdf)).pages) == 1
-    assert len(PdfReader(io.BytesIO(sheet("cheatsheet", RAVE, lang).pdf)).pages) == 1
+    assert len(PdfReader(io.BytesIO(sheet(products, "summary", RAVE, lang).pdf)).pages) == 1
+    assert len(PdfReader(io.BytesIO(sheet(products, "cheatsheet", RAVE, lang).pdf)).pages) == 1
 
 
 def test_a_worked_example_box_leaves_no_empty_sliver_at_a_page_foot():

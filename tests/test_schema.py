@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_forge
+from conftest import forge_in_process
 
 
 def test_game_schema_describes_card_types_and_fields():
-    result = run_forge("schema", "love_formula")
+    result = forge_in_process("schema", "love_formula")
     assert result.returncode == 0, result.stderr
     schema = json.loads(result.stdout)
     assert schema["type"] == "array"
@@ -21,6 +21,6 @@ def test_game_schema_describes_card_types_and_fields():
 
 
 def test_generic_schema():
-    result = run_forge("schema")
+    result = forge_in_process("schema")
     schema = json.loads(result.stdout)
     assert schema["items"]["required"] == ["id", "type", "set", "name"]

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from conftest import CARDS, GAMES, run_forge
+from conftest import CARDS, GAMES, forge_in_process
 from forge import raster
 from forge.build import BuildOptions
 from forge.model import load_game
@@ -129,7 +129,7 @@ def test_big_decks_split_into_sheets_of_69_and_a_lone_card_is_a_card():
 
 
 def test_build_what_tts_writes_the_saved_object_and_its_images(tmp_path):
-    result = run_forge("build", "rules_does_not_exist", "--what", "tts", "--lang", "uk",
+    result = forge_in_process("build", "rules_does_not_exist", "--what", "tts", "--lang", "uk",
                        "--out", str(tmp_path))
     assert result.returncode == 0, result.stderr
     folder = tmp_path / "rules_does_not_exist" / "uk" / "tts"

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CARDS, GAMES
+from conftest import GAMES
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
 
@@ -76,22 +76,15 @@ def test_the_detector_finds_the_faults_of_the_issue():
 
 
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory) -> dict[str, list[str]]:
-    """{'<game>/<file>': pages} for the uk print-shop faces, rulebook and cheat sheet of every game."""
-    import forge.render.sheets  # noqa: F401 (registers the products)
-    import forge.rulebook.products  # noqa: F401
-    from forge.build import BuildOptions, build_game
-    from forge.model import load_game
-
-    out = tmp_path_factory.mktemp("typography")
+def printed(products) -> dict[str, list[str]]:
+    """{'<game>/<file>': pages} for the uk print-shop faces, rulebook and cheat sheet (on A4)
+    of every game."""
     texts = {}
     for game_id in GAMES:
-        game, findings = load_game(CARDS / game_id)
-        assert game is not None, findings
-        for path in build_game(game, ["printshop", "rulebook", "cheatsheet"],
-                               BuildOptions(lang="uk", paper=("a4",)), out):
-            if path.suffix == ".pdf":
-                texts[f"{game_id}/{path.name}"] = layout_text(path)
+        for what in ("printshop", "rulebook", "cheatsheet"):
+            for path in products.build(game_id, what, lang="uk").paths:
+                if path.suffix == ".pdf":
+                    texts[f"{game_id}/{path.name}"] = layout_text(path)
     for game_id in GAMES:
         for name in ("printshop.pdf", "rulebook.pdf", "cheatsheet.pdf"):
             assert f"{game_id}/{name}" in texts
