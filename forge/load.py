@@ -109,11 +109,13 @@ def parse_yaml(text: str, path: Path) -> tuple[Document | None, list[Finding]]:
                               "replace the tab with spaces")
                       for n, line in enumerate(text.splitlines(), 1) if "\t" in line]
     positions: dict[Loc, tuple[int, int]] = {}
-    events = yaml.parse(text, Loader=_Loader)
     try:
-        data = _Builder(positions).build(events)
+        data = _build(text, positions)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        limit = _limit_before(text, mark)
+        if limit is not None:
+            return None, [Finding(name, *limit.at, limit.code, limit.message, limit.fix)]
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         reason = exc.problem or exc.context or "invalid YAML"
         return None, [Finding(name, line, col, "syntax", f"YAML syntax error: {reason}")]
@@ -121,9 +123,34 @@ def parse_yaml(text: str, path: Path) -> tuple[Document | None, list[Finding]]:
         return None, [Finding(name, 0, 0, "syntax", f"YAML error: {exc}")]
     except _Rejected as exc:
         return None, [Finding(name, *exc.at, exc.code, exc.message, exc.fix)]
+    return Document(path, data, positions), []
+
+
+def _build(text: str, positions: dict[Loc, tuple[int, int]]) -> Any:
+    events = yaml.parse(text, Loader=_Loader)
+    try:
+        return _Builder(positions).build(events)
     finally:
         events.close()
-    return Document(path, data, positions), []
+
+
+def _limit_before(text: str, mark: Any) -> _Rejected | None:
+    """One of forge's own limits crossed before a parser's error, or None.
+
+    The scanner reads up to 1,024 characters past the events it has handed over (a simple key
+    may follow), and libyaml 0.2.6 (PyYAML 6.0.4's wheels) refuses nesting past 1,000 levels in
+    its own words there, before forge has seen level 101. So the text before the error is built
+    again alone: it holds the same lists and mappings, or fewer where a key was cut off, so a
+    depth or size crossed there is crossed in the whole file too."""
+    if mark is None or not 0 < mark.index < len(text):
+        return None
+    try:
+        _build(text[:mark.index], {})
+    except _Rejected as exc:
+        return exc if exc.code in ("depth", "too-large") else None
+    except yaml.YAMLError:
+        pass
+    return None
 
 
 def _short(text: str) -> str:

@@ -1,7 +1,6 @@
 """The loader: positions for every node, and every bad input a finding (tests/cases/load/)."""
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -14,11 +13,23 @@ CASES = Path(__file__).parent / "cases" / "load"
 EXPECTED = yaml.safe_load((CASES / "expected.yaml").read_text(encoding="utf-8"))
 
 
+@pytest.fixture
+def nodes_built(monkeypatch) -> list[int]:
+    """How many nodes the loader builds (every scalar, list and mapping, each alias expansion
+    again): the work MAX_NODES bounds, counted, since a time differs from machine to machine."""
+    built = [0]
+    for name in ("_scalar", "_open"):
+        def counted(self, *args, _real=getattr(load._Builder, name)):
+            built[0] += 1
+            return _real(self, *args)
+        monkeypatch.setattr(load._Builder, name, counted)
+    return built
+
+
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_case(name):
-    started = time.perf_counter()
+def test_case(name, nodes_built):
     doc, findings = load_yaml(CASES / name)
-    assert time.perf_counter() - started < 5, "the loader must never hang"
+    assert nodes_built[0] <= load.MAX_NODES, "the loader must stop at MAX_NODES"
     want = EXPECTED[name]
     if "ok" in want:
         assert findings == [] and doc.data == want["ok"]
@@ -70,6 +81,9 @@ def test_merged_keys_point_where_their_value_comes_from():
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
 DEEP = {  # text -> (line, col) where the 101st level starts
     "50,000 brackets": ("[" * 50_000, (1, 101)),
+    # the scanner reads ahead to the '@' (these could be keys) and fails there: forge's limit,
+    # crossed earlier, is still the finding (libyaml 0.2.6 fails the same way at 1,000 levels)
+    "150 brackets, then a character no token starts with": ("[" * 150 + "@", (1, 101)),
     "1,000,000 brackets": ("[" * 1_000_000, (1, 101)),
     "1,000,000 flow mappings": ("{a: " * 1_000_000, (1, 401)),
     "3,000 indented mappings": ("".join(" " * i + "a:\n" for i in range(3_000)), (101, 101)),
