@@ -192,8 +192,6 @@ class Products:
 
     def build(self, game_id: str, product: str, **options) -> Made:
         """`build_game(game, [product], BuildOptions(**options), OUT)`, into a folder of its own."""
-        import forge.render  # noqa: F401  (registers the products)
-        import forge.rulebook  # noqa: F401
         from forge.build import BuildOptions, build_game
         key = ("build", game_id, product, BuildOptions(**options))
         if key not in self._made:

@@ -5,12 +5,12 @@ import math
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
-import forge.render  # noqa: F401  (registers the products)
 from forge.build import BuildOptions, build_game, total_steps
 from forge.model import load_game
 from conftest import forge_in_process

@@ -10,7 +10,6 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-import forge.render  # noqa: F401  (registers the products)
 from forge.build import BuildOptions, build_game
 from forge.model import load_game
 from forge.render import layout, tokens
