@@ -12,8 +12,9 @@ document out, and platypus, markdown-it and pypdf cost it ~0.2 s to import.
 """
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import exports
 
 #: Public name -> the module that defines it.
 _API = {
@@ -23,19 +24,7 @@ _API = {
 }
 
 __all__ = sorted(_API)
-
-
-def __getattr__(name: str) -> Any:
-    module = _API.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module, __name__), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = exports(__name__, _API, globals())
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs see
