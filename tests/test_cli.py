@@ -284,14 +284,17 @@ def _on_a_terminal(*args: str, ci: str = "") -> tuple[subprocess.CompletedProces
 
 
 def test_the_progress_bar_is_drawn_on_a_terminal_only(tmp_path):
-    args = ("build", "rules_does_not_exist", "--what", "cheatsheet", "--out", str(tmp_path))
+    from forge.scaffold import scaffold
+
+    scaffold(tmp_path, "g", ["uk", "en"], ["action"])  # a small game: the bar, not the build, is tested
+    args = ("build", str(tmp_path / "cards" / "g"), "--what", "cheatsheet", "--out", str(tmp_path / "out"))
     shown, terminal = _on_a_terminal(*args)
     assert shown.returncode == 0 and shown.stdout == ""
     assert b"\x1b[" in terminal and b"forge build" in terminal, terminal
     quiet, terminal = _on_a_terminal(*args, "-q")
     assert quiet.returncode == 0 and terminal == b""
     in_ci, terminal = _on_a_terminal(*args, ci="true")
-    assert in_ci.returncode == 0 and b"\x1b[" not in terminal and b"rules_does_not_exist/uk" in terminal
+    assert in_ci.returncode == 0 and b"\x1b[" not in terminal and b"g/uk" in terminal
     as_json, terminal = _on_a_terminal(*args, "--format", "json")
     assert json.loads(as_json.stdout) and b"\x1b[" not in terminal
 
