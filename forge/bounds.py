@@ -225,10 +225,6 @@ def _pad(s: Any, width: Any, fillchar: Any = " ") -> int:
     return max(len(s), _width(width))
 
 
-def _zfill(s: Any, width: Any) -> int:
-    return max(len(s), _width(width))
-
-
 def _expandtabs(s: Any, tabsize: Any = 8) -> int:
     return len(s) + s.count("\t") * max(_width(tabsize), 0)
 
@@ -258,7 +254,7 @@ def _to_bytes(n: Any, length: Any = 1, byteorder: Any = "big", *, signed: Any = 
     return _width(length)
 
 
-_STR = {"center": _pad, "ljust": _pad, "rjust": _pad, "zfill": _zfill, "expandtabs": _expandtabs,
+_STR = {"center": _pad, "ljust": _pad, "rjust": _pad, "zfill": _pad, "expandtabs": _expandtabs,
         "replace": _replace, "translate": _translate, "join": _join, "encode": _encode}
 _METHODS: dict[type, dict[str, Callable[..., int]]] = {str: _STR, int: {"to_bytes": _to_bytes}}
 _OWNERS = (str, int)  # bytes (`'x'.encode()`) have no attributes in templates

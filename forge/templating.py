@@ -340,8 +340,14 @@ def templates_root(game: object) -> Path:
     project's. The answer's parent is a real path; the folder itself may be a link, which
     `FolderLoader` and `check` refuse."""
     if os.environ.get("FORGE_TEMPLATES"):
-        return Path(os.environ["FORGE_TEMPLATES"]).resolve()
+        return _resolved(os.environ["FORGE_TEMPLATES"])
     return _beside(str(game.root), game.id)  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=8)
+def _resolved(folder: str) -> Path:
+    """$FORGE_TEMPLATES resolved once, not once a card face."""
+    return Path(folder).resolve()
 
 
 @lru_cache(maxsize=256)

@@ -47,12 +47,11 @@ def game_copy(tmp_path):
     return copy
 
 
-def run_forge(*args: str, cwd: Path = ROOT, preexec_fn=None,
-              env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """Run the `forge` command in a fresh interpreter, exactly as a user would (`preexec_fn`
-    runs in the child before forge starts: resource limits; `env` adds to the environment)."""
+def run_forge(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run the `forge` command in a fresh interpreter, exactly as a user would (`env` adds to
+    the environment)."""
     return subprocess.run([sys.executable, "-m", "forge", *args], cwd=cwd, env=_forge_env(env),
-                          capture_output=True, text=True, timeout=300, preexec_fn=preexec_fn)
+                          capture_output=True, text=True, timeout=300)
 
 
 _forks = None

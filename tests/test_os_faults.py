@@ -23,7 +23,7 @@ from pathlib import Path
 import font_roboto
 import pytest
 
-from conftest import CARDS, ROOT, tree_digest
+from conftest import CARDS, ROOT, _forge_env, tree_digest
 from forge.cli import main
 from forge.files import write_files
 
@@ -348,8 +348,8 @@ exec(sys.argv[1])
 
 def killed_at(n: int, code: str, out: Path, cwd: Path, *args: str) -> int:
     """Run `code` with the `n`-th change to `out` killing it (-9); its exit code."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "KILL_AT": str(n)}
-    return subprocess.run([sys.executable, "-c", KILLER, code, str(out), *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-c", KILLER, code, str(out), *args], cwd=cwd,
+                          env=_forge_env({"KILL_AT": str(n)}),
                           capture_output=True, timeout=300).returncode
 
 

@@ -187,12 +187,11 @@ def run_checks(show: Output, executor: str, address: str | None, jobs: int) -> N
     """--address and --jobs, before any work (typer checks --check and --executor against their
     choices, --jobs against 0..MAX_JOBS and the form of --address): a note when --jobs asks
     for more processes on this machine than it has cores (it runs one per core)."""
-    from ..rules.workers import cores
+    from ..rules.workers import local_workers
     if address and executor != "dask":
         raise UsageError("--address names a dask scheduler: give --executor dask too")
-    if jobs > cores() and not address:
-        show.summary(f"note: --jobs {jobs}: this machine gives forge {cores()} cores; "
-                     f"running {cores()} worker processes")
+    if jobs and not address and (n := local_workers(jobs)) < jobs:
+        show.summary(f"note: --jobs {jobs}: this machine gives forge {n} cores; running {n} worker processes")
 
 
 def interrupted(show: Output, done: int, asked: int) -> None:
