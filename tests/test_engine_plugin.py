@@ -32,7 +32,7 @@ def site(tmp_path_factory) -> Path:
     info = site / "high_card-0.1.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: high-card\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[card_forge.engines]\nhigh_card = high_card_engine\n")
+    (info / "entry_points.txt").write_text("[card_forge.engines]\nhigh_card = high_card_engine:ENGINE\n")
     return site
 
 
@@ -109,7 +109,7 @@ def test_scenarios_of_the_plugin_game_script_the_dice(site, tmp_path):
 
 
 def test_a_manifest_naming_an_engine_that_does_not_fit_its_cards_is_a_finding(site, tmp_path):
-    """High Card's cards under Love Formula's engine: the engine's REQUIRES do not fit, and
+    """High Card's cards under Love Formula's engine: the engine's `requires` do not fit, and
     each problem is a finding with file:line and exit 1, never a traceback (exit 3)."""
     copy = tmp_path / "high_card"
     shutil.copytree(GAME, copy)
@@ -160,12 +160,13 @@ def test_the_example_engine_replays_from_its_log(monkeypatch):
     monkeypatch.syspath_prepend(str(PLUGIN))
     import high_card_engine as hc
     from forge.model import load_game
+    from forge.rules.agents import random_agent
     from forge.rules.core import play_game, replay
     game, findings = load_game(GAME)
     assert game is not None
     prep = hc.prepare(game, {"tricks": 3, "hand": 3})
     for seed in range(20):
         m = prep.new(3, seed)
-        play_game(m, [hc.AGENTS["random"]] * 3, m.streams.agents, check="step")
+        play_game(m, [random_agent, hc.smallest_agent, random_agent], m.streams.agents, check="step")
         again = replay(prep.new(3, seed + 1000, deal=False), m.actions)
         assert again.state_digest() == m.state_digest() and again.result == m.result

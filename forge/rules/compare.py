@@ -27,7 +27,7 @@ from statistics import NormalDist
 from typing import Any, Callable
 
 from . import ENGINES, plain
-from .agents import default_agents
+from .core import Match, Prepared
 from .simulate import Plan, play_one, prepare_run, unit
 from .workers import Interrupted, Setup, run_chunks
 
@@ -116,15 +116,17 @@ def _shaped(key: object) -> bool:
         and (len(key) == 2 or type(key[2]) in (int, str))
 
 
-def _outcome(prep: Any, match: Any, decisions: int, parts: int) -> tuple:
+def _outcome(prep: Prepared, match: Match, decisions: int, parts: int) -> tuple:
     """(win parts per seat, scores, decisions, {card: seats that played it})."""
-    winners = match.result["winners"]
+    result = match.result
+    assert result is not None               # play_game returns once the match has finished
+    winners = result.winners
     share = parts // len(winners)
     wins = [share if s in winners else 0 for s in range(match.n)]
     plays: dict[str, set[int]] = {}
     for d, s in match.played:
         plays.setdefault(prep.def_ids[d], set()).add(s)
-    return wins, match.result["scores"], decisions, plays
+    return wins, result.scores, decisions, plays
 
 
 def compare_chunk(sides: Sides, first: int, count: int) -> Paired:
@@ -271,7 +273,8 @@ def compare(a: Side, b: Side | None, games: int = 2000, players: int = 4, seed: 
     ``a`` with itself with each of those cards forbidden in turn. ``precision``: the interval
     half-width, in win rate, that `games_needed` is computed for. Ctrl-C raises `Interrupted`
     whose ``partial`` is the comparison of the games finished so far."""
-    agents = tuple(agents or default_agents(ENGINES.get(a.game.manifest.engine)))
+    engine = ENGINES.get(a.game.manifest.engine)
+    agents = tuple(agents or (engine.default_agents if engine else ()))
     prep_a = prepare_run(a.game, players, agents, a.options, sets)
     plan_a = Plan(Setup.of(prep_a), players, tuple(agents), seed, check)
     if ablate:

@@ -10,35 +10,15 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping, Sequence
 
-from forge.rules.core import (Match, Option, Prepared, Requires, ScenarioKeys, SEAT_NAMES,
+from forge.rules.core import (Engine, Match, Option, Prepared, Requires, ScenarioKeys, SEAT_NAMES,
                               InvariantViolation, operation, operations_of)
-from forge.rules.agents import random_agent
 from forge.rules.scenario import Card, Map, N
-
-NAME = "high_card"
-PLAYERS = (2, 4)
-OPTIONS = (Option("tricks", int, 3, help="Tricks in a game."),
-           Option("hand", int, 3, choices=(2, 3, 4), help="Cards dealt to each player."))
-REQUIRES = Requires({"number": ("value", "effects")})
-SCENARIO = ScenarioKeys(
-    setup={"deck": [Card(frozenset({"number"}))]},        # the deck, top card first
-    seat=[Card(frozenset({"number"}))],                     # seats: {A: [ids in hand]}
-    expect={"hand_size": Map(str, N)},                      # expect: {hand_size: {A: 2}}
-    stops={"tricks": "trick"})
-
-
-def smallest_agent(match: "HighCardMatch", seat: int, options: list, rng: Any) -> tuple:
-    """Always plays its lowest card (a sensible agent would be smarter)."""
-    return min(options, key=lambda o: match.p.value[o[1]])
-
-
-AGENTS = {"random": random_agent, "smallest": smallest_agent}
 
 
 class HighCardPrepared(Prepared):
     def __init__(self, game: Any, options: Mapping[str, Any], sets: Sequence[str]):
         super().__init__(game, options, sets)
-        self.cid: list[str] = []      # handle -> card id
+        # self.cid (handle -> card id) is the base's: it names cards in messages and counts them
         self.dix: list[int] = []      # handle -> index into def_ids
         self.value: list[int] = []
         self.ops: list[tuple] = []    # handle -> ((op name, {param: value}), ...)
@@ -58,6 +38,8 @@ class HighCardPrepared(Prepared):
 
 
 class HighCardMatch(Match):
+    p: HighCardPrepared
+
     def __init__(self, p: HighCardPrepared, players: int, seed: int, log: bool = False):
         super().__init__(players, seed, log)
         self.p = p
@@ -134,9 +116,6 @@ class HighCardMatch(Match):
         for s in range(self.n):
             yield f"hand[{SEAT_NAMES[s]}]", self.hand[s]
 
-    def total(self) -> int:
-        return len(self.p.cid)
-
     def invariants(self) -> None:
         if any(v < 0 for v in self.points):
             raise InvariantViolation("negative points")
@@ -154,15 +133,9 @@ class HighCardMatch(Match):
     def label(self, option: tuple) -> str:
         return f"{option[0]} {self.p.cid[option[1]]}"
 
-    def handle_name(self, h: int) -> str:
-        return self.p.cid[h]
-
     def stats(self) -> dict:
         """This game's counts, added up over games for `statistics`."""
         return {"rolloffs": self.rolloffs}
-
-
-OPERATIONS = operations_of(HighCardMatch)
 
 
 def prepare(game: Any, options: Mapping[str, Any], sets: Sequence[str] | None = None) -> HighCardPrepared:
@@ -195,3 +168,29 @@ def scenario_expect(match: HighCardMatch, expect: dict, ctx: Any) -> None:
         got = len(match.hand[SEAT_NAMES.index(name)])
         if got != size:
             ctx.fail(("hand_size", name), f"{name} holds {got} cards, expected {size}")
+
+
+def smallest_agent(match: HighCardMatch, seat: int, options: list, rng: Any) -> tuple:
+    """Always plays its lowest card (a sensible agent would be smarter)."""
+    return min(options, key=lambda o: match.p.value[o[1]])
+
+
+# --- the declaration: the one object the entry point names (`high_card_engine:ENGINE`)
+ENGINE = Engine(
+    name="high_card",
+    players=(2, 4),
+    prepare=prepare,
+    operations=operations_of(HighCardMatch),
+    options=(Option("tricks", int, 3, help="Tricks in a game."),
+             Option("hand", int, 3, choices=(2, 3, 4), help="Cards dealt to each player.")),
+    requires=Requires({"number": ("value", "effects")}),
+    agents={"smallest": smallest_agent},                    # `random` comes with forge
+    scenario=ScenarioKeys(
+        setup={"deck": [Card(frozenset({"number"}))]},      # the deck, top card first
+        seat=[Card(frozenset({"number"}))],                 # seats: {A: [ids in hand]}
+        expect={"hand_size": Map(str, N)},                  # expect: {hand_size: {A: 2}}
+        stops={"tricks": "trick"}),
+    scenario_setup=scenario_setup,
+    scenario_expect=scenario_expect,
+    statistics=statistics,
+)
