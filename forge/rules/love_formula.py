@@ -12,11 +12,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from .core import (SEAT_NAMES, Chance, Decision, EngineError, InvariantViolation,
+from .core import (SEAT_NAMES, Chance, Decision, Engine, EngineError, InvariantViolation,
                    Match as BaseMatch, Option, Prepared as BasePrepared, Requires, operation,
                    operations_of)
 
-NAME = "love_formula"
 #: Seats these rules are written for (the rulebook's 2-4): a manifest allowing more or fewer is a
 #: `check` finding, and a match outside the range is refused.
 PLAYERS = (2, 4)
@@ -220,6 +219,8 @@ class Ctx:
 
 class Match(BaseMatch):
     """One game in progress. ``decision`` is what must be answered next; ``step()`` answers."""
+
+    p: Prepared
 
     def __init__(self, prep: Prepared, players: int, seed: int, log: bool = False,
                  deal: bool = True):
@@ -1254,12 +1255,6 @@ class Match(BaseMatch):
         for pr, cards in self.att.items():
             yield f"attached[{self.p.cid[pr]}]", cards
 
-    def total(self) -> int:
-        return self.p.n
-
-    def handle_name(self, h: int) -> str:
-        return self.p.cid[h]
-
     def invariants(self) -> None:
         """Raise InvariantViolation when the state breaks a rule of the game (the base has
         checked that every card is in exactly one zone)."""
@@ -1371,8 +1366,6 @@ OPTIONS = (
     Option("promo_replace", str, "", (),
            "Promo cards that replace base copies one by one: `card:copies,card:copies`."),
 )
-#: The flags `forge simulate` had before options were declared: `--goals-value N`.
-OPTION_ALIASES = {"goals_value": "goals_same_value"}
 #: What the engine reads from the cards (checked by `forge check` against the manifest).
 REQUIRES = Requires({
     "preparation": (), "pair": ("requires", "vp_incomplete", "vp_perfect"), "obstacle": (),
@@ -1424,6 +1417,15 @@ def prepare(game: Any, options: Any = None, sets: Any = None) -> Prepared:
     return Prepared(game, config)
 
 
-from .love_formula_agents import AGENT_NAMES, AGENTS, greedy_agent  # noqa: E402,F401  (agents read Match and the type codes)
-from .love_formula_scenario import (SCENARIO, SCORE_UNIT, describe_expect,  # noqa: E402,F401
+from .love_formula_agents import AGENT_NAMES, AGENTS  # noqa: E402  (agents read Match and the type codes)
+from .love_formula_scenario import (SCENARIO, SCORE_UNIT, describe_expect,  # noqa: E402
                                     scenario_expect, scenario_setup)
+
+#: The engine, registered as ``forge.rules.love_formula:ENGINE``.
+ENGINE = Engine(
+    "love_formula", PLAYERS, prepare, OPERATIONS, options=OPTIONS,
+    # the flag `forge simulate` had before options were declared: `--goals-value N`
+    option_aliases={"goals_value": "goals_same_value"},
+    requires=REQUIRES, agents=AGENTS, agent_names=AGENT_NAMES, scenario=SCENARIO,
+    scenario_setup=scenario_setup, scenario_expect=scenario_expect,
+    describe_expect=describe_expect, score_unit=SCORE_UNIT)
