@@ -27,7 +27,6 @@ from . import core
 from .core import InvariantViolation, Option, Requires, SEAT_NAMES, operation, operations_of, passive
 from .tally import spread
 
-NAME = "rules_does_not_exist"
 #: Seats the Basic mode is written for.
 PLAYERS = (2, 5)
 
@@ -186,6 +185,8 @@ def lineup_strength(p: "Prepared", cards: Sequence[int], boosts: Sequence[int],
 
 class Match(core.Match):
     """One game. Seats 0..n-1 (A, B, ...), clockwise; the next seat is the one to the left."""
+
+    p: Prepared
 
     def __init__(self, prep: Prepared, players: int, seed: int, log: bool = False):
         lo, hi = PLAYERS
@@ -805,14 +806,12 @@ class Match(core.Match):
         return (1 if self.alive[seat] else 0, self.out_turn[seat])
 
     def _finish(self) -> None:
-        self.finish()
-        self.result["turns"] = self.turns
-        self.result["capped"] = self.capped
+        self.finish(turns=self.turns, capped=self.capped)
 
     def stats(self) -> dict:
         """This game's figures for `simulate` (see `statistics`)."""
         p = self.p
-        w = self.result["winners"] if self.result else []
+        w = self.result.winners if self.result else []
         return {"turns": self.turns, "capped": self.capped, "resets": self.resets,
                 "invited": {p.def_ids[d]: k for d, k in self.invited.items()},
                 "satisfied": {p.def_ids[d]: k for d, k in self.satisfied.items()},
@@ -827,12 +826,6 @@ class Match(core.Match):
                 yield f"{name}[{SEAT_NAMES[s]}]", getattr(self, name)[s]
         for m, cards in self.under.items():
             yield f"under[{self.p.cid[m]}]", cards
-
-    def total(self) -> int:
-        return self.p.n
-
-    def handle_name(self, h: int) -> str:
-        return self.p.cid[h]
 
     def invariants(self) -> None:
         p = self.p
@@ -1061,7 +1054,7 @@ def check_data(game: Any) -> Iterator:
                                     f"{total} Sound cards cannot deal the gentle round's 9 cards "
                                     f"to {min(game.manifest.players.max, PLAYERS[1])} players ({deal})")
 
-from .rave_agents import AGENT_NAMES, AGENTS  # noqa: E402,F401  (the agents read this module's Match)
+from .rave_agents import AGENT_NAMES, AGENTS  # noqa: E402  (the agents read this module's Match)
 
 
 def prepare(game: Any, options: Mapping[str, Any] | None = None,
@@ -1072,7 +1065,7 @@ def prepare(game: Any, options: Mapping[str, Any] | None = None,
 
 # ---------------------------------------------------------------------------------- scenarios
 from .scenario import ANY, SEAT, Map, N, Rec, card  # noqa: E402
-from .rave_scenario_text import SCORE_UNIT, describe_expect  # noqa: E402,F401  (rulebook examples)
+from .rave_scenario_text import SCORE_UNIT, describe_expect  # noqa: E402  (rulebook examples)
 
 _SOUND = card("sound")
 _MERC = Rec({"card": card("mercenary"), "under": [_SOUND]}, required=("card",))
@@ -1205,3 +1198,11 @@ def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
         got = len(getattr(m, zone))
         if got != v:
             ctx.fail(("sizes", zone), f"{zone} holds {got} cards, expected {v}")
+
+
+#: The engine, registered as ``forge.rules.rules_does_not_exist:ENGINE``.
+ENGINE = core.Engine(
+    "rules_does_not_exist", PLAYERS, prepare, OPERATIONS, options=OPTIONS, requires=REQUIRES,
+    agents=AGENTS, agent_names=AGENT_NAMES, scenario=SCENARIO, scenario_setup=scenario_setup,
+    scenario_expect=scenario_expect, describe_expect=describe_expect, score_unit=SCORE_UNIT,
+    check_data=check_data, tally=tally, statistics=statistics)
