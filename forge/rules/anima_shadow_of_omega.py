@@ -21,7 +21,6 @@ from .tally import spread
 from .core import (Chance, Decision, InvariantViolation, Option, Requires, SEAT_NAMES, operation,
                    operations_of, passive)
 
-NAME = "anima_shadow_of_omega"
 PLAYERS = (2, 3)
 
 REQUIRES = Requires({
@@ -291,6 +290,8 @@ class Prepared(core.Prepared):
 class Match(core.Match):
     """One game. Seats 0..n-1 (A, B, C). ``loc[s]`` is the location handle the group of ``s``
     stands on, or -1 when it is on the road (at no location)."""
+
+    p: Prepared
 
     def __init__(self, prep: Prepared, players: int, seed: int, log: bool = False):
         lo, hi = PLAYERS
@@ -574,9 +575,7 @@ class Match(core.Match):
                     yield Decision("turn", (), [])
         except _Over:
             pass
-        self.finish()
-        self.result["turns"] = self.turn
-        self.result["capped"] = self.capped
+        self.finish(turns=self.turn, capped=self.capped)
 
     def setup(self) -> Iterator:
         p = self.p
@@ -2047,12 +2046,6 @@ class Match(core.Match):
             yield f"done[{a}]", self.done[s]
             yield f"org[{a}]", self.org[s]
 
-    def total(self) -> int:
-        return self.p.n
-
-    def handle_name(self, h: int) -> str:
-        return self.p.cid[h]
-
     def invariants(self) -> None:
         p = self.p
         kind = p.kind
@@ -2381,11 +2374,7 @@ def check_data(game: Any) -> Iterator:
                                    "exactly once")
 
 
-from .anima_agents import AGENT_NAMES, AGENTS  # noqa: E402,F401  (the agents read this module's Match)
-#: `forge simulate` seats pursuers unless told otherwise: random play dismisses characters and
-#: picks fights at random, so a random group rarely grows strong enough for a final mission and
-#: about a third of random games reach the turn cap (`--agents random` still plays them).
-DEFAULT_AGENTS = ("pursuer",)
+from .anima_agents import AGENT_NAMES, AGENTS  # noqa: E402  (the agents read this module's Match)
 
 
 def prepare(game: Any, options: Mapping[str, Any] | None = None,
@@ -2650,4 +2639,18 @@ def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
         ctx.fail(("alarms",), f"false alarms: {m.st_alarms}, expected {e['alarms']}")
 
 
-from .anima_scenario_text import SCORE_UNIT, describe_expect  # noqa: E402,F401
+from .anima_scenario_text import SCORE_UNIT, describe_expect  # noqa: E402
+
+
+#: The engine, registered as ``forge.rules.anima_shadow_of_omega:ENGINE``.
+ENGINE = core.Engine(
+    "anima_shadow_of_omega", PLAYERS, prepare, OPERATIONS, options=OPTIONS, requires=REQUIRES,
+    agents=AGENTS, agent_names=AGENT_NAMES,
+    # `forge simulate` seats pursuers unless told otherwise: random play dismisses characters
+    # and picks fights at random, so a random group rarely grows strong enough for a final
+    # mission and about a third of random games reach the turn cap (`--agents random` still
+    # plays them).
+    default_agents=("pursuer",),
+    scenario=SCENARIO, scenario_setup=scenario_setup, scenario_expect=scenario_expect,
+    describe_expect=describe_expect, score_unit=SCORE_UNIT, check_data=check_data, tally=tally,
+    statistics=statistics)
