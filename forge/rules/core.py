@@ -22,7 +22,7 @@ import inspect
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from fractions import Fraction
 from itertools import product
 from typing import Any, Callable, ClassVar, Generator, Iterable, Iterator, Mapping, Sequence, TypeVar
@@ -705,6 +705,12 @@ class Prepared:
     def new(self, players: int, seed: int, log: bool = False, deal: bool = True) -> Match:
         """A match; ``deal=False`` leaves it empty and not begun, for a scenario to set up."""
         raise NotImplementedError
+
+    @cached_property
+    def card_index(self) -> dict[str, int]:
+        """{card id: its first handle}: agents read views that name cards by id, and every copy
+        of a card shares its rows in the static tables. Built once, on first use."""
+        return {cid: hs[0] for cid, hs in self.handles_of.items()}
 
     def playable_ids(self) -> list[str]:
         """Card ids a player can play (the dead-card report counts these)."""
