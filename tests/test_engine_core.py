@@ -236,15 +236,17 @@ def test_the_registry_holds_engines_and_an_engine_checks_its_own_fields():
     prepare = lambda game, options, sets=None: None  # noqa: E731
     bad = {"name": ("my engine", "name must be an identifier"),
            "players": ((3, 1), "players must be (min, max)"),
-           "operations": ({"take": Operation("other", {})}, "operations must map names"),
+           "operations": ({"take": Operation("other", {}, Coins.OPERATIONS["gain"].func)},
+                          "operations must map names"),
            "options": ([Option("x")], "options must be a tuple of Option"),
            "option_aliases": ({"old": "nope"}, "option_aliases must map names to declared"),
            "requires": ({"pair": ()}, "requires must be a Requires"),
            "agents": ({"a": 1}, "agents must map names to agent functions"),
            "default_agents": (("nobody",), "default_agents must be a tuple of known agents"),
            "score_unit": ({"en": "VP"}, "score_unit must map languages"),
-           "prepare": (lambda game: None, "prepare must be a function of 3"),
-           "statistics": (lambda prepared, totals: {}, "statistics must be a function of 3"),
+           "prepare": (lambda game: None, "prepare must be a function taking (game, options, sets)"),
+           "statistics": (lambda prepared, records: {}, "statistics must be a function taking "
+                                                         "(prepared, totals, games)"),
            "check_data": (None, None)}
     for field, (value, message) in bad.items():
         kwargs = {"name": "toy", "players": (2, 2), "prepare": prepare,

@@ -231,7 +231,7 @@ def _estimate(a: Fraction | None, b: Fraction | None, d: Fraction | None, ss: Fr
     sd = math.sqrt(max(0.0, float(ss) / (n - 1))) if n > 1 else 0.0
     half = Z95 * sd / math.sqrt(n) if n > 1 else 0.0
     r = lambda x: None if x is None else round(float(x), 4)   # noqa: E731
-    out = {"a": r(a), "b": r(b), "diff": r(d), "ci95": None, "sd": round(sd, 4)}
+    out: dict[str, Any] = {"a": r(a), "b": r(b), "diff": r(d), "ci95": None, "sd": round(sd, 4)}
     if d is not None:
         out["ci95"] = [round(float(d) - half, 4), round(float(d) + half, 4)]
     return out
@@ -281,6 +281,7 @@ def compare(a: Side, b: Side | None, games: int = 2000, players: int = 4, seed: 
         plans = [plan_a] + [Plan(plan_a.setup, players, tuple(agents), seed, check,
                                  frozenset({card})) for card in ablate]
     else:
+        assert b is not None, "side B, or cards to ablate"
         prep_b = prepare_run(b.game, players, agents, b.options, sets)
         plans = [plan_a, Plan(Setup.of(prep_b), players, tuple(agents), seed, check)]
     sides = Sides(tuple(plans), tuple(ablate))

@@ -118,7 +118,7 @@ class Chance:
     def sample(self, rng: random.Random) -> Any:
         """One outcome from ``rng``; unweighted, exactly ``rng.choice(outcomes)``."""
         if self.weights is None:
-            return self.outcomes[rng._randbelow(len(self.outcomes))]
+            return self.outcomes[rng._randbelow(len(self.outcomes))]  # type: ignore[attr-defined]
         return rng.choices(self.outcomes, self.weights)[0]
 
     def __repr__(self) -> str:
@@ -217,7 +217,8 @@ class Operation:
 
     name: str
     params: Mapping[str, Param]
-    func: Callable | None = None
+    #: ``func(match, *args, **params)``: a piece of the flow (``yield from op.func(...)``).
+    func: Callable[..., Flow[Any]]
     help: str = ""
 
     def param_names(self) -> tuple[str, ...]:
@@ -235,7 +236,8 @@ def operation(name: str, help: str = "", **params: Any) -> Callable[[Callable], 
     spec = {k: _param(v) for k, v in params.items()}
 
     def mark(func: Callable) -> Callable:
-        func.__forge_operation__ = Operation(name, spec, func, help or (func.__doc__ or "").strip())
+        setattr(func, "__forge_operation__",
+                Operation(name, spec, func, help or (func.__doc__ or "").strip()))
         return func
     return mark
 
@@ -284,7 +286,7 @@ class Option:
         """The option's value from text (the command line) or from YAML; EngineError if bad."""
         if value is None and self.default is None:
             return None
-        v = value
+        v: Any = value
         try:
             if isinstance(value, str) and self.type is not str:
                 if self.type is bool:
@@ -298,7 +300,8 @@ class Option:
                 v = float(value)
         except ValueError:
             raise EngineError(f"option {self.name}: {value!r} is not {self.type.__name__}") from None
-        if self.type is int and isinstance(v, bool) or not isinstance(v, self.type):
+        typed = isinstance(v, self.type)          # (kept apart: v stays Any, not object)
+        if self.type is int and isinstance(v, bool) or not typed:
             raise EngineError(f"option {self.name}: {value!r} is not {self.type.__name__}")
         if self.choices and v not in self.choices:
             raise EngineError(f"option {self.name}: {value!r} is not one of "
@@ -375,7 +378,7 @@ class Violation:
     decision_index: int = 0
 
     def as_dict(self) -> dict:
-        steps = []
+        steps: list[Any] = []
         for step in self.actions:
             if isinstance(step, Rolled):
                 value = step.value
@@ -541,6 +544,7 @@ class Match:
 
     def _advance(self, choices: Any) -> None:
         gen = self._gen
+        assert gen is not None, "begin() first"
         try:
             got = gen.send(choices)
             while type(got) is Chance:
@@ -810,20 +814,24 @@ class Engine:
                 isinstance(v, tuple) and v and all(isinstance(w, str) for w in v)
                 for v in self.score_unit.values())):
             out.append("score_unit must map languages to a tuple of plural forms")
-        hooks: dict[str, tuple[Callable | None, int]] = {   # each function and its arguments
-            "prepare": (self.prepare, 3), "scenario_setup": (self.scenario_setup, 3),
-            "scenario_expect": (self.scenario_expect, 3), "describe_expect": (self.describe_expect, 3),
-            "check_data": (self.check_data, 1), "tally": (self.tally, 2),
-            "statistics": (self.statistics, 3)}
-        for name, (hook, arity) in hooks.items():
+        hooks: dict[str, tuple[Callable | None, tuple[str, ...]]] = {   # what each is called with
+            "prepare": (self.prepare, ("game", "options", "sets")),
+            "scenario_setup": (self.scenario_setup, ("match", "data", "ctx")),
+            "scenario_expect": (self.scenario_expect, ("match", "expect", "ctx")),
+            "describe_expect": (self.describe_expect, ("expect", "lang", "words")),
+            "check_data": (self.check_data, ("game",)),
+            "tally": (self.tally, ("prepared", "stats")),
+            "statistics": (self.statistics, ("prepared", "totals", "games"))}
+        for name, (hook, args) in hooks.items():
             if hook is None and name != "prepare":
                 continue
             try:
                 if hook is None:
                     raise TypeError(name)
-                inspect.signature(hook).bind(*range(arity))
+                inspect.signature(hook).bind(*args)
             except TypeError:
-                out.append(f"{name} must be a function of {arity} argument(s) (docs/engines.md)")
+                out.append(f"{name} must be a function taking ({', '.join(args)}) "
+                           "(docs/engines.md)")
             except ValueError:      # a builtin without a signature: taken on trust
                 pass
         return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import EngineError, Finding, ForgeError
 from ..load import Document, Loc, load_yaml
@@ -141,7 +141,7 @@ class Scenario:
             return Finding(self.doc.name, 0, 0, "scenario", message, fix)
         return self.doc.finding(loc, "scenario", message, fix)
 
-    def error(self, loc: Loc, message: str, fix: str = "") -> ScenarioError:
+    def error(self, loc: Loc | None, message: str, fix: str = "") -> ScenarioError:
         return ScenarioError([self.finding(loc, message, fix)])
 
 
@@ -246,7 +246,7 @@ class _Shape:
             return value is not None and not isinstance(value, (list, dict))
         if isinstance(t, Int):
             return (isinstance(value, int) and not isinstance(value, bool)
-                    and (t.lo is None or t.lo <= value <= t.hi))
+                    and (t.lo is None or t.hi is None or t.lo <= value <= t.hi))
         if not isinstance(value, str) or not value.strip():
             return False
         if t is SEAT:
@@ -342,7 +342,9 @@ def load_scenario(path: str | Path, loaded: Any = None) -> Scenario:
         raise stop(("game",) if "game" in data else None,
                    f"no game {game_id!r} (known: {', '.join(known)})")
     root = find_game(game_id)
-    if loaded is not None and root is not None and loaded.root.resolve() == root.resolve():
+    if root is None:
+        game = None
+    elif loaded is not None and loaded.root.resolve() == root.resolve():
         game = loaded
     else:
         game = _load_game_cached(root)

@@ -122,7 +122,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
     card_wins: dict[str, int] = {}
     engine_counts: dict = {}
     done = decisions = engine_games = broken = 0
-    violations = []
+    violations: list[dict] = []
     for i in range(first, first + count):
         got = play_one(prep, plan, agents, i)
         if isinstance(got, dict):
