@@ -418,8 +418,9 @@ class Match(BaseMatch):
         shift = 1 if ph == 0 else -1   # clockwise to the left neighbour, then back
         while any(self.pack):
             options = [[("pick", h) for h in self.pack[s]] for s in seats]
+            choices: list[tuple | None]
             if self.auto and all(len(o) <= 1 for o in options):
-                choices = tuple(o[0] if o else None for o in options)
+                choices = [o[0] if o else None for o in options]
             else:
                 live = [s for s in seats if self.pack[s]]
                 got = yield Decision("pick", live, [options[s] for s in live])
@@ -845,7 +846,7 @@ class Match(BaseMatch):
                 return
             if len(live) == 1:
                 one = yield from self.ask("discard", live[0], options[0])
-                got = (one,)
+                got: tuple = (one,)
             elif self.auto and all(len(o) == 1 for o in options):
                 got = tuple(o[0] for o in options)
             else:
