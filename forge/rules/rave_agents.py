@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from .agents import random_agent
+from .agents import Agent, random_agent
 from .rules_does_not_exist import lineup_strength  # defined before this module is imported
 
 
@@ -212,5 +212,5 @@ def sensible_agent(m: Any, s: int, options: list, rng: random.Random) -> tuple:
     return random_agent(m, s, options, rng)
 
 
-AGENTS = {"random": random_agent, "sensible": sensible_agent}
-AGENT_NAMES = {"sensible": {"uk": "розважливий", "en": "sensible"}}
+AGENTS: dict[str, Agent] = {"random": random_agent, "sensible": sensible_agent}
+AGENT_NAMES: dict[str, dict[str, str]] = {"sensible": {"uk": "розважливий", "en": "sensible"}}

@@ -114,12 +114,12 @@ class Prepared(core.Prepared):
         self.rsouls: list[int] = []
         self.rsounds: list[int] = []
         self.failure: list[tuple] = []
-        self.fx: list[dict | None] = []
+        self.fx: list[dict] = []           # passive abilities of Classes and Mercenaries ({}: none)
         for d, c in enumerate(self.defs):
             if c.type not in TYPE_CODES:
                 continue
             t = TYPE_CODES[c.type]
-            fx = _passive(c, genre_bit) if t in (CLASS, MERC) else None
+            fx = _passive(c, genre_bit) if t in (CLASS, MERC) else {}
             fail = tuple((op.name, op.args()) for op in c.failure) if t == MONSTER else ()
             for _ in range(c.copies):
                 self.cid.append(c.id)
@@ -1137,6 +1137,7 @@ def _ids(m: Match, hs: list[int]) -> list[str]:
 def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
     """Check this game's `expect:` keys (docs/scenarios.md)."""
     from collections import Counter
+    got: object         # what each key finds, of that key's type
     seat = SEAT_NAMES.index
     for name, v in (e.get("souls") or {}).items():
         if m.souls[seat(name)] != v:
