@@ -181,7 +181,7 @@ class Prepared(core.Prepared):
         self.bsub, self.timing, self.bphase, self.rival = list(z), list(z), [-1] * N, [-1] * N
         self.victory: list[tuple] = [()] * N
         self.omod = [(0, 0)] * N
-        self.duty = [frozenset()] * N              # passive organisation rules by operation name
+        self.duty: list[frozenset[str]] = [frozenset()] * N              # passive organisation rules by operation name
         self.pvp_hinder, self.needs = list(z), list(z)
         self.pvp_sleep = [False] * N               # an interrupt sleep card, usable in battles with groups
         self.handles_by_kind: list[list[int]] = [[] for _ in range(5)]
@@ -1402,7 +1402,7 @@ class Match(core.Match):
     _redirect = False
     _cancel = False
     _claim = False
-    _battle = None
+    _battle: tuple[int, int, int] | None = None
     _foe_mod = 0
     _foe_str = 0
     _blocked = False
@@ -2226,7 +2226,7 @@ def statistics(prep: Prepared, totals: dict, games: int) -> dict:
     return out
 
 
-_LINES = {
+_LINES: dict[str, dict[str, Any]] = {
     "en": {"length": "Game length: {mean} turns on average (median {median}, 90% within {p90}, "
                      "longest {max}); the turn cap of {cap} was hit in {capped} of {n} games",
            "missions": "Missions (completed in the share of games where in play; mean turn):",
@@ -2536,6 +2536,7 @@ def _ids(m: Match, hs: list[int]) -> list[str]:
 def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
     """Check this game's `expect:` keys (docs/scenarios.md and docs/rules-decisions.md)."""
     from collections import Counter
+    got: object         # what each key finds, of that key's type
     p = m.p
     cid = p.cid
     seat = SEAT_NAMES.index
