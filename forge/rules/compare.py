@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
 from statistics import NormalDist
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from . import ENGINES, plain
 from .core import Match, Prepared
@@ -116,8 +116,16 @@ def _shaped(key: object) -> bool:
         and (len(key) == 2 or type(key[2]) in (int, str))
 
 
-def _outcome(prep: Prepared, match: Match, decisions: int, parts: int) -> tuple:
-    """(win parts per seat, scores, decisions, {card: seats that played it})."""
+class Outcome(NamedTuple):
+    """What one side's game adds to a comparison."""
+
+    wins: list[int]                 # win parts per seat (`unit` parts a game)
+    scores: list[int]
+    decisions: int
+    plays: dict[str, set[int]]      # card id -> the seats that played it
+
+
+def _outcome(prep: Prepared, match: Match, decisions: int, parts: int) -> Outcome:
     result = match.result
     assert result is not None               # play_game returns once the match has finished
     winners = result.winners
@@ -126,7 +134,7 @@ def _outcome(prep: Prepared, match: Match, decisions: int, parts: int) -> tuple:
     plays: dict[str, set[int]] = {}
     for d, s in match.played:
         plays.setdefault(prep.def_ids[d], set()).add(s)
-    return wins, result.scores, decisions, plays
+    return Outcome(wins, result.scores, decisions, plays)
 
 
 def compare_chunk(sides: Sides, first: int, count: int) -> Paired:
