@@ -240,7 +240,7 @@ class Match(core.Match):
         #: The last rave: expectation, (bonus, duration) of each lineup by owner, winner.
         self.last_rave: dict | None = None
 
-    def pick_random(self, kind: str, cards: list[int]) -> Flow[Any]:
+    def pick_random(self, kind: str, cards: list[int]) -> Flow[int]:
         """Index of a card taken at random from ``cards``: a chance over their card ids, so a
         scenario scripts it by id (``rolls: {class: [wingman]}``); copies of one card are alike."""
         cid = self.p.cid
@@ -259,7 +259,7 @@ class Match(core.Match):
             (self.deck if t == SOUND else self.monsters if t == MONSTER
              else self.classes if t == CLASS else self.merc_deck).append(h)
 
-    def flow(self) -> Flow[Any]:
+    def flow(self) -> Flow[None]:
         if self.start_at >= 0:                 # a scenario's position
             yield from self.play_from(self.start_at)
             return
@@ -276,7 +276,7 @@ class Match(core.Match):
         self._log("first", self.first)
         yield from self.play_from(self.first)
 
-    def play_from(self, seat: int) -> Flow[Any]:
+    def play_from(self, seat: int) -> Flow[None]:
         """Turns from ``seat`` on, until the game ends."""
         s = seat
         self.between = True
@@ -297,7 +297,7 @@ class Match(core.Match):
             s = (s + 1) % self.n
         self._finish()
 
-    def _gentle_round(self) -> Flow[Any]:
+    def _gentle_round(self) -> Flow[int]:
         """«Ніжний раунд»: 9 cards each, one at a time; until a seat holds its 9th card it may
         lay cards from its hand into a lineup; the strongest lineup starts. Then the lineups go
         back to hand and everyone discards down to 5 (DECISION: ties are broken by lot)."""
@@ -343,7 +343,7 @@ class Match(core.Match):
     def inv_limit(self, s: int) -> int:
         return LIMIT + self.fx(s, "inventory")
 
-    def _draw(self) -> Flow[Any]:
+    def _draw(self) -> Flow[int]:
         """Top card of the Sound deck; an empty deck is refilled from the shuffled discard
         (DECISION); with both empty, -1 (nothing is drawn)."""
         if not self.deck:
@@ -354,13 +354,13 @@ class Match(core.Match):
             self._log("reshuffle")
         return self.deck.pop()
 
-    def _draw_to(self, zone: list[int]) -> Flow[Any]:
+    def _draw_to(self, zone: list[int]) -> Flow[int]:
         h = yield from self._draw()
         if h >= 0:
             zone.append(h)
         return h
 
-    def limits(self, s: int) -> Flow[Any]:
+    def limits(self, s: int) -> Flow[None]:
         """Bring the hand and inventory of ``s`` within their limits: extra hand cards go to the
         inventory while it has room, or to the discard, as the player chooses."""
         hl, il = self.hand_limit(s), self.inv_limit(s)
@@ -387,7 +387,7 @@ class Match(core.Match):
         return (2 if solo else 1) + self.fx(s, role)
 
     # ------------------------------------------------------------------ a turn
-    def turn(self, h: int) -> Flow[Any]:
+    def turn(self, h: int) -> Flow[None]:
         p, n = self.p, self.n
         if self.skip[h]:
             self.skip[h] -= 1
@@ -472,7 +472,7 @@ class Match(core.Match):
             opts.append(("hire",))
         return opts
 
-    def _shop(self, s: int, verb: str) -> Flow[Any]:
+    def _shop(self, s: int, verb: str) -> Flow[None]:
         p = self.p
         if verb == "buy":
             # One Class at a time: the old one goes back into the Class deck (DECISION).
@@ -496,7 +496,7 @@ class Match(core.Match):
             self._log("hired", s, p.cid[m])
             yield from self.limits(s)        # a Mercenary may change a limit
 
-    def _take_class(self, s: int) -> Flow[Any]:
+    def _take_class(self, s: int) -> Flow[None]:
         """A random Class from the deck; a Class already held goes back into the deck."""
         p = self.p
         if not self.classes:
@@ -514,7 +514,7 @@ class Match(core.Match):
         lv = self.p.level
         return [m for m in self.monsters if lv[m] <= self.expect]
 
-    def _invite(self, h: int) -> Flow[Any]:
+    def _invite(self, h: int) -> Flow[None]:
         p = self.p
         c = yield from self.ask("monster", h, [("invite", m) for m in self._invitable()])
         m = c[1]
@@ -529,7 +529,7 @@ class Match(core.Match):
         self.played.append((p.dix[m], h))
         self._log("invite", h, p.cid[m])
 
-    def _trade(self, h: int, s: int) -> Flow[Any]:
+    def _trade(self, h: int, s: int) -> Flow[None]:
         """DECISION: the Host offers one hand card for one of the other player's hand cards,
         which that player chooses, or declines."""
         c = yield from self.ask("offer", h, [("offer", x) for x in self.hand[h]])
@@ -570,7 +570,7 @@ class Match(core.Match):
                     opts += [("add", t, x) for x in self.hand[s]] + [("add_inv", t, x) for x in self.inv[s]]
         return opts
 
-    def rave(self, h: int) -> Flow[Any]:
+    def rave(self, h: int) -> Flow[None]:
         """Step 2: lay lineups until a whole round of seats adds nothing."""
         n = self.n
         self._asked: set[int] = set()
@@ -600,7 +600,7 @@ class Match(core.Match):
             if not acted:
                 break
 
-    def _rave_act(self, s: int, c: tuple) -> Flow[Any]:
+    def _rave_act(self, s: int, c: tuple) -> Flow[None]:
         p = self.p
         v = c[0]
         if v in ("lay", "lay_inv"):
@@ -641,7 +641,7 @@ class Match(core.Match):
                 self.rescuer, self.promise = t, k
                 self._stayed.discard(t)
 
-    def _dismiss(self, s: int, m: int) -> Flow[Any]:
+    def _dismiss(self, s: int, m: int) -> Flow[None]:
         self.mercs[s].remove(m)
         self.refx(s)
         self.discard.extend(self.under.pop(m))
@@ -665,7 +665,7 @@ class Match(core.Match):
                 best, who = key, o
         return who
 
-    def bounty(self, h: int) -> Flow[Any]:
+    def bounty(self, h: int) -> Flow[None]:
         p = self.p
         w = self.winner()
         r = self.rescuer
@@ -718,7 +718,7 @@ class Match(core.Match):
     # abilities are passive: `Prepared` reads them into `fx` tables, and `Match.fx` sums them
     # for the owner; their methods below only register them (they never run on their own).
     @operation("discard", count=int, zone=("hand", "inventory"))
-    def op_discard(self, s: int, count: int, zone: str) -> Flow[Any]:
+    def op_discard(self, s: int, count: int, zone: str) -> Flow[None]:
         cards = self.hand[s] if zone == "hand" else self.inv[s]
         for _ in range(min(count, len(cards))):
             c = yield from self.ask("discard", s, [("drop", x) for x in cards])
@@ -726,32 +726,32 @@ class Match(core.Match):
             self.discard.append(c[1])
 
     @operation("lose_souls", count=int)
-    def op_lose_souls(self, s: int, count: int) -> Flow[Any]:
+    def op_lose_souls(self, s: int, count: int) -> Flow[None]:
         self.souls[s] = max(0, self.souls[s] - count)
         return
         yield
 
     @operation("lose_class")
-    def op_lose_class(self, s: int) -> Flow[Any]:
+    def op_lose_class(self, s: int) -> Flow[None]:
         self.classes.extend(self.cls[s])
         self.cls[s] = []
         self.refx(s)
         yield from self.limits(s)
 
     @operation("lose_mercenaries", count=int)
-    def op_lose_mercenaries(self, s: int, count: int) -> Flow[Any]:
+    def op_lose_mercenaries(self, s: int, count: int) -> Flow[None]:
         for _ in range(min(count, len(self.mercs[s]))):
             c = yield from self.ask("dismiss", s, [("dismiss", m) for m in self.mercs[s]])
             yield from self._dismiss(s, c[1])
 
     @operation("skip_turn")
-    def op_skip_turn(self, s: int) -> Flow[Any]:
+    def op_skip_turn(self, s: int) -> Flow[None]:
         self.skip[s] += 1
         return
         yield
 
     @operation("reset")
-    def op_reset(self, s: int) -> Flow[Any]:
+    def op_reset(self, s: int) -> Flow[None]:
         """«Обнулення»: hand, inventory, Class and Mercenaries go; then pay a soul for 5 cards
         and a random Class, or leave; with no soul the player is out."""
         self.resets += 1
