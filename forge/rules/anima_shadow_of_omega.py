@@ -373,7 +373,7 @@ class Match(core.Match):
         self.st_alarms = 0
 
     # ------------------------------------------------------------------ small helpers
-    def pick_random(self, kind: str, cards: list[int]) -> Flow[Any]:
+    def pick_random(self, kind: str, cards: list[int]) -> Flow[int]:
         """Index of a card taken at random from ``cards``: a chance over their card ids, so a
         scenario scripts it by id (``rolls: {steal: [fire_lance]}``)."""
         cid = self.p.cid
@@ -383,7 +383,7 @@ class Match(core.Match):
                 return i
         return 0
 
-    def _draw(self, deck: list[int], discard: list[int]) -> Flow[Any]:
+    def _draw(self, deck: list[int], discard: list[int]) -> Flow[int]:
         """Top card of a deck; an empty deck is refilled from its shuffled discard pile; -1 when
         both are empty."""
         if not deck:
@@ -396,10 +396,10 @@ class Match(core.Match):
                 self.log.append(("reshuffle",))
         return deck.pop()
 
-    def draw_event(self) -> Flow[Any]:
+    def draw_event(self) -> Flow[int]:
         return (yield from self._draw(self.event_deck, self.event_discard))
 
-    def draw_char(self) -> Flow[Any]:
+    def draw_char(self) -> Flow[int]:
         return (yield from self._draw(self.char_deck, self.char_discard))
 
     def strength(self, s: int) -> int:
@@ -436,7 +436,7 @@ class Match(core.Match):
     def duty(self, s: int, name: str) -> bool:
         return bool(self.org[s]) and name in self.p.duty[self.org[s][0]]
 
-    def gain(self, s: int, h: int) -> Flow[Any]:
+    def gain(self, s: int, h: int) -> Flow[None]:
         """A bonus card comes into the hand of ``s``; over the limit, they discard down to 5."""
         hand = self.hand[s]
         if len(hand) < HAND_LIMIT:
@@ -492,7 +492,7 @@ class Match(core.Match):
                 out.append((f, p.goals[f][self.fgi[s]]))
         return out
 
-    def complete_goal(self, s: int, m: int) -> Flow[Any]:
+    def complete_goal(self, s: int, m: int) -> Flow[None]:
         p = self.p
         if self.log is not None:
             self.log.append(("goal", s, p.cid[m],))
@@ -522,7 +522,7 @@ class Match(core.Match):
         yield from self.run(s, m, p.prize[m])
 
     # ------------------------------------------------------------------ the game
-    def flow(self) -> Flow[Any]:
+    def flow(self) -> Flow[None]:
         try:
             if not self.dealt:
                 yield from self.setup()
@@ -577,7 +577,7 @@ class Match(core.Match):
             pass
         self.finish(turns=self.turn, capped=self.capped)
 
-    def setup(self) -> Flow[Any]:
+    def setup(self) -> Flow[None]:
         p = self.p
         n = self.n
         hk = p.handles_by_kind
@@ -742,7 +742,7 @@ class Match(core.Match):
                 out.append(("use", c))
         return out
 
-    def play_card(self, s: int, h: int, c: int) -> Flow[Any]:
+    def play_card(self, s: int, h: int, c: int) -> Flow[bool]:
         """Play bonus card ``h`` (a skill card with character ``c``, who rotates): a rival may
         cancel it; then its operations resolve and it goes to the discard pile, or an
         organisation stays in front of its member. Returns False when it was cancelled."""
@@ -771,21 +771,21 @@ class Match(core.Match):
         self.bonus_discard.append(h)
         return True
 
-    def use_ability(self, s: int, c: int) -> Flow[Any]:
+    def use_ability(self, s: int, c: int) -> Flow[None]:
         self.rot[c] = True
         self.played.append((self.p.dix[c], s))
         if self.log is not None:
             self.log.append(("use", s, self.p.cid[c],))
         yield from self.run(s, c, self.p.ops[c])
 
-    def act(self, s: int, choice: tuple) -> Flow[Any]:
+    def act(self, s: int, choice: tuple) -> Flow[bool]:
         """Carry out a ``play`` or ``use`` option."""
         if choice[0] == "use":
             yield from self.use_ability(s, choice[1])
             return True
         return (yield from self.play_card(s, choice[1], choice[2]))
 
-    def run(self, s: int, src: int, ops: tuple) -> Flow[Any]:
+    def run(self, s: int, src: int, ops: tuple) -> Flow[None]:
         """Resolve operations for ``s`` (``src`` is the card they come from)."""
         if not ops:
             return
@@ -797,7 +797,7 @@ class Match(core.Match):
                 self._abort = False
                 break
 
-    def counter(self, s: int, h: int) -> Flow[Any]:
+    def counter(self, s: int, h: int) -> Flow[bool]:
         """DECISION: when a seat plays a bonus card, every other seat (in turn order) that can
         may cancel it with a `cancel: bonus` card; that card itself cannot be cancelled."""
         p = self.p
@@ -873,7 +873,7 @@ class Match(core.Match):
                 return True
         return False
 
-    def reroll(self, s: int, value: int, kind: int) -> Flow[Any]:
+    def reroll(self, s: int, value: int, kind: int) -> Flow[int]:
         """After a roll of ``s``: it may reroll with a card or ability that rerolls this kind of
         roll (``kind``: a bit of ROLL_KINDS), keeping the new result; again while it can."""
         while True:
@@ -890,7 +890,7 @@ class Match(core.Match):
                 self.log.append(("reroll", s, value,))
 
     # ------------------------------------------------------------------ battles
-    def battle(self, s: int, t: int = -1, monster: int = -1, foe: int = 0, lair: int = 0) -> Flow[Any]:
+    def battle(self, s: int, t: int = -1, monster: int = -1, foe: int = 0, lair: int = 0) -> Flow[tuple[int, int]]:
         """A battle of the group of ``s`` against seat ``t``, a monster, or a foe of Strength
         ``foe``. Returns (outcome, margin) from the side of ``s``: WIN, LOSE, FLED (avoided),
         CANCELLED (a monster sent away). Battle cards are played first (``s``, then ``t``),
@@ -961,7 +961,7 @@ class Match(core.Match):
             self.b_str[t] = 0
         self._battle = None
 
-    def battle_cards(self, s: int, t: int, monster: int) -> Flow[Any]:
+    def battle_cards(self, s: int, t: int, monster: int) -> Flow[None]:
         """The battle window of ``s``: battle cards and abilities, cancelling a monster, fleeing;
         `fight` (labelled `pass`) starts the dice."""
         p = self.p
@@ -997,7 +997,7 @@ class Match(core.Match):
                 return
             yield from self.act(s, c)
 
-    def lose_battle(self, s: int, margin: int, monster: int = -1) -> Flow[Any]:
+    def lose_battle(self, s: int, margin: int, monster: int = -1) -> Flow[None]:
         """What losing costs: a loss by 5 or more kills a character of the owner's choice
         (DECISION: a monster whose defeat effects kill replaces that death with its own); the
         monster's and the organisation's defeat effects; the turn of ``s`` ends."""
@@ -1012,13 +1012,13 @@ class Match(core.Match):
                 yield from self.run(s, o, p.defeat[o])
         self.lost[s] = True
 
-    def kill_one(self, s: int) -> Flow[Any]:
+    def kill_one(self, s: int) -> Flow[None]:
         if self.group[s]:
             c = (_o[0] if len(_o := [("lose", x) for x in self.group[s]]) == 1 and self.auto
                  else (yield Decision("kill", (s,), [_o]))[0])
             yield from self.die_char(s, c[1])
 
-    def die_char(self, s: int, c: int) -> Flow[Any]:
+    def die_char(self, s: int, c: int) -> Flow[None]:
         """Character ``c`` dies, unless a guardian of the group rotates to make it sleep instead
         (DECISION: not a character that cannot sleep). A group left empty takes the top
         character of the deck as its new group, on the road, without its organisation, and its
@@ -1054,7 +1054,7 @@ class Match(core.Match):
                 self.log.append(("new_group", s,))
 
     # ------------------------------------------------------------------ events
-    def resolve_event(self, s: int, ev: int, L: int, lead: bool) -> Flow[Any]:
+    def resolve_event(self, s: int, ev: int, L: int, lead: bool) -> Flow[int]:
         """Resolve event ``ev`` for the group of ``s`` at location ``L`` (a lead event stays on
         its location while a monster is not beaten). Returns PASS, FAIL or ALARM (the event is
         above the location's level: discarded, no effect)."""
@@ -1112,7 +1112,7 @@ class Match(core.Match):
         self.event_discard.append(ev)
 
     # ------------------------------------------------------------------ the discard phase
-    def discard_step(self, s: int) -> Flow[Any]:
+    def discard_step(self, s: int) -> Flow[None]:
         p = self.p
         for o in list(self.org[s]):                # a duty that can no longer be met
             if p.needs[o] and not self.has_skill(s, p.needs[o]):
@@ -1155,7 +1155,7 @@ class Match(core.Match):
             else:
                 yield from self.act(s, c)
 
-    def pickups(self) -> Flow[Any]:
+    def pickups(self) -> Flow[None]:
         """After every seat's discard step: the one seat with the fewest characters may take one
         character another seat dismissed this turn, and the one seat with the fewest bonus cards
         one bonus card another seat discarded; with a tie for fewest, nobody (DECISION: one card
@@ -1228,7 +1228,7 @@ class Match(core.Match):
             return True
         return level == 1 if self.loc[s] < 0 else abs(level - self.p.level[self.loc[s]]) <= 1
 
-    def movement_step(self, s: int) -> Flow[Any]:
+    def movement_step(self, s: int) -> Flow[None]:
         p = self.p
         self._travel = False
         while not self.lost[s]:
@@ -1282,7 +1282,7 @@ class Match(core.Match):
                 yield from self.arrive(s, L)
             return
 
-    def redirect(self, s: int, L: int) -> Flow[Any]:
+    def redirect(self, s: int, L: int) -> Flow[int]:
         """When ``s`` announces a move to ``L``, another seat (in turn order) may play a
         `redirect` card and send the group to another active location it could reach."""
         p = self.p
@@ -1311,7 +1311,7 @@ class Match(core.Match):
             return L
         return L
 
-    def arrive(self, s: int, L: int, transit: bool = True) -> Flow[Any]:
+    def arrive(self, s: int, L: int, transit: bool = True) -> Flow[None]:
         """The group of ``s`` sets out for ``L``: with the location tree a change of level draws
         an event first (DECISION: resolved like an exploration event at ``L``); then ``L``'s
         lead event is revealed and resolved. A group that fails is on the road (DECISION)."""
@@ -1345,7 +1345,7 @@ class Match(core.Match):
         finally:
             self._moving = -1
 
-    def trim(self) -> Flow[Any]:
+    def trim(self) -> Flow[None]:
         """Over the limit of 2 x players active locations, the seat that explored this turn
         removes one: not one with a group on it or a lead event nobody has faced yet (DECISION: a
         monster that has fought stays until beaten, but it has been played: its location may go,
@@ -1414,7 +1414,7 @@ class Match(core.Match):
             return False
         return self.p.trade[L] or self.duty(s, "trade_anywhere")
 
-    def interaction_step(self, s: int) -> Flow[Any]:
+    def interaction_step(self, s: int) -> Flow[None]:
         p = self.p
         L = self.loc[s]
         for t in (self.order if self.org[s] else ()):   # rival organisations must fight
@@ -1456,7 +1456,7 @@ class Match(core.Match):
             out += [("give", c) for c in self.group[s]]
         return out
 
-    def trade(self, s: int, t: int) -> Flow[Any]:
+    def trade(self, s: int, t: int) -> Flow[None]:
         """DECISION: a trade is one card for one card: ``s`` offers a bonus card or a character
         (never its last), ``t`` answers with one of its own or declines; hand and group limits
         hold after the swap."""
@@ -1495,7 +1495,7 @@ class Match(core.Match):
             self.hand[a].remove(x)
             self.hand[b].append(x)
 
-    def pvp(self, a: int, d: int) -> Flow[Any]:
+    def pvp(self, a: int, d: int) -> Flow[None]:
         """``a`` attacks ``d``. The loser gives the winner a random bonus card, loses a
         character when beaten by 5 or more, leaves the location and ends its turn; the winner's
         organisation may add its victory effects. They cannot fight again this turn."""
@@ -1520,7 +1520,7 @@ class Match(core.Match):
         self.off_road(l)
 
     # ------------------------------------------------------------------ the exploration phase
-    def exploration_step(self, s: int) -> Flow[Any]:
+    def exploration_step(self, s: int) -> Flow[None]:
         p = self.p
         L = self.loc[s]
         holds = [m for m, g in self.open_goals(s) if g[0] == G_HOLD and p.loc_of_dix.get(g[1]) == L]
@@ -1568,7 +1568,7 @@ class Match(core.Match):
                     yield from self.reward(s, L)
                 return
 
-    def challenge(self, s: int, m: int) -> Flow[Any]:
+    def challenge(self, s: int, m: int) -> Flow[None]:
         """DECISION: a battle goal is fought in the exploration phase at its location instead of
         exploring, once a turn (the manifest: "beat a foe ... at `location`", while a visit goal
         takes the location's mission reward). Losing is a lost battle: the group leaves."""
@@ -1581,7 +1581,7 @@ class Match(core.Match):
             yield from self.lose_battle(s, margin)
             self.off_road(s)
 
-    def speed_check(self, s: int, m: int) -> Flow[Any]:
+    def speed_check(self, s: int, m: int) -> Flow[None]:
         """DECISION: a Speed check goal is tried in the exploration phase instead of exploring,
         at any location, once a turn: d6 + group Speed reaching the difficulty."""
         p = self.p
@@ -1598,7 +1598,7 @@ class Match(core.Match):
 
     last_check: tuple | None = None
 
-    def explore(self, s: int, L: int) -> Flow[Any]:
+    def explore(self, s: int, L: int) -> Flow[None]:
         p = self.p
         self.explored_at[L] = self.turn
         self.st_explored[p.dix[L]] += 1
@@ -1653,7 +1653,7 @@ class Match(core.Match):
                 out.append(("reward", kind, i, -1))
         return out
 
-    def reward(self, s: int, L: int) -> Flow[Any]:
+    def reward(self, s: int, L: int) -> Flow[None]:
         p = self.p
         opts = self._rewards(s, L)
         if not opts:
@@ -1681,7 +1681,7 @@ class Match(core.Match):
     # Each runs for seat ``s`` (the player of the card, owner of the character, or the group
     # facing the event); ``src`` is the card it comes from.
     @operation("draw_bonus", count=int)
-    def op_draw_bonus(self, s: int, src: int, count: int) -> Flow[Any]:
+    def op_draw_bonus(self, s: int, src: int, count: int) -> Flow[None]:
         for _ in range(count):
             if len(self.hand[s]) >= HAND_LIMIT:
                 break
@@ -1691,14 +1691,14 @@ class Match(core.Match):
             self.hand[s].append(h)
 
     @operation("lose_bonus", count=int)
-    def op_lose_bonus(self, s: int, src: int, count: int) -> Flow[Any]:
+    def op_lose_bonus(self, s: int, src: int, count: int) -> Flow[None]:
         for _ in range(min(count, len(self.hand[s]))):
             c = (_o[0] if len(_o := [("discard", h) for h in self.hand[s]]) == 1 and self.auto
                  else (yield Decision("lose", (s,), [_o]))[0])
             self.hand[s].remove(c[1])
             self.bonus_discard.append(c[1])
 
-    def _take_from(self, s: int, victims: list[int], count: int) -> Flow[Any]:
+    def _take_from(self, s: int, victims: list[int], count: int) -> Flow[None]:
         victims = [t for t in victims if self.hand[t]]
         if not victims:
             return
@@ -1714,7 +1714,7 @@ class Match(core.Match):
             yield from self.gain(s, self.hand[t].pop(i))
 
     @operation("steal_bonus", count=int)
-    def op_steal_bonus(self, s: int, src: int, count: int) -> Flow[Any]:
+    def op_steal_bonus(self, s: int, src: int, count: int) -> Flow[None]:
         if self._foe >= 0:
             victims = [self._foe]
         else:
@@ -1723,11 +1723,11 @@ class Match(core.Match):
         yield from self._take_from(s, victims, count)
 
     @operation("rob", count=int)
-    def op_rob(self, s: int, src: int, count: int) -> Flow[Any]:
+    def op_rob(self, s: int, src: int, count: int) -> Flow[None]:
         yield from self._take_from(s, [t for t in range(self.n) if t != s], count)
 
     @operation("hire", source=("deck", "discard"))
-    def op_hire(self, s: int, src: int, source: str) -> Flow[Any]:
+    def op_hire(self, s: int, src: int, source: str) -> Flow[None]:
         if len(self.group[s]) >= GROUP_LIMIT:
             return
         if source == "deck":
@@ -1757,19 +1757,19 @@ class Match(core.Match):
         # `ongoing` lasts while its card is in play: read from the card tables
 
     @operation("boost", stat=("strength", "speed"), amount=int, until=("battle", "turn", "next_turn", "ongoing"))
-    def op_boost(self, s: int, src: int, stat: str, amount: int, until: str) -> Flow[Any]:
+    def op_boost(self, s: int, src: int, stat: str, amount: int, until: str) -> Flow[None]:
         self._mod(s, stat, amount, until)
         return
         yield
 
     @operation("weaken", stat=("strength", "speed"), amount=int, until=("battle", "turn", "next_turn", "ongoing"))
-    def op_weaken(self, s: int, src: int, stat: str, amount: int, until: str) -> Flow[Any]:
+    def op_weaken(self, s: int, src: int, stat: str, amount: int, until: str) -> Flow[None]:
         self._mod(s, stat, -amount, until)
         return
         yield
 
     @operation("hinder", amount=int)
-    def op_hinder(self, s: int, src: int, amount: int) -> Flow[Any]:
+    def op_hinder(self, s: int, src: int, amount: int) -> Flow[None]:
         b = self._battle
         if b is not None:
             a, t, _ = b
@@ -1782,7 +1782,7 @@ class Match(core.Match):
         yield
 
     @operation("lose_turn", which=("current", "next"))
-    def op_lose_turn(self, s: int, src: int, which: str) -> Flow[Any]:
+    def op_lose_turn(self, s: int, src: int, which: str) -> Flow[None]:
         if which == "current":
             self.lost[s] = True
         else:
@@ -1802,7 +1802,7 @@ class Match(core.Match):
         return out
 
     @operation("sleep", count=int, target=("own", "any", "near"))
-    def op_sleep(self, s: int, src: int, count: int, target: str) -> Flow[Any]:
+    def op_sleep(self, s: int, src: int, count: int, target: str) -> Flow[None]:
         for _ in range(count):
             cands = self._sleep_targets(s, target)
             if not cands:
@@ -1814,7 +1814,7 @@ class Match(core.Match):
                 self.log.append(("asleep", self.p.cid[c[1]],))
 
     @operation("sleep_all", skill=("magic", "ki", "trickery"))
-    def op_sleep_all(self, s: int, src: int, skill: str) -> Flow[Any]:
+    def op_sleep_all(self, s: int, src: int, skill: str) -> Flow[None]:
         bit = SKILL_BIT[skill]
         for c in self.group[s]:
             if self.p.skill[c] & bit and self.can_sleep(c):
@@ -1823,7 +1823,7 @@ class Match(core.Match):
         yield
 
     @operation("kill", count=int)
-    def op_kill(self, s: int, src: int, count: int) -> Flow[Any]:
+    def op_kill(self, s: int, src: int, count: int) -> Flow[None]:
         wiped = self.wiped[s]
         for _ in range(count):
             if self.wiped[s] != wiped:
@@ -1831,19 +1831,19 @@ class Match(core.Match):
             yield from self.kill_one(s)
 
     @operation("cull", below=int)
-    def op_cull(self, s: int, src: int, below: int) -> Flow[Any]:
+    def op_cull(self, s: int, src: int, below: int) -> Flow[None]:
         if len(self.group[s]) < below:
             yield from self.kill_one(s)
 
     @operation("reroll", roll=ROLL_KINDS)
-    def op_reroll(self, s: int, src: int, roll: str) -> Flow[Any]:
+    def op_reroll(self, s: int, src: int, roll: str) -> Flow[None]:
         """Acts in `reroll` (the window rolls again once the card or ability is used)."""
         return
         yield
 
     @operation("cancel", what=("event", "monster", "bonus"),
                level=core.Param(int, default=3, required=False))
-    def op_cancel(self, s: int, src: int, what: str, level: int = 3) -> Flow[Any]:
+    def op_cancel(self, s: int, src: int, what: str, level: int = 3) -> Flow[None]:
         """Events and monsters: marks the one being resolved as cancelled; bonus cards are
         cancelled in `counter`."""
         self._cancel = True
@@ -1851,19 +1851,19 @@ class Match(core.Match):
         yield
 
     @operation("redirect")
-    def op_redirect(self, s: int, src: int) -> Flow[Any]:
+    def op_redirect(self, s: int, src: int) -> Flow[None]:
         self._redirect = True
         return
         yield
 
     @operation("travel")
-    def op_travel(self, s: int, src: int) -> Flow[Any]:
+    def op_travel(self, s: int, src: int) -> Flow[None]:
         self._travel = True
         return
         yield
 
     @operation("claim_reward")
-    def op_claim_reward(self, s: int, src: int) -> Flow[Any]:
+    def op_claim_reward(self, s: int, src: int) -> Flow[None]:
         self._claim = True
         return
         yield
@@ -1881,7 +1881,7 @@ class Match(core.Match):
         return self.loc_decks[self.p.level[self.loc[s]] - 1 if self.loc[s] >= 0 else 0]
 
     @operation("peek", deck=("event", "location", "bonus", "mission"), count=int)
-    def op_peek(self, s: int, src: int, deck: str, count: int) -> Flow[Any]:
+    def op_peek(self, s: int, src: int, deck: str, count: int) -> Flow[None]:
         """DECISION: the player looks at the top cards and chooses the one to put on top; the
         others keep their order below it."""
         cards = self._peek_deck(s, deck)
@@ -1894,7 +1894,7 @@ class Match(core.Match):
         cards.append(c[1])
 
     @operation("draw_event", count=int)
-    def op_draw_event(self, s: int, src: int, count: int) -> Flow[Any]:
+    def op_draw_event(self, s: int, src: int, count: int) -> Flow[None]:
         L = self._ctx_loc
         if L < 0:
             return
@@ -1911,7 +1911,7 @@ class Match(core.Match):
                 return
 
     @operation("flee")
-    def op_flee(self, s: int, src: int) -> Flow[Any]:
+    def op_flee(self, s: int, src: int) -> Flow[None]:
         """DECISION: the battle does not take place; the group does not get past a monster (it
         does not reach the location, or leaves it without a reward) but suffers nothing."""
         if self._battle is not None:
@@ -1920,7 +1920,7 @@ class Match(core.Match):
         yield
 
     @operation("exchange")
-    def op_exchange(self, s: int, src: int) -> Flow[Any]:
+    def op_exchange(self, s: int, src: int) -> Flow[None]:
         if not self.hand[s] or not self.bonus_discard:
             return
         c = (_o[0] if len(_o := [("give", h) for h in self.hand[s]]) == 1 and self.auto
@@ -1943,7 +1943,7 @@ class Match(core.Match):
         return out
 
     @operation("salvage")
-    def op_salvage(self, s: int, src: int) -> Flow[Any]:
+    def op_salvage(self, s: int, src: int) -> Flow[None]:
         if not self.bonus_discard or len(self.hand[s]) >= HAND_LIMIT:
             return
         d = (_o[0] if len(_o := self._distinct(self.bonus_discard)) == 1 and self.auto
@@ -1952,20 +1952,20 @@ class Match(core.Match):
         self.hand[s].append(d[1])
 
     @operation("ticket")
-    def op_ticket(self, s: int, src: int) -> Flow[Any]:
+    def op_ticket(self, s: int, src: int) -> Flow[None]:
         self.ticket[s] = self.turn + 1
         return
         yield
 
     @operation("unless_skill", skill=("magic", "ki", "trickery"))
-    def op_unless_skill(self, s: int, src: int, skill: str) -> Flow[Any]:
+    def op_unless_skill(self, s: int, src: int, skill: str) -> Flow[None]:
         if self.has_skill(s, SKILL_BIT[skill]):
             self._abort = True
         return
         yield
 
     @operation("fight", strength=int)
-    def op_fight(self, s: int, src: int, strength: int) -> Flow[Any]:
+    def op_fight(self, s: int, src: int, strength: int) -> Flow[None]:
         res, margin = yield from self.battle(s, foe=strength)
         if res == LOSE:
             yield from self.lose_battle(s, margin)
