@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any, Callable
 if TYPE_CHECKING:
     from .core import Engine, Match
 
-#: ``agent(match, seat, options, rng) -> option``.
-Agent = Callable[["Match", int, list, random.Random], tuple]
+#: ``agent(match, seat, options, rng) -> option``; ``match`` is the engine's own `Match`
+#: subclass, which a callable typed for the base would not accept.
+Agent = Callable[[Any, int, list, random.Random], tuple]
 
 
-def random_agent(match: Any, seat: int, options: list, rng: random.Random) -> tuple:
+def random_agent(match: Match, seat: int, options: list, rng: random.Random) -> tuple:
     return options[int(rng.random() * len(options))]
 
 
@@ -38,7 +39,7 @@ def forbidding(agent: Agent, cards: frozenset[str]) -> Agent:
     `Match.label`, which names a card by its id (``play kiss``), so the agent neither plays nor
     picks the card while it has another option; when every option names one, it chooses among
     them as usual."""
-    def restricted(match: Any, seat: int, options: list, rng: random.Random) -> tuple:
+    def restricted(match: Match, seat: int, options: list, rng: random.Random) -> tuple:
         allowed = [o for o in options if cards.isdisjoint(match.label(o).split()[1:])]
         return agent(match, seat, allowed or options, rng)
     return restricted

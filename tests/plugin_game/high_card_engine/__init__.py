@@ -8,9 +8,9 @@ points if that player won the trick. Highest score wins; then the most cards lef
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from forge.rules.core import (Engine, Match, Option, Prepared, Requires, ScenarioKeys, SEAT_NAMES,
+from forge.rules.core import (Engine, Flow, Match, Option, Prepared, Requires, ScenarioKeys, SEAT_NAMES,
                               InvariantViolation, operation, operations_of)
 from forge.rules.scenario import Card, Map, N
 
@@ -51,7 +51,7 @@ class HighCardMatch(Match):
         self.rolloffs = 0
 
     # --- the whole game, one generator
-    def flow(self) -> Iterator:
+    def flow(self) -> Flow[None]:
         if not self.dealt:                       # a scenario may have dealt by hand
             self.deck = list(range(len(self.p.cid)))
             yield from self.shuffle(self.deck)
@@ -79,7 +79,7 @@ class HighCardMatch(Match):
             yield from self.checkpoint("trick")
         self.finish()
 
-    def best(self, played: list[tuple[int, int]]) -> Iterator:
+    def best(self, played: list[tuple[int, int]]) -> Flow[int]:
         top = max(self.p.value[h] for _, h in played)
         tied = [s for s, h in played if self.p.value[h] == top]
         while len(tied) > 1:                     # a d6 roll-off, again while tied
@@ -96,14 +96,14 @@ class HighCardMatch(Match):
 
     # --- the effect operations, registered for `forge check`
     @operation("draw", count=int)
-    def op_draw(self, seat: int, winner: int, count: int) -> Iterator:
+    def op_draw(self, seat: int, winner: int, count: int) -> Flow[None]:
         for _ in range(count):
             self.draw(seat)
         return
         yield
 
     @operation("gain", count=int)
-    def op_gain(self, seat: int, winner: int, count: int) -> Iterator:
+    def op_gain(self, seat: int, winner: int, count: int) -> Flow[None]:
         if seat == winner:
             self.points[seat] += count
         return
