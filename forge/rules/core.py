@@ -25,10 +25,14 @@ from dataclasses import dataclass, field
 from functools import cached_property, partial
 from fractions import Fraction
 from itertools import product
-from typing import Any, Callable, ClassVar, Generator, Iterable, Iterator, Mapping, Sequence, TypeVar
+from typing import (TYPE_CHECKING, Any, Callable, ClassVar, Generator, Iterable, Mapping,
+                    Sequence, TypeVar)
 
 from ..errors import EngineError, IllegalAction, InvariantViolation
 from .agents import AGENTS as GENERIC_AGENTS, Agent
+
+if TYPE_CHECKING:
+    from .scenario import SetupContext
 
 SEAT_NAMES = "ABCDEFGH"
 
@@ -653,6 +657,18 @@ class Match:
         return self.resolve(Chance(kind, outcomes, weights))
         yield
 
+    def pick_random(self, kind: str, cards: list[int]) -> Flow[int]:
+        """``i = yield from self.pick_random(kind, cards)``: the index of a card taken at random
+        from ``cards``, as a chance over their card ids (``p.cid``), so a scenario scripts it by
+        id (``rolls: {steal: [fire_lance]}``); copies of one card are alike."""
+        assert self.p is not None, "pick_random names cards by the prepared tables' cid"
+        cid = self.p.cid
+        got = yield from self.roll(kind, [cid[h] for h in cards])
+        for i, h in enumerate(cards):
+            if cid[h] == got:
+                return i
+        return 0
+
     def die(self, sides: int, kind: str | None = None) -> Flow[int]:
         """``v = yield from self.die(6)``: one die, 1..sides (kind ``d{sides}`` by default)."""
         return self.resolve(Chance(kind or f"d{sides}", range(1, sides + 1)))
@@ -717,17 +733,16 @@ class Prepared:
         return {cid: hs[0] for cid, hs in self.handles_of.items()}
 
     def playable_ids(self) -> list[str]:
-        """Card ids a player can play (the dead-card report counts these)."""
-        return sorted(set(self.def_ids))
+        """Card ids a player can play (the dead-card report counts these): the cards in play."""
+        return sorted(self.cards_in_play())
 
     def cards_in_play(self) -> set[str]:
         """Card ids in this configuration (a scenario may name only these)."""
         return set(self.handles_of) if self.handles_of else set(self.def_ids)
 
 
-#: ``scenario_setup(match, data, ctx)`` / ``scenario_expect(match, expect, ctx)``: ``ctx`` is a
-#: `forge.rules.scenario.SetupContext`.
-ScenarioHook = Callable[[Any, dict, Any], None]
+#: ``scenario_setup(match, data, ctx)`` / ``scenario_expect(match, expect, ctx)``.
+ScenarioHook = Callable[[Any, dict, "SetupContext"], None]
 
 
 @dataclass(frozen=True)

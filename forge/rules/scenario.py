@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from ..errors import EngineError, Finding, ForgeError
 from ..load import Document, Loc, load_yaml
@@ -408,6 +408,10 @@ class SetupContext:
     def seat(self, name: str) -> int:
         """The index of seat ``name`` (A is 0)."""
         return SEAT_NAMES.index(name)
+
+    def card_ids(self, handles: Iterable[int]) -> list[str]:
+        """The card ids of ``handles``, sorted: what an `expect:` list of cards is compared with."""
+        return sorted(self._cid[h] for h in handles)
 
     def remove(self, h: int) -> None:
         """Take handle ``h`` out of the pool of cards to place (the engine put it somewhere)."""

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from forge.rules.core import (Engine, Flow, Match, Option, Prepared, Requires, ScenarioKeys, SEAT_NAMES,
                               InvariantViolation, operation, operations_of)
-from forge.rules.scenario import Card, Map, N
+from forge.rules.scenario import Card, Map, N, SetupContext
 
 
 class HighCardPrepared(Prepared):
@@ -150,7 +150,7 @@ def statistics(prepared: HighCardPrepared, totals: dict, games: int) -> dict:
             "lines": [f"d6 roll-offs per game: {per_game:.2f}"]}
 
 
-def scenario_setup(match: HighCardMatch, data: dict, ctx: Any) -> None:
+def scenario_setup(match: HighCardMatch, data: dict, ctx: SetupContext) -> None:
     """Place the scenario's cards: `seats: {A: [ids]}` hands, `deck:` top first; or, with
     `deal: true`, let the flow shuffle and deal from the seed."""
     if data.get("deal"):
@@ -163,7 +163,7 @@ def scenario_setup(match: HighCardMatch, data: dict, ctx: Any) -> None:
     match.dealt = True
 
 
-def scenario_expect(match: HighCardMatch, expect: dict, ctx: Any) -> None:
+def scenario_expect(match: HighCardMatch, expect: dict, ctx: SetupContext) -> None:
     for name, size in (expect.get("hand_size") or {}).items():
         got = len(match.hand[SEAT_NAMES.index(name)])
         if got != size:
