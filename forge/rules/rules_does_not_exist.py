@@ -141,10 +141,6 @@ class Prepared(core.Prepared):
         for h, i in enumerate(self.cid):
             self.handles_of.setdefault(i, []).append(h)
 
-    def playable_ids(self) -> list[str]:
-        """Cards a game can put to use (dead-card statistics)."""
-        return sorted(self.handles_of)
-
     def new(self, players: int, seed: int, log: bool = False, deal: bool = True) -> "Match":
         m = Match(self, players, seed, log=log)
         if deal:
@@ -239,16 +235,6 @@ class Match(core.Match):
         self.start_at = -1
         #: The last rave: expectation, (bonus, duration) of each lineup by owner, winner.
         self.last_rave: dict | None = None
-
-    def pick_random(self, kind: str, cards: list[int]) -> Flow[int]:
-        """Index of a card taken at random from ``cards``: a chance over their card ids, so a
-        scenario scripts it by id (``rolls: {class: [wingman]}``); copies of one card are alike."""
-        cid = self.p.cid
-        got = yield from self.roll(kind, [cid[h] for h in cards])
-        for i, h in enumerate(cards):
-            if cid[h] == got:
-                return i
-        return 0
 
     # ------------------------------------------------------------------ setup
     def setup(self) -> None:
@@ -1064,7 +1050,7 @@ def prepare(game: Any, options: Mapping[str, Any] | None = None,
 
 
 # ---------------------------------------------------------------------------------- scenarios
-from .scenario import ANY, SEAT, Map, N, Rec, card  # noqa: E402
+from .scenario import ANY, SEAT, Map, N, Rec, SetupContext, card  # noqa: E402
 from .rave_scenario_text import SCORE_UNIT, describe_expect  # noqa: E402  (rulebook examples)
 
 _SOUND = card("sound")
@@ -1087,7 +1073,7 @@ SCENARIO = core.ScenarioKeys(
     stops={"turns": "turn"})
 
 
-def scenario_setup(m: Match, d: dict, ctx: Any) -> None:
+def scenario_setup(m: Match, d: dict, ctx: SetupContext) -> None:
     """Place a position: seats' hands, inventories, Classes, Mercenaries (with the cards under
     them), souls, skipped turns, players out; the top of the Sound deck and the discard; every
     other card goes to its deck (monsters to the face-up row), shuffled. The game resumes with
@@ -1130,11 +1116,7 @@ def scenario_setup(m: Match, d: dict, ctx: Any) -> None:
                             "inventory limit")
 
 
-def _ids(m: Match, hs: list[int]) -> list[str]:
-    return sorted(m.p.cid[h] for h in hs)
-
-
-def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
+def scenario_expect(m: Match, e: dict, ctx: SetupContext) -> None:
     """Check this game's `expect:` keys (docs/scenarios.md)."""
     from collections import Counter
     got: object         # what each key finds, of that key's type
@@ -1145,8 +1127,8 @@ def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
     for name, z in (e.get("zones") or {}).items():
         s = seat(name)
         for key, zone in (("hand", m.hand[s]), ("inventory", m.inv[s]), ("mercenaries", m.mercs[s])):
-            if key in z and _ids(m, zone) != sorted(z[key]):
-                ctx.fail(("zones", name, key), f"{name}'s {key}: {_ids(m, zone)}, expected {sorted(z[key])}")
+            if key in z and ctx.card_ids(zone) != sorted(z[key]):
+                ctx.fail(("zones", name, key), f"{name}'s {key}: {ctx.card_ids(zone)}, expected {sorted(z[key])}")
         for key, zone in (("hand_size", m.hand[s]), ("inventory_size", m.inv[s])):
             if key in z and len(zone) != z[key]:
                 ctx.fail(("zones", name, key), f"{name}'s {key}: {len(zone)}, expected {z[key]}")
