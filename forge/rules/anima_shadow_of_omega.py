@@ -277,9 +277,6 @@ class Prepared(core.Prepared):
         self.basic = [h for h in self.handles_by_kind[MISSION] if not self.final[h]]
         self.finals = [h for h in self.handles_by_kind[MISSION] if self.final[h]]
 
-    def playable_ids(self) -> list[str]:
-        return sorted(self.handles_of)
-
     def new(self, players: int, seed: int, log: bool = False, deal: bool = True) -> "Match":
         m = Match(self, players, seed, log=log)
         if deal:
@@ -373,16 +370,6 @@ class Match(core.Match):
         self.st_alarms = 0
 
     # ------------------------------------------------------------------ small helpers
-    def pick_random(self, kind: str, cards: list[int]) -> Flow[int]:
-        """Index of a card taken at random from ``cards``: a chance over their card ids, so a
-        scenario scripts it by id (``rolls: {steal: [fire_lance]}``)."""
-        cid = self.p.cid
-        got = yield from self.roll(kind, [cid[h] for h in cards])
-        for i, h in enumerate(cards):
-            if cid[h] == got:
-                return i
-        return 0
-
     def _draw(self, deck: list[int], discard: list[int]) -> Flow[int]:
         """Top card of a deck; an empty deck is refilled from its shuffled discard pile; -1 when
         both are empty."""
@@ -2384,7 +2371,7 @@ def prepare(game: Any, options: Mapping[str, Any] | None = None,
 
 
 # ---------------------------------------------------------------------------------- scenarios
-from .scenario import ANY, SEAT, Int, Map, N, Rec, card  # noqa: E402
+from .scenario import ANY, SEAT, Int, Map, N, Rec, SetupContext, card  # noqa: E402
 
 _CHAR = card("character")
 _LOC = card("location")
@@ -2420,7 +2407,7 @@ SCENARIO = core.ScenarioKeys(
     stops={"turns": "turn", "phases": "phase"})
 
 
-def scenario_setup(m: Match, d: dict, ctx: Any) -> None:
+def scenario_setup(m: Match, d: dict, ctx: SetupContext) -> None:
     """Place a position at the start of a turn: the active locations (with their lead events,
     face down unless `face_up`), each seat's group, hand, missions (with goals already done),
     completed missions, organisation and location; the revealed final mission; the tops of the
@@ -2529,11 +2516,7 @@ def scenario_setup(m: Match, d: dict, ctx: Any) -> None:
         raise ctx.error(("locations",), f"more than {m.limit} active locations")
 
 
-def _ids(m: Match, hs: list[int]) -> list[str]:
-    return sorted(m.p.cid[h] for h in hs)
-
-
-def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
+def scenario_expect(m: Match, e: dict, ctx: SetupContext) -> None:
     """Check this game's `expect:` keys (docs/scenarios.md and docs/rules-decisions.md)."""
     from collections import Counter
     got: object         # what each key finds, of that key's type
@@ -2544,8 +2527,8 @@ def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
         s = seat(name)
         for key, zone in (("group", m.group[s]), ("hand", m.hand[s]), ("missions", m.missions[s]),
                           ("done", m.done[s])):
-            if key in z and _ids(m, zone) != sorted(z[key]):
-                ctx.fail(("zones", name, key), f"{name}'s {key}: {_ids(m, zone)}, expected {sorted(z[key])}")
+            if key in z and ctx.card_ids(zone) != sorted(z[key]):
+                ctx.fail(("zones", name, key), f"{name}'s {key}: {ctx.card_ids(zone)}, expected {sorted(z[key])}")
         if "group_size" in z and len(m.group[s]) != z["group_size"]:
             ctx.fail(("zones", name, "group_size"), f"{name}'s group: {len(m.group[s])}, expected {z['group_size']}")
         if "hand_size" in z and len(m.hand[s]) != z["hand_size"]:
@@ -2558,8 +2541,8 @@ def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
             got = cid[m.loc[s]] if m.loc[s] >= 0 else "none"
             if got != z["at"]:
                 ctx.fail(("zones", name, "at"), f"{name}'s group is at {got}, expected {z['at']}")
-    if "locations" in e and _ids(m, m.active) != sorted(e["locations"]):
-        ctx.fail(("locations",), f"active locations: {_ids(m, m.active)}, expected {sorted(e['locations'])}")
+    if "locations" in e and ctx.card_ids(m.active) != sorted(e["locations"]):
+        ctx.fail(("locations",), f"active locations: {ctx.card_ids(m.active)}, expected {sorted(e['locations'])}")
     for lid, ev in (e.get("leads") or {}).items():
         Ls = [L for L in m.active if cid[L] == lid]
         got = cid[m.lead[Ls[0]]] if Ls and Ls[0] in m.lead else "none"
