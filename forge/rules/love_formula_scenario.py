@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from .core import SEAT_NAMES, ScenarioKeys
-from .scenario import ANY, SEAT, Int, Map, N, Rec, card
+from .scenario import ANY, SEAT, Int, Map, N, Rec, SetupContext, card
 
 PLAYABLE = card("preparation", "pair", "obstacle", "reaction", "connection", "action")
 ROUNDS = 10
@@ -37,7 +37,7 @@ SCENARIO = ScenarioKeys(
     stops={"rounds": "round_end", "drafts": "draft_end"})
 
 
-def scenario_setup(m: Any, d: dict, ctx: Any) -> None:
+def scenario_setup(m: Any, d: dict, ctx: SetupContext) -> None:
     """Place the scenario's position (or deal from the seed) and start the flow."""
     from .love_formula import CHANCE, GOAL, VP
     P, n = m.p, m.n
@@ -124,7 +124,7 @@ def _show_ids(d: dict) -> str:
     return "{" + ", ".join(f"{k}: {sorted(v.elements())}" for k, v in sorted(d.items())) + "}"
 
 
-def scenario_expect(m: Any, exp: dict, ctx: Any) -> None:
+def scenario_expect(m: Any, exp: dict, ctx: SetupContext) -> None:
     """Love Formula's own `expect:` keys; each mismatch is a failure at its key's line."""
     got: object         # what each key finds, of that key's type
     want: object
