@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import fields
 from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
@@ -267,6 +268,19 @@ def test_the_registry_holds_engines_and_an_engine_checks_its_own_fields():
     finally:
         ENGINES.unregister("toy")
     assert ENGINES.get("toy") is None
+
+
+def test_no_engine_field_is_looked_up_by_name():
+    """What an engine declares is a typed field of its Engine: nothing in forge asks an object
+    for one by name, as ten places once did with an engine module's attributes."""
+    names = {f.name for f in fields(Engine)} | {"stats"}
+    names |= {n.upper() for n in names}                     # the module attributes of old
+    found = [f"{path.relative_to(ROOT)}: {m.group(0)}"
+             for path in sorted((ROOT / "forge").rglob("*.py"))
+             for m in re.finditer(r"\b(?:getattr|hasattr)\([^,()]+,\s*[\"'](\w+)[\"']",
+                                  path.read_text(encoding="utf-8"))
+             if m.group(1) in names]
+    assert not found, found
 
 
 def test_prepared_defaults():
