@@ -745,7 +745,7 @@ class Prepared:
 ScenarioHook = Callable[[Any, dict, "SetupContext"], None]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)      # one object per engine: compared and hashed by identity
 class Engine:
     """What a game's rules engine declares (docs/engines.md): one object per engine, named by
     its entry in the ``card_forge.engines`` group (``high_card = "high_card_engine:ENGINE"``).
