@@ -27,7 +27,7 @@ class PathError(ForgeError, OSError):
 
 class EngineError(ForgeError):
     """A rules engine cannot be found, loaded or configured (an unknown engine or option, an
-    engine module that breaks the contract of docs/engines.md). It is about the setup, not a
+    engine that breaks the contract of docs/engines.md). It is about the setup, not a
     position: the CLI reports it with exit 1, never a traceback."""
 
 

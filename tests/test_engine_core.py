@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import fields
 from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,9 +14,9 @@ import pytest
 
 from forge.errors import EngineError, ForgeError, IllegalAction, InvariantViolation, UsageError
 from forge.rules import ENGINES, register
-from forge.rules.core import (Chance, Match, Option, Param, Prepared, Requires, Rolled,
-                              actions_from_json, chance_odds, check_engine_module, operation,
-                              operations_of, play_game, replay, resolve_options)
+from forge.rules.core import (Chance, Engine, Match, Operation, Option, Param, Prepared, Rolled,
+                              actions_from_json, chance_odds, operation, operations_of, play_game,
+                              replay, resolve_options)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,7 +78,7 @@ def test_the_flow_runs_to_the_end_and_ranks_with_the_tiebreak():
     n = play_game(m, [first, first], m.streams.agents)
     assert m.decision is None and m.result is not None
     assert n == 3 - 1 + 2      # the last coin is forced (auto), the guess is simultaneous
-    assert m.result["scores"] == m.scores()
+    assert m.result.scores == m.scores()
     best = max((m.scores()[s], -s) for s in range(2))
     assert m.winners() == [s for s in range(2) if (m.scores()[s], -s) == best]
     assert m.reached["end"] == 1
@@ -231,21 +232,55 @@ def test_one_error_tree():
         assert issubclass(cls, ForgeError) and not issubclass(cls, UsageError)
 
 
-def test_the_registry_checks_the_contract():
-    assert "love_formula" in ENGINES and ENGINES["love_formula"].NAME == "love_formula"
-    with pytest.raises(EngineError, match="PLAYERS"):
-        register(SimpleNamespace(NAME="broken", PLAYERS=(3, 1), OPERATIONS={},
-                                 prepare=lambda *a: None))
-    assert "broken" not in ENGINES
-    good = SimpleNamespace(NAME="toy", PLAYERS=(2, 2), OPERATIONS=operations_of(Coins),
-                           OPTIONS=(), REQUIRES=Requires(), prepare=lambda *a: None)
-    assert check_engine_module(good) == []
+def test_the_registry_holds_engines_and_an_engine_checks_its_own_fields():
+    assert "love_formula" in ENGINES and ENGINES["love_formula"].name == "love_formula"
+    prepare = lambda game, options, sets=None: None  # noqa: E731
+    bad = {"name": ("my engine", "name must be an identifier"),
+           "players": ((3, 1), "players must be (min, max)"),
+           "operations": ({"take": Operation("other", {}, Coins.OPERATIONS["gain"].func)},
+                          "operations must map names"),
+           "options": ([Option("x")], "options must be a tuple of Option"),
+           "option_aliases": ({"old": "nope"}, "option_aliases must map names to declared"),
+           "requires": ({"pair": ()}, "requires must be a Requires"),
+           "agents": ({"a": 1}, "agents must map names to agent functions"),
+           "default_agents": (("nobody",), "default_agents must be a tuple of known agents"),
+           "score_unit": ({"en": "VP"}, "score_unit must map languages"),
+           "prepare": (lambda game: None, "prepare must be a function taking (game, options, sets)"),
+           "statistics": (lambda prepared, records: {}, "statistics must be a function taking "
+                                                         "(prepared, totals, games)"),
+           "check_data": (None, None)}
+    for field, (value, message) in bad.items():
+        kwargs = {"name": "toy", "players": (2, 2), "prepare": prepare,
+                  "operations": operations_of(Coins), field: value}
+        if message is None:
+            Engine(**kwargs)
+            continue
+        with pytest.raises(EngineError, match=rf"the rules engine '.*' breaks the engine contract: .*"
+                                              rf"{re.escape(message)}"):
+            Engine(**kwargs)
+    with pytest.raises(EngineError, match="not a forge.rules.Engine"):
+        register(SimpleNamespace(name="toy", players=(2, 2), operations={}, prepare=prepare))
+    good = Engine("toy", (2, 2), prepare, operations_of(Coins), agents={"first": first},
+                  default_agents=("first", "random"))
     register(good)
     try:
         assert ENGINES.get("toy") is good
     finally:
         ENGINES.unregister("toy")
     assert ENGINES.get("toy") is None
+
+
+def test_no_engine_field_is_looked_up_by_name():
+    """What an engine declares is a typed field of its Engine: nothing in forge asks an object
+    for one by name, as ten places once did with an engine module's attributes."""
+    names = {f.name for f in fields(Engine)} | {"stats"}
+    names |= {n.upper() for n in names}                     # the module attributes of old
+    found = [f"{path.relative_to(ROOT)}: {m.group(0)}"
+             for path in sorted((ROOT / "forge").rglob("*.py"))
+             for m in re.finditer(r"\b(?:getattr|hasattr)\([^,()]+,\s*[\"'](\w+)[\"']",
+                                  path.read_text(encoding="utf-8"))
+             if m.group(1) in names]
+    assert not found, found
 
 
 def test_prepared_defaults():

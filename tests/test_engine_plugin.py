@@ -25,15 +25,19 @@ GAME = PLUGIN / "cards" / "high_card"
 ROOT = HERE.parent
 
 
+def installed(site: Path, target: str = "high_card_engine:ENGINE") -> Path:
+    """``site`` holding the installed metadata of a `high-card` distribution whose entry point
+    names ``target``."""
+    info = site / "high_card-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: high-card\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[card_forge.engines]\nhigh_card = {target}\n")
+    return site
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    """A folder holding the installed metadata of a `high-card` distribution."""
-    site = tmp_path_factory.mktemp("site")
-    info = site / "high_card-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: high-card\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[card_forge.engines]\nhigh_card = high_card_engine\n")
-    return site
+    return installed(tmp_path_factory.mktemp("site"))
 
 
 def forge(site: Path, *args: str, cards: Path | None = None) -> subprocess.CompletedProcess:
@@ -57,6 +61,17 @@ def test_without_the_package_the_manifest_names_an_unknown_engine(tmp_path):
     done = forge(bare, "check", str(GAME))
     assert done.returncode == 1, done.stdout + done.stderr
     assert re.search(r"game\.yaml:9:\d+: unknown-engine", done.stderr), done.stderr
+
+
+def test_an_entry_point_naming_the_module_is_a_broken_engine(tmp_path):
+    """An entry names the engine's `Engine` object; one naming the module (the contract before
+    `Engine`) is a `broken-engine` finding at the `engine:` line saying so, not a traceback."""
+    done = forge(installed(tmp_path / "site", "high_card_engine"), "check", str(GAME))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert re.search(r"game\.yaml:9:\d+: broken-engine: the rules engine 'high_card' breaks the "
+                     r"engine contract: its entry point 'high_card_engine' names module .*not a "
+                     r"forge\.rules\.Engine", done.stderr), done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_forge_simulate_plays_the_plugin_game(site):
@@ -109,7 +124,7 @@ def test_scenarios_of_the_plugin_game_script_the_dice(site, tmp_path):
 
 
 def test_a_manifest_naming_an_engine_that_does_not_fit_its_cards_is_a_finding(site, tmp_path):
-    """High Card's cards under Love Formula's engine: the engine's REQUIRES do not fit, and
+    """High Card's cards under Love Formula's engine: the engine's `requires` do not fit, and
     each problem is a finding with file:line and exit 1, never a traceback (exit 3)."""
     copy = tmp_path / "high_card"
     shutil.copytree(GAME, copy)
@@ -160,12 +175,13 @@ def test_the_example_engine_replays_from_its_log(monkeypatch):
     monkeypatch.syspath_prepend(str(PLUGIN))
     import high_card_engine as hc
     from forge.model import load_game
+    from forge.rules.agents import random_agent
     from forge.rules.core import play_game, replay
     game, findings = load_game(GAME)
     assert game is not None
     prep = hc.prepare(game, {"tricks": 3, "hand": 3})
     for seed in range(20):
         m = prep.new(3, seed)
-        play_game(m, [hc.AGENTS["random"]] * 3, m.streams.agents, check="step")
+        play_game(m, [random_agent, hc.smallest_agent, random_agent], m.streams.agents, check="step")
         again = replay(prep.new(3, seed + 1000, deal=False), m.actions)
         assert again.state_digest() == m.state_digest() and again.result == m.result

@@ -6,14 +6,13 @@ from __future__ import annotations
 import io
 import re
 import shutil
-from types import SimpleNamespace
 
 import pytest
 from pypdf import PdfReader
 
 from conftest import CARDS, GAMES, ROOT
 from forge.model import load_game
-from forge.rules import ENGINES
+from forge.rules import ENGINES, Engine
 from forge.rules.scenario import COMMON_EXPECT, Map, Rec, schema
 from forge.rulebook import build_rulebook
 from forge.rulebook.outcome import Words, describe
@@ -187,7 +186,7 @@ def test_every_scenario_reads_without_keys_or_ids(lang):
 def test_an_engine_without_the_hook_prints_common_sentences_only():
     """A game whose engine does not phrase its own keys (Anima's, say) prints the common keys
     and nothing of the rest: no dump of keys a nobody can phrase."""
-    engine = SimpleNamespace(NAME="plain")
+    engine = Engine("plain", (2, 4), lambda game, options, sets=None: None, {})
     expect = {"zones": {"A": {"hand": ["daisuke_chi"], "hand_size": 2}}, "discard": ["kiss"],
               "banked": {"A": 3}, "scores": {"A": 5, "B": 5}, "winners": ["A", "B"],
               "asked": {"A": ["play"]}, "order": [["B", "A"]]}

@@ -55,7 +55,7 @@ def test_games_end_with_invariants_checked_every_step(game, players, options):
         m = p.new(players, seed)
         play_game(m, agents, m.streams.agents, check="step")
         assert m.decision is None and m.result is not None
-        assert m.result["winners"] and m.turn <= 120
+        assert m.result.winners and m.turn <= 120
 
 
 def test_pursuers_finish_without_the_cap(prep):
@@ -63,8 +63,8 @@ def test_pursuers_finish_without_the_cap(prep):
         for seed in range(25):
             m = prep.new(players, seed)
             play_game(m, [pursuer_agent] * players, m.streams.agents)
-            assert not m.result["capped"] and m.winner >= 0
-            assert m.result["scores"][m.winner] >= 11
+            assert not m.result.capped and m.winner >= 0
+            assert m.result.scores[m.winner] >= 11
 
 
 def test_same_seed_same_game_and_replay(prep):

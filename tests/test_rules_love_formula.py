@@ -40,7 +40,7 @@ def test_random_legal_play_never_breaks_an_invariant(game, seed, players, sets, 
     prep = prepared(game, sets)
     m = prep.new(players, seed)
     play_game(m, [AGENTS[agent]] * players, m.streams.agents, check="step")
-    assert m.result is not None and len(m.result["scores"]) == players
+    assert m.result is not None and len(m.result.scores) == players
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

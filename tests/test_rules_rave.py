@@ -49,8 +49,8 @@ def test_every_player_count_ends_with_invariants(prep, players):
         m = prep.new(players, seed)
         play_game(m, [random_agent] * players, m.streams.agents, check="step")
         assert m.decision is None and m.result is not None
-        assert not m.result["capped"]
-        assert m.result["winners"]
+        assert not m.result.capped
+        assert m.result.winners
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -60,7 +60,7 @@ def test_sensible_agents_and_gentle_round(game, players):
         m = p.new(players, seed)
         agents = [sensible_agent, random_agent] * 3
         play_game(m, agents[:players], m.streams.agents, check="step")
-        assert m.result and not m.result["capped"]
+        assert m.result and not m.result.capped
 
 
 def test_same_seed_same_game_and_replay(prep):
@@ -77,8 +77,8 @@ def test_sensible_beats_random(prep):
     for seed in range(40):
         m = prep.new(4, seed)
         play_game(m, [sensible_agent] + [random_agent] * 3, m.streams.agents)
-        if 0 in m.result["winners"]:
-            wins += 1 / len(m.result["winners"])
+        if 0 in m.result.winners:
+            wins += 1 / len(m.result.winners)
     assert wins / 40 > 0.5
 
 

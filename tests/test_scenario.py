@@ -10,7 +10,7 @@ import yaml
 from forge.rules import love_formula
 from forge.rules.scenario import schema
 
-SCENARIO = schema(love_formula)           # the common keys and Love Formula's own
+SCENARIO = schema(love_formula.ENGINE)          # the common keys and Love Formula's own
 EXPECT = SCENARIO.fields["expect"]
 from forge.scenario import ScenarioError, load_scenario, run_scenario
 

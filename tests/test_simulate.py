@@ -306,12 +306,14 @@ def test_ctrl_c_on_the_command_line_exits_130_with_one_line(tmp_path):
     assert partial["interrupted"] and partial["games"] < 100000
 
 
-def test_an_engine_with_the_old_statistics_hook_is_told_before_the_run(game, monkeypatch):
+def test_an_engine_with_the_old_statistics_hook_is_told_before_any_run():
+    """The old hook took (prepared, records): the engine is refused as it is declared."""
+    from dataclasses import replace
     from forge.errors import EngineError
     from forge.rules import love_formula
-    monkeypatch.setattr(love_formula, "statistics", lambda prepared, records: {}, raising=False)
-    with pytest.raises(EngineError, match=r"\(prepared, totals, games\)"):
-        simulate(game, games=5, players=2)
+    with pytest.raises(EngineError, match=r"'love_formula' breaks the engine contract: statistics "
+                                          r"must be a function taking \(prepared, totals, games\)"):
+        replace(love_formula.ENGINE, statistics=lambda prepared, records: {})
 
 
 def test_cli_executor_and_address_are_checked():

@@ -1,8 +1,8 @@
 """The manifest and the cards must fit the rules engine the manifest names (`engine:`):
 
 - the engine exists and loads (a broken or unknown one is a finding at the `engine:` line);
-- the manifest's player count lies within what the engine can seat (its `PLAYERS`);
-- the card types and fields the engine reads (its `REQUIRES`) exist in the manifest;
+- the manifest's player count lies within what the engine can seat (its `players`);
+- the card types and fields the engine reads (its `requires`) exist in the manifest;
 - every operation the manifest declares is implemented, with exactly the parameter names the
   engine registered (`@operation`), of a compatible type, and with no enum word the engine does
   not take;
@@ -29,22 +29,20 @@ def check_engine(game: Game) -> Iterator[Finding]:
         return
     from ..rules import ENGINES
     try:
-        module = ENGINES.get(engine_id)
+        engine = ENGINES.get(engine_id)
     except EngineError as exc:
         yield game.manifest_finding(("engine",), "broken-engine", str(exc),
                                     "fix or reinstall the package that provides it")
         return
-    if module is None:
+    if engine is None:
         yield game.manifest_finding(("engine",), "unknown-engine",
                                     f"no rules engine {engine_id!r} (known: {', '.join(ENGINES)})",
                                     "name an existing engine, or drop `engine:` (an engine "
                                     "in its own package must be installed)")
         return
-    yield from _check_players(game, engine_id, module.PLAYERS)
-    requires = getattr(module, "REQUIRES", None)
-    if requires is not None:
-        yield from _check_requires(game, engine_id, requires)
-    implemented = module.OPERATIONS
+    yield from _check_players(game, engine_id, engine.players)
+    yield from _check_requires(game, engine_id, engine.requires)
+    implemented = engine.operations
     for name, spec in game.manifest.operations.items():
         op = implemented.get(name)
         if op is None:
@@ -60,9 +58,8 @@ def check_engine(game: Game) -> Iterator[Finding]:
                     yield card.finding((*loc, i), "unimplemented-operation",
                                        f"operation {op.name!r} is not implemented by the "
                                        f"{engine_id} engine")
-    check_data = getattr(module, "check_data", None)  # findings certain from the data alone
-    if check_data is not None:
-        yield from check_data(game)
+    if engine.check_data is not None:       # findings certain from the data alone
+        yield from engine.check_data(game)
 
 
 def _check_params(game: Game, engine_id: str, name: str, spec: Any, op: Any) -> Iterator[Finding]:

@@ -94,8 +94,8 @@ def compare(
         if not ablate:
             game_b, module_b = playable(version(root, b, "--b", stack))
             if module_b is not module:
-                raise UsageError(f"side B plays with the {module_b.NAME} engine, side A with "
-                                 f"{module.NAME}: a comparison needs one engine")
+                raise UsageError(f"side B plays with the {module_b.name} engine, side A with "
+                                 f"{module.name}: a comparison needs one engine")
             opts_b = engine_options(module, {**common, **_option_pairs(b_option, flags, "--b-option")}, flags)
             side_b = Side(game_b, b or str(root), opts_b)
         for card in ablate:

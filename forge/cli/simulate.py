@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
 from ..errors import EngineError, FindingsError, UsageError
 from .app import (Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
                   resolve_games, split_names)
+
+if TYPE_CHECKING:
+    from ..rules.core import Engine
 
 #: The most --jobs may name: more is a typing mistake, not a machine.
 MAX_JOBS = 1024
@@ -67,13 +70,13 @@ CheckOption = Annotated[Check, typer.Option("--check", help="Invariant checks: a
                                             "(step), at the engine's checkpoints (round), or never (off).")]
 
 
-def _extra_options(args: list[str], module, aliases: dict[str, str],
-                   flags: dict[str, str]) -> dict[str, str]:
+def _extra_options(args: list[str], engine: Engine, flags: dict[str, str]) -> dict[str, str]:
     """Engine options given as their own flags (``--goals-variant planned``, kept from before
     options were declared by engines): ``--NAME VALUE`` or ``--NAME=VALUE`` where NAME, with
     dashes as underscores, is one of the engine's options or aliases. Anything else is a usage
     error naming the flag."""
-    names = {o.name for o in getattr(module, "OPTIONS", ())}
+    names = {o.name for o in engine.options}
+    aliases = engine.option_aliases
     out: dict[str, str] = {}
     k = 0
     while k < len(args):
@@ -106,13 +109,12 @@ def _option_pairs(values: list[str], flags: dict[str, str], flag: str = "--optio
     return out
 
 
-def options_help(module) -> str:
+def options_help(engine: Engine) -> str:
     """The engine's options, one block each, for ``--help-options``."""
-    opts = getattr(module, "OPTIONS", ())
-    if not opts:
-        return f"the {module.NAME} engine has no options"
-    lines = [f"options of the {module.NAME} engine (--option NAME=VALUE):"]
-    for o in opts:
+    if not engine.options:
+        return f"the {engine.name} engine has no options"
+    lines = [f"options of the {engine.name} engine (--option NAME=VALUE):"]
+    for o in engine.options:
         kind = " | ".join(map(str, o.choices)) if o.choices else o.type.__name__
         lines.append(f"  {o.name} ({kind}; default: {o.default!r})")
         if o.help:
@@ -120,8 +122,8 @@ def options_help(module) -> str:
     return "\n".join(lines)
 
 
-def playable(root: Path) -> tuple[Any, Any]:
-    """The loaded game at ``root`` and its engine module; findings (exit 1) for a game that does
+def playable(root: Path) -> tuple[Any, Engine]:
+    """The loaded game at ``root`` and its engine; findings (exit 1) for a game that does
     not load or that its engine cannot play."""
     from ..check.engine import check_engine
     from ..model import load_game
@@ -139,23 +141,22 @@ def playable(root: Path) -> tuple[Any, Any]:
     return loaded, module
 
 
-def engine_options(module: Any, given: dict[str, str], flags: dict[str, str]) -> dict[str, str]:
+def engine_options(engine: Engine, given: dict[str, str], flags: dict[str, str]) -> dict[str, str]:
     """``given`` checked against the engine's options: a bad value typed is a usage error."""
     from ..rules.core import resolve_options
-    declared = getattr(module, "OPTIONS", ())
     for name, value in given.items():
         try:
-            resolve_options(declared, {name: value})
+            resolve_options(engine.options, {name: value})
         except EngineError as exc:
             raise UsageError(f"{flags.get(name, '--option')}: {exc} (see --help-options)") from None
     return given
 
 
-def seat_agents(agents: str | None, module: Any) -> tuple[str, ...]:
+def seat_agents(agents: str | None, module: Engine) -> tuple[str, ...]:
     """The agents named by --agents, checked; without it, the engine's default agents."""
-    from ..rules.agents import agents_for, default_agents
+    from ..rules.agents import agents_for
     if agents is None:
-        return default_agents(module)
+        return module.default_agents
     agent_list = tuple(split_names(agents, "--agents"))
     known = agents_for(module)
     for a in agent_list:
@@ -164,7 +165,7 @@ def seat_agents(agents: str | None, module: Any) -> tuple[str, ...]:
     return agent_list
 
 
-def seat_count(players: int | None, loaded: Any, module: Any) -> int:
+def seat_count(players: int | None, loaded: Any, module: Engine) -> int:
     """--players, checked; default 4, or the most the game seats if fewer."""
     from ..rules.simulate import player_range
     lo, hi = player_range(loaded, module)
@@ -231,7 +232,7 @@ def simulate(
 ) -> None:
     """Simulate games; report win rates, scores, dead cards and invariant violations (exit 1).
     Ctrl-C prints the result of the games finished so far and exits 130."""
-    from ..rules.agents import agents_for, default_agents
+    from ..rules.agents import agents_for
     from ..rules.simulate import simulate as run
     from ..rules.workers import Interrupted
 
@@ -240,11 +241,10 @@ def simulate(
     if help_options:
         typer.echo(options_help(module))
         typer.echo("agents: " + ", ".join(agents_for(module))
-                   + f" (default: {', '.join(default_agents(module))})")
+                   + f" (default: {', '.join(module.default_agents)})")
         raise typer.Exit(0)
     flags: dict[str, str] = {}
-    given = _extra_options(list(ctx.args), module, dict(getattr(module, "OPTION_ALIASES", {})),
-                           flags)
+    given = _extra_options(list(ctx.args), module, flags)
     given.update(_option_pairs(option, flags))
     given = engine_options(module, given, flags)
     agent_list = seat_agents(agents, module)

@@ -7,9 +7,9 @@ true for that scenario. Nothing in this module names a game:
 - the common keys of every engine (`order`, `scores`, `winners`, `over`; forge/rules/scenario.py)
   are phrased here; `asked` (decision kinds, engine words) is not printed;
 - an engine's own keys are phrased by its optional hook
-  ``describe_expect(expect, lang, words) -> list[str]`` on the engine module (docs/engines.md). A key that nobody phrases is not
+  ``describe_expect(expect, lang, words) -> list[str]`` of the `Engine` (docs/engines.md). A key that nobody phrases is not
   printed: no engine key, YAML key or card id ever reaches the page;
-- an engine may name its score unit with ``SCORE_UNIT = {lang: (plural forms)}``, the uk forms
+- an engine may name its score unit with ``score_unit={lang: (plural forms)}``, the uk forms
   in the accusative after «має» (Love Formula: ПО / VP; the rave game: душу, душі, душ / soul,
   souls); without it a score is counted in «очки» / “points”.
 
@@ -21,10 +21,13 @@ prints no outcome line rather than a line in the wrong language.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..text.plural import plural
 from ..text.typography import NBSP, quoted, typeset
+
+if TYPE_CHECKING:
+    from ..rules.core import Engine
 
 LANGS = ("uk", "en")
 #: Seat letters as a Ukrainian text writes them (A B C D are Latin letters).
@@ -37,7 +40,7 @@ _UK_PLAYER = {
 #: «карта» by case, singular and plural.
 _UK_CARD = {"nom": ("карта", "карти"), "gen": ("карти", "карт"), "acc": ("карту", "карти"),
             "dat": ("карті", "картам"), "ins": ("картою", "картами"), "loc": ("карті", "картах")}
-#: A score without the engine's SCORE_UNIT (uk: the accusative after «має»).
+#: A score without the engine's score_unit (uk: the accusative after «має»).
 _POINTS = {"uk": ("очко", "очки", "очок"), "en": ("point", "points")}
 
 
@@ -236,15 +239,15 @@ def common_after(expect: dict, w: Words, unit: tuple[str, ...]) -> list[str]:
     return out
 
 
-def describe(expect: dict, lang: str, names: dict[str, Any], engine: Any = None,
+def describe(expect: dict, lang: str, names: dict[str, Any], engine: Engine | None = None,
              game: Any = None) -> list[str]:
     """The sentences, typeset for `lang`, that say what `expect` asserts: common keys here,
     the engine's own through its `describe_expect` hook; keys nobody phrases are left out."""
     if lang not in LANGS or not isinstance(expect, dict):
         return []
     w = Words(lang, names, game)
-    unit = (getattr(engine, "SCORE_UNIT", None) or {}).get(lang) or _POINTS[lang]
-    hook: Callable[..., list[str]] | None = getattr(engine, "describe_expect", None)
+    unit = (engine.score_unit if engine else {}).get(lang) or _POINTS[lang]
+    hook = engine.describe_expect if engine else None
     own = list(hook(expect, lang, w)) if hook is not None else []
     texts = common_before(expect, w) + own + common_after(expect, w, tuple(unit))
     return [typeset(s, lang) for s in map(sentence, texts) if s]

@@ -2,30 +2,35 @@
 
 - ``random``: uniform over the legal options the engine offers.
 
-An engine adds its own agents in its ``AGENTS``; an agent reads ``match.view(seat)`` or the
+An engine adds its own agents in its `Engine.agents`; an agent reads ``match.view(seat)`` or the
 options, never the match's hidden zones. `forbidding` restricts any agent (restricted-play
 ablation, `forge compare --ablate`).
 """
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
+if TYPE_CHECKING:
+    from .core import Engine, Match
+
+#: ``agent(match, seat, options, rng) -> option``; ``match`` is the engine's own `Match`
+#: subclass, which a callable typed for the base would not accept.
 Agent = Callable[[Any, int, list, random.Random], tuple]
 
 
-def random_agent(match: Any, seat: int, options: list, rng: random.Random) -> tuple:
+def random_agent(match: Match, seat: int, options: list, rng: random.Random) -> tuple:
     return options[int(rng.random() * len(options))]
 
 
 AGENTS: dict[str, Agent] = {"random": random_agent}
-#: How a report names an agent in each language; an engine adds its own in ``AGENT_NAMES``.
+#: How a report names an agent in each language; an engine adds its own in `Engine.agent_names`.
 AGENT_NAMES: dict[str, dict[str, str]] = {"random": {"uk": "випадковий", "en": "random"}}
 
 
-def agent_name(engine: Any, agent: str, lang: str) -> str:
+def agent_name(engine: Engine | None, agent: str, lang: str) -> str:
     """``agent`` as a report in ``lang`` names it (its id when nobody translated it)."""
-    names = {**AGENT_NAMES, **dict(getattr(engine, "AGENT_NAMES", None) or {})}
+    names = {**AGENT_NAMES, **(engine.agent_names if engine else {})}
     return names.get(agent, {}).get(lang, agent)
 
 
@@ -34,19 +39,12 @@ def forbidding(agent: Agent, cards: frozenset[str]) -> Agent:
     `Match.label`, which names a card by its id (``play kiss``), so the agent neither plays nor
     picks the card while it has another option; when every option names one, it chooses among
     them as usual."""
-    def restricted(match: Any, seat: int, options: list, rng: random.Random) -> tuple:
+    def restricted(match: Match, seat: int, options: list, rng: random.Random) -> tuple:
         allowed = [o for o in options if cards.isdisjoint(match.label(o).split()[1:])]
         return agent(match, seat, allowed or options, rng)
     return restricted
 
 
-def default_agents(engine: Any) -> tuple[str, ...]:
-    """The agents a run seats when none are named: the engine's ``DEFAULT_AGENTS``, else
-    ``random``. An engine whose random games rarely end names an agent that plays to win, so its
-    report's game lengths describe games people would play."""
-    return tuple(getattr(engine, "DEFAULT_AGENTS", None) or ("random",))
-
-
-def agents_for(engine: Any) -> dict[str, Agent]:
+def agents_for(engine: Engine) -> dict[str, Agent]:
     """The generic agents and the engine's own (the engine's win on a shared name)."""
-    return {**AGENTS, **dict(getattr(engine, "AGENTS", None) or {})}
+    return {**AGENTS, **engine.agents}

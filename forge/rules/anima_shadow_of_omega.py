@@ -18,10 +18,9 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from . import core
 from .tally import spread
-from .core import (Chance, Decision, InvariantViolation, Option, Requires, SEAT_NAMES, operation,
+from .core import (Chance, Decision, Flow, InvariantViolation, Option, Requires, SEAT_NAMES, operation,
                    operations_of, passive)
 
-NAME = "anima_shadow_of_omega"
 PLAYERS = (2, 3)
 
 REQUIRES = Requires({
@@ -182,7 +181,7 @@ class Prepared(core.Prepared):
         self.bsub, self.timing, self.bphase, self.rival = list(z), list(z), [-1] * N, [-1] * N
         self.victory: list[tuple] = [()] * N
         self.omod = [(0, 0)] * N
-        self.duty = [frozenset()] * N              # passive organisation rules by operation name
+        self.duty: list[frozenset[str]] = [frozenset()] * N              # passive organisation rules by operation name
         self.pvp_hinder, self.needs = list(z), list(z)
         self.pvp_sleep = [False] * N               # an interrupt sleep card, usable in battles with groups
         self.handles_by_kind: list[list[int]] = [[] for _ in range(5)]
@@ -278,9 +277,6 @@ class Prepared(core.Prepared):
         self.basic = [h for h in self.handles_by_kind[MISSION] if not self.final[h]]
         self.finals = [h for h in self.handles_by_kind[MISSION] if self.final[h]]
 
-    def playable_ids(self) -> list[str]:
-        return sorted(self.handles_of)
-
     def new(self, players: int, seed: int, log: bool = False, deal: bool = True) -> "Match":
         m = Match(self, players, seed, log=log)
         if deal:
@@ -291,6 +287,8 @@ class Prepared(core.Prepared):
 class Match(core.Match):
     """One game. Seats 0..n-1 (A, B, C). ``loc[s]`` is the location handle the group of ``s``
     stands on, or -1 when it is on the road (at no location)."""
+
+    p: Prepared
 
     def __init__(self, prep: Prepared, players: int, seed: int, log: bool = False):
         lo, hi = PLAYERS
@@ -372,17 +370,7 @@ class Match(core.Match):
         self.st_alarms = 0
 
     # ------------------------------------------------------------------ small helpers
-    def pick_random(self, kind: str, cards: list[int]) -> Iterator:
-        """Index of a card taken at random from ``cards``: a chance over their card ids, so a
-        scenario scripts it by id (``rolls: {steal: [fire_lance]}``)."""
-        cid = self.p.cid
-        got = yield from self.roll(kind, [cid[h] for h in cards])
-        for i, h in enumerate(cards):
-            if cid[h] == got:
-                return i
-        return 0
-
-    def _draw(self, deck: list[int], discard: list[int]) -> Iterator:
+    def _draw(self, deck: list[int], discard: list[int]) -> Flow[int]:
         """Top card of a deck; an empty deck is refilled from its shuffled discard pile; -1 when
         both are empty."""
         if not deck:
@@ -395,10 +383,10 @@ class Match(core.Match):
                 self.log.append(("reshuffle",))
         return deck.pop()
 
-    def draw_event(self) -> Iterator:
+    def draw_event(self) -> Flow[int]:
         return (yield from self._draw(self.event_deck, self.event_discard))
 
-    def draw_char(self) -> Iterator:
+    def draw_char(self) -> Flow[int]:
         return (yield from self._draw(self.char_deck, self.char_discard))
 
     def strength(self, s: int) -> int:
@@ -435,7 +423,7 @@ class Match(core.Match):
     def duty(self, s: int, name: str) -> bool:
         return bool(self.org[s]) and name in self.p.duty[self.org[s][0]]
 
-    def gain(self, s: int, h: int) -> Iterator:
+    def gain(self, s: int, h: int) -> Flow[None]:
         """A bonus card comes into the hand of ``s``; over the limit, they discard down to 5."""
         hand = self.hand[s]
         if len(hand) < HAND_LIMIT:
@@ -491,7 +479,7 @@ class Match(core.Match):
                 out.append((f, p.goals[f][self.fgi[s]]))
         return out
 
-    def complete_goal(self, s: int, m: int) -> Iterator:
+    def complete_goal(self, s: int, m: int) -> Flow[None]:
         p = self.p
         if self.log is not None:
             self.log.append(("goal", s, p.cid[m],))
@@ -521,7 +509,7 @@ class Match(core.Match):
         yield from self.run(s, m, p.prize[m])
 
     # ------------------------------------------------------------------ the game
-    def flow(self) -> Iterator:
+    def flow(self) -> Flow[None]:
         try:
             if not self.dealt:
                 yield from self.setup()
@@ -574,11 +562,9 @@ class Match(core.Match):
                     yield Decision("turn", (), [])
         except _Over:
             pass
-        self.finish()
-        self.result["turns"] = self.turn
-        self.result["capped"] = self.capped
+        self.finish(turns=self.turn, capped=self.capped)
 
-    def setup(self) -> Iterator:
+    def setup(self) -> Flow[None]:
         p = self.p
         n = self.n
         hk = p.handles_by_kind
@@ -743,7 +729,7 @@ class Match(core.Match):
                 out.append(("use", c))
         return out
 
-    def play_card(self, s: int, h: int, c: int) -> Iterator:
+    def play_card(self, s: int, h: int, c: int) -> Flow[bool]:
         """Play bonus card ``h`` (a skill card with character ``c``, who rotates): a rival may
         cancel it; then its operations resolve and it goes to the discard pile, or an
         organisation stays in front of its member. Returns False when it was cancelled."""
@@ -772,21 +758,21 @@ class Match(core.Match):
         self.bonus_discard.append(h)
         return True
 
-    def use_ability(self, s: int, c: int) -> Iterator:
+    def use_ability(self, s: int, c: int) -> Flow[None]:
         self.rot[c] = True
         self.played.append((self.p.dix[c], s))
         if self.log is not None:
             self.log.append(("use", s, self.p.cid[c],))
         yield from self.run(s, c, self.p.ops[c])
 
-    def act(self, s: int, choice: tuple) -> Iterator:
+    def act(self, s: int, choice: tuple) -> Flow[bool]:
         """Carry out a ``play`` or ``use`` option."""
         if choice[0] == "use":
             yield from self.use_ability(s, choice[1])
             return True
         return (yield from self.play_card(s, choice[1], choice[2]))
 
-    def run(self, s: int, src: int, ops: tuple) -> Iterator:
+    def run(self, s: int, src: int, ops: tuple) -> Flow[None]:
         """Resolve operations for ``s`` (``src`` is the card they come from)."""
         if not ops:
             return
@@ -798,7 +784,7 @@ class Match(core.Match):
                 self._abort = False
                 break
 
-    def counter(self, s: int, h: int) -> Iterator:
+    def counter(self, s: int, h: int) -> Flow[bool]:
         """DECISION: when a seat plays a bonus card, every other seat (in turn order) that can
         may cancel it with a `cancel: bonus` card; that card itself cannot be cancelled."""
         p = self.p
@@ -874,7 +860,7 @@ class Match(core.Match):
                 return True
         return False
 
-    def reroll(self, s: int, value: int, kind: int) -> Iterator:
+    def reroll(self, s: int, value: int, kind: int) -> Flow[int]:
         """After a roll of ``s``: it may reroll with a card or ability that rerolls this kind of
         roll (``kind``: a bit of ROLL_KINDS), keeping the new result; again while it can."""
         while True:
@@ -891,7 +877,7 @@ class Match(core.Match):
                 self.log.append(("reroll", s, value,))
 
     # ------------------------------------------------------------------ battles
-    def battle(self, s: int, t: int = -1, monster: int = -1, foe: int = 0, lair: int = 0) -> Iterator:
+    def battle(self, s: int, t: int = -1, monster: int = -1, foe: int = 0, lair: int = 0) -> Flow[tuple[int, int]]:
         """A battle of the group of ``s`` against seat ``t``, a monster, or a foe of Strength
         ``foe``. Returns (outcome, margin) from the side of ``s``: WIN, LOSE, FLED (avoided),
         CANCELLED (a monster sent away). Battle cards are played first (``s``, then ``t``),
@@ -962,7 +948,7 @@ class Match(core.Match):
             self.b_str[t] = 0
         self._battle = None
 
-    def battle_cards(self, s: int, t: int, monster: int) -> Iterator:
+    def battle_cards(self, s: int, t: int, monster: int) -> Flow[None]:
         """The battle window of ``s``: battle cards and abilities, cancelling a monster, fleeing;
         `fight` (labelled `pass`) starts the dice."""
         p = self.p
@@ -998,7 +984,7 @@ class Match(core.Match):
                 return
             yield from self.act(s, c)
 
-    def lose_battle(self, s: int, margin: int, monster: int = -1) -> Iterator:
+    def lose_battle(self, s: int, margin: int, monster: int = -1) -> Flow[None]:
         """What losing costs: a loss by 5 or more kills a character of the owner's choice
         (DECISION: a monster whose defeat effects kill replaces that death with its own); the
         monster's and the organisation's defeat effects; the turn of ``s`` ends."""
@@ -1013,13 +999,13 @@ class Match(core.Match):
                 yield from self.run(s, o, p.defeat[o])
         self.lost[s] = True
 
-    def kill_one(self, s: int) -> Iterator:
+    def kill_one(self, s: int) -> Flow[None]:
         if self.group[s]:
             c = (_o[0] if len(_o := [("lose", x) for x in self.group[s]]) == 1 and self.auto
                  else (yield Decision("kill", (s,), [_o]))[0])
             yield from self.die_char(s, c[1])
 
-    def die_char(self, s: int, c: int) -> Iterator:
+    def die_char(self, s: int, c: int) -> Flow[None]:
         """Character ``c`` dies, unless a guardian of the group rotates to make it sleep instead
         (DECISION: not a character that cannot sleep). A group left empty takes the top
         character of the deck as its new group, on the road, without its organisation, and its
@@ -1055,7 +1041,7 @@ class Match(core.Match):
                 self.log.append(("new_group", s,))
 
     # ------------------------------------------------------------------ events
-    def resolve_event(self, s: int, ev: int, L: int, lead: bool) -> Iterator:
+    def resolve_event(self, s: int, ev: int, L: int, lead: bool) -> Flow[int]:
         """Resolve event ``ev`` for the group of ``s`` at location ``L`` (a lead event stays on
         its location while a monster is not beaten). Returns PASS, FAIL or ALARM (the event is
         above the location's level: discarded, no effect)."""
@@ -1113,7 +1099,7 @@ class Match(core.Match):
         self.event_discard.append(ev)
 
     # ------------------------------------------------------------------ the discard phase
-    def discard_step(self, s: int) -> Iterator:
+    def discard_step(self, s: int) -> Flow[None]:
         p = self.p
         for o in list(self.org[s]):                # a duty that can no longer be met
             if p.needs[o] and not self.has_skill(s, p.needs[o]):
@@ -1156,7 +1142,7 @@ class Match(core.Match):
             else:
                 yield from self.act(s, c)
 
-    def pickups(self) -> Iterator:
+    def pickups(self) -> Flow[None]:
         """After every seat's discard step: the one seat with the fewest characters may take one
         character another seat dismissed this turn, and the one seat with the fewest bonus cards
         one bonus card another seat discarded; with a tie for fewest, nobody (DECISION: one card
@@ -1229,7 +1215,7 @@ class Match(core.Match):
             return True
         return level == 1 if self.loc[s] < 0 else abs(level - self.p.level[self.loc[s]]) <= 1
 
-    def movement_step(self, s: int) -> Iterator:
+    def movement_step(self, s: int) -> Flow[None]:
         p = self.p
         self._travel = False
         while not self.lost[s]:
@@ -1283,7 +1269,7 @@ class Match(core.Match):
                 yield from self.arrive(s, L)
             return
 
-    def redirect(self, s: int, L: int) -> Iterator:
+    def redirect(self, s: int, L: int) -> Flow[int]:
         """When ``s`` announces a move to ``L``, another seat (in turn order) may play a
         `redirect` card and send the group to another active location it could reach."""
         p = self.p
@@ -1312,7 +1298,7 @@ class Match(core.Match):
             return L
         return L
 
-    def arrive(self, s: int, L: int, transit: bool = True) -> Iterator:
+    def arrive(self, s: int, L: int, transit: bool = True) -> Flow[None]:
         """The group of ``s`` sets out for ``L``: with the location tree a change of level draws
         an event first (DECISION: resolved like an exploration event at ``L``); then ``L``'s
         lead event is revealed and resolved. A group that fails is on the road (DECISION)."""
@@ -1346,7 +1332,7 @@ class Match(core.Match):
         finally:
             self._moving = -1
 
-    def trim(self) -> Iterator:
+    def trim(self) -> Flow[None]:
         """Over the limit of 2 x players active locations, the seat that explored this turn
         removes one: not one with a group on it or a lead event nobody has faced yet (DECISION: a
         monster that has fought stays until beaten, but it has been played: its location may go,
@@ -1403,7 +1389,7 @@ class Match(core.Match):
     _redirect = False
     _cancel = False
     _claim = False
-    _battle = None
+    _battle: tuple[int, int, int] | None = None
     _foe_mod = 0
     _foe_str = 0
     _blocked = False
@@ -1415,7 +1401,7 @@ class Match(core.Match):
             return False
         return self.p.trade[L] or self.duty(s, "trade_anywhere")
 
-    def interaction_step(self, s: int) -> Iterator:
+    def interaction_step(self, s: int) -> Flow[None]:
         p = self.p
         L = self.loc[s]
         for t in (self.order if self.org[s] else ()):   # rival organisations must fight
@@ -1457,7 +1443,7 @@ class Match(core.Match):
             out += [("give", c) for c in self.group[s]]
         return out
 
-    def trade(self, s: int, t: int) -> Iterator:
+    def trade(self, s: int, t: int) -> Flow[None]:
         """DECISION: a trade is one card for one card: ``s`` offers a bonus card or a character
         (never its last), ``t`` answers with one of its own or declines; hand and group limits
         hold after the swap."""
@@ -1496,7 +1482,7 @@ class Match(core.Match):
             self.hand[a].remove(x)
             self.hand[b].append(x)
 
-    def pvp(self, a: int, d: int) -> Iterator:
+    def pvp(self, a: int, d: int) -> Flow[None]:
         """``a`` attacks ``d``. The loser gives the winner a random bonus card, loses a
         character when beaten by 5 or more, leaves the location and ends its turn; the winner's
         organisation may add its victory effects. They cannot fight again this turn."""
@@ -1521,7 +1507,7 @@ class Match(core.Match):
         self.off_road(l)
 
     # ------------------------------------------------------------------ the exploration phase
-    def exploration_step(self, s: int) -> Iterator:
+    def exploration_step(self, s: int) -> Flow[None]:
         p = self.p
         L = self.loc[s]
         holds = [m for m, g in self.open_goals(s) if g[0] == G_HOLD and p.loc_of_dix.get(g[1]) == L]
@@ -1569,7 +1555,7 @@ class Match(core.Match):
                     yield from self.reward(s, L)
                 return
 
-    def challenge(self, s: int, m: int) -> Iterator:
+    def challenge(self, s: int, m: int) -> Flow[None]:
         """DECISION: a battle goal is fought in the exploration phase at its location instead of
         exploring, once a turn (the manifest: "beat a foe ... at `location`", while a visit goal
         takes the location's mission reward). Losing is a lost battle: the group leaves."""
@@ -1582,7 +1568,7 @@ class Match(core.Match):
             yield from self.lose_battle(s, margin)
             self.off_road(s)
 
-    def speed_check(self, s: int, m: int) -> Iterator:
+    def speed_check(self, s: int, m: int) -> Flow[None]:
         """DECISION: a Speed check goal is tried in the exploration phase instead of exploring,
         at any location, once a turn: d6 + group Speed reaching the difficulty."""
         p = self.p
@@ -1599,7 +1585,7 @@ class Match(core.Match):
 
     last_check: tuple | None = None
 
-    def explore(self, s: int, L: int) -> Iterator:
+    def explore(self, s: int, L: int) -> Flow[None]:
         p = self.p
         self.explored_at[L] = self.turn
         self.st_explored[p.dix[L]] += 1
@@ -1654,7 +1640,7 @@ class Match(core.Match):
                 out.append(("reward", kind, i, -1))
         return out
 
-    def reward(self, s: int, L: int) -> Iterator:
+    def reward(self, s: int, L: int) -> Flow[None]:
         p = self.p
         opts = self._rewards(s, L)
         if not opts:
@@ -1682,7 +1668,7 @@ class Match(core.Match):
     # Each runs for seat ``s`` (the player of the card, owner of the character, or the group
     # facing the event); ``src`` is the card it comes from.
     @operation("draw_bonus", count=int)
-    def op_draw_bonus(self, s: int, src: int, count: int) -> Iterator:
+    def op_draw_bonus(self, s: int, src: int, count: int) -> Flow[None]:
         for _ in range(count):
             if len(self.hand[s]) >= HAND_LIMIT:
                 break
@@ -1692,14 +1678,14 @@ class Match(core.Match):
             self.hand[s].append(h)
 
     @operation("lose_bonus", count=int)
-    def op_lose_bonus(self, s: int, src: int, count: int) -> Iterator:
+    def op_lose_bonus(self, s: int, src: int, count: int) -> Flow[None]:
         for _ in range(min(count, len(self.hand[s]))):
             c = (_o[0] if len(_o := [("discard", h) for h in self.hand[s]]) == 1 and self.auto
                  else (yield Decision("lose", (s,), [_o]))[0])
             self.hand[s].remove(c[1])
             self.bonus_discard.append(c[1])
 
-    def _take_from(self, s: int, victims: list[int], count: int) -> Iterator:
+    def _take_from(self, s: int, victims: list[int], count: int) -> Flow[None]:
         victims = [t for t in victims if self.hand[t]]
         if not victims:
             return
@@ -1715,7 +1701,7 @@ class Match(core.Match):
             yield from self.gain(s, self.hand[t].pop(i))
 
     @operation("steal_bonus", count=int)
-    def op_steal_bonus(self, s: int, src: int, count: int) -> Iterator:
+    def op_steal_bonus(self, s: int, src: int, count: int) -> Flow[None]:
         if self._foe >= 0:
             victims = [self._foe]
         else:
@@ -1724,11 +1710,11 @@ class Match(core.Match):
         yield from self._take_from(s, victims, count)
 
     @operation("rob", count=int)
-    def op_rob(self, s: int, src: int, count: int) -> Iterator:
+    def op_rob(self, s: int, src: int, count: int) -> Flow[None]:
         yield from self._take_from(s, [t for t in range(self.n) if t != s], count)
 
     @operation("hire", source=("deck", "discard"))
-    def op_hire(self, s: int, src: int, source: str) -> Iterator:
+    def op_hire(self, s: int, src: int, source: str) -> Flow[None]:
         if len(self.group[s]) >= GROUP_LIMIT:
             return
         if source == "deck":
@@ -1758,19 +1744,19 @@ class Match(core.Match):
         # `ongoing` lasts while its card is in play: read from the card tables
 
     @operation("boost", stat=("strength", "speed"), amount=int, until=("battle", "turn", "next_turn", "ongoing"))
-    def op_boost(self, s: int, src: int, stat: str, amount: int, until: str) -> Iterator:
+    def op_boost(self, s: int, src: int, stat: str, amount: int, until: str) -> Flow[None]:
         self._mod(s, stat, amount, until)
         return
         yield
 
     @operation("weaken", stat=("strength", "speed"), amount=int, until=("battle", "turn", "next_turn", "ongoing"))
-    def op_weaken(self, s: int, src: int, stat: str, amount: int, until: str) -> Iterator:
+    def op_weaken(self, s: int, src: int, stat: str, amount: int, until: str) -> Flow[None]:
         self._mod(s, stat, -amount, until)
         return
         yield
 
     @operation("hinder", amount=int)
-    def op_hinder(self, s: int, src: int, amount: int) -> Iterator:
+    def op_hinder(self, s: int, src: int, amount: int) -> Flow[None]:
         b = self._battle
         if b is not None:
             a, t, _ = b
@@ -1783,7 +1769,7 @@ class Match(core.Match):
         yield
 
     @operation("lose_turn", which=("current", "next"))
-    def op_lose_turn(self, s: int, src: int, which: str) -> Iterator:
+    def op_lose_turn(self, s: int, src: int, which: str) -> Flow[None]:
         if which == "current":
             self.lost[s] = True
         else:
@@ -1803,7 +1789,7 @@ class Match(core.Match):
         return out
 
     @operation("sleep", count=int, target=("own", "any", "near"))
-    def op_sleep(self, s: int, src: int, count: int, target: str) -> Iterator:
+    def op_sleep(self, s: int, src: int, count: int, target: str) -> Flow[None]:
         for _ in range(count):
             cands = self._sleep_targets(s, target)
             if not cands:
@@ -1815,7 +1801,7 @@ class Match(core.Match):
                 self.log.append(("asleep", self.p.cid[c[1]],))
 
     @operation("sleep_all", skill=("magic", "ki", "trickery"))
-    def op_sleep_all(self, s: int, src: int, skill: str) -> Iterator:
+    def op_sleep_all(self, s: int, src: int, skill: str) -> Flow[None]:
         bit = SKILL_BIT[skill]
         for c in self.group[s]:
             if self.p.skill[c] & bit and self.can_sleep(c):
@@ -1824,7 +1810,7 @@ class Match(core.Match):
         yield
 
     @operation("kill", count=int)
-    def op_kill(self, s: int, src: int, count: int) -> Iterator:
+    def op_kill(self, s: int, src: int, count: int) -> Flow[None]:
         wiped = self.wiped[s]
         for _ in range(count):
             if self.wiped[s] != wiped:
@@ -1832,19 +1818,19 @@ class Match(core.Match):
             yield from self.kill_one(s)
 
     @operation("cull", below=int)
-    def op_cull(self, s: int, src: int, below: int) -> Iterator:
+    def op_cull(self, s: int, src: int, below: int) -> Flow[None]:
         if len(self.group[s]) < below:
             yield from self.kill_one(s)
 
     @operation("reroll", roll=ROLL_KINDS)
-    def op_reroll(self, s: int, src: int, roll: str) -> Iterator:
+    def op_reroll(self, s: int, src: int, roll: str) -> Flow[None]:
         """Acts in `reroll` (the window rolls again once the card or ability is used)."""
         return
         yield
 
     @operation("cancel", what=("event", "monster", "bonus"),
                level=core.Param(int, default=3, required=False))
-    def op_cancel(self, s: int, src: int, what: str, level: int = 3) -> Iterator:
+    def op_cancel(self, s: int, src: int, what: str, level: int = 3) -> Flow[None]:
         """Events and monsters: marks the one being resolved as cancelled; bonus cards are
         cancelled in `counter`."""
         self._cancel = True
@@ -1852,19 +1838,19 @@ class Match(core.Match):
         yield
 
     @operation("redirect")
-    def op_redirect(self, s: int, src: int) -> Iterator:
+    def op_redirect(self, s: int, src: int) -> Flow[None]:
         self._redirect = True
         return
         yield
 
     @operation("travel")
-    def op_travel(self, s: int, src: int) -> Iterator:
+    def op_travel(self, s: int, src: int) -> Flow[None]:
         self._travel = True
         return
         yield
 
     @operation("claim_reward")
-    def op_claim_reward(self, s: int, src: int) -> Iterator:
+    def op_claim_reward(self, s: int, src: int) -> Flow[None]:
         self._claim = True
         return
         yield
@@ -1882,7 +1868,7 @@ class Match(core.Match):
         return self.loc_decks[self.p.level[self.loc[s]] - 1 if self.loc[s] >= 0 else 0]
 
     @operation("peek", deck=("event", "location", "bonus", "mission"), count=int)
-    def op_peek(self, s: int, src: int, deck: str, count: int) -> Iterator:
+    def op_peek(self, s: int, src: int, deck: str, count: int) -> Flow[None]:
         """DECISION: the player looks at the top cards and chooses the one to put on top; the
         others keep their order below it."""
         cards = self._peek_deck(s, deck)
@@ -1895,7 +1881,7 @@ class Match(core.Match):
         cards.append(c[1])
 
     @operation("draw_event", count=int)
-    def op_draw_event(self, s: int, src: int, count: int) -> Iterator:
+    def op_draw_event(self, s: int, src: int, count: int) -> Flow[None]:
         L = self._ctx_loc
         if L < 0:
             return
@@ -1912,7 +1898,7 @@ class Match(core.Match):
                 return
 
     @operation("flee")
-    def op_flee(self, s: int, src: int) -> Iterator:
+    def op_flee(self, s: int, src: int) -> Flow[None]:
         """DECISION: the battle does not take place; the group does not get past a monster (it
         does not reach the location, or leaves it without a reward) but suffers nothing."""
         if self._battle is not None:
@@ -1921,7 +1907,7 @@ class Match(core.Match):
         yield
 
     @operation("exchange")
-    def op_exchange(self, s: int, src: int) -> Iterator:
+    def op_exchange(self, s: int, src: int) -> Flow[None]:
         if not self.hand[s] or not self.bonus_discard:
             return
         c = (_o[0] if len(_o := [("give", h) for h in self.hand[s]]) == 1 and self.auto
@@ -1944,7 +1930,7 @@ class Match(core.Match):
         return out
 
     @operation("salvage")
-    def op_salvage(self, s: int, src: int) -> Iterator:
+    def op_salvage(self, s: int, src: int) -> Flow[None]:
         if not self.bonus_discard or len(self.hand[s]) >= HAND_LIMIT:
             return
         d = (_o[0] if len(_o := self._distinct(self.bonus_discard)) == 1 and self.auto
@@ -1953,20 +1939,20 @@ class Match(core.Match):
         self.hand[s].append(d[1])
 
     @operation("ticket")
-    def op_ticket(self, s: int, src: int) -> Iterator:
+    def op_ticket(self, s: int, src: int) -> Flow[None]:
         self.ticket[s] = self.turn + 1
         return
         yield
 
     @operation("unless_skill", skill=("magic", "ki", "trickery"))
-    def op_unless_skill(self, s: int, src: int, skill: str) -> Iterator:
+    def op_unless_skill(self, s: int, src: int, skill: str) -> Flow[None]:
         if self.has_skill(s, SKILL_BIT[skill]):
             self._abort = True
         return
         yield
 
     @operation("fight", strength=int)
-    def op_fight(self, s: int, src: int, strength: int) -> Iterator:
+    def op_fight(self, s: int, src: int, strength: int) -> Flow[None]:
         res, margin = yield from self.battle(s, foe=strength)
         if res == LOSE:
             yield from self.lose_battle(s, margin)
@@ -2046,12 +2032,6 @@ class Match(core.Match):
             yield f"missions[{a}]", self.missions[s]
             yield f"done[{a}]", self.done[s]
             yield f"org[{a}]", self.org[s]
-
-    def total(self) -> int:
-        return self.p.n
-
-    def handle_name(self, h: int) -> str:
-        return self.p.cid[h]
 
     def invariants(self) -> None:
         p = self.p
@@ -2233,7 +2213,7 @@ def statistics(prep: Prepared, totals: dict, games: int) -> dict:
     return out
 
 
-_LINES = {
+_LINES: dict[str, dict[str, Any]] = {
     "en": {"length": "Game length: {mean} turns on average (median {median}, 90% within {p90}, "
                      "longest {max}); the turn cap of {cap} was hit in {capped} of {n} games",
            "missions": "Missions (completed in the share of games where in play; mean turn):",
@@ -2381,11 +2361,7 @@ def check_data(game: Any) -> Iterator:
                                    "exactly once")
 
 
-from .anima_agents import AGENT_NAMES, AGENTS  # noqa: E402,F401  (the agents read this module's Match)
-#: `forge simulate` seats pursuers unless told otherwise: random play dismisses characters and
-#: picks fights at random, so a random group rarely grows strong enough for a final mission and
-#: about a third of random games reach the turn cap (`--agents random` still plays them).
-DEFAULT_AGENTS = ("pursuer",)
+from .anima_agents import AGENT_NAMES, AGENTS  # noqa: E402  (the agents read this module's Match)
 
 
 def prepare(game: Any, options: Mapping[str, Any] | None = None,
@@ -2395,7 +2371,7 @@ def prepare(game: Any, options: Mapping[str, Any] | None = None,
 
 
 # ---------------------------------------------------------------------------------- scenarios
-from .scenario import ANY, SEAT, Int, Map, N, Rec, card  # noqa: E402
+from .scenario import ANY, SEAT, Int, Map, N, Rec, SetupContext, card  # noqa: E402
 
 _CHAR = card("character")
 _LOC = card("location")
@@ -2431,7 +2407,7 @@ SCENARIO = core.ScenarioKeys(
     stops={"turns": "turn", "phases": "phase"})
 
 
-def scenario_setup(m: Match, d: dict, ctx: Any) -> None:
+def scenario_setup(m: Match, d: dict, ctx: SetupContext) -> None:
     """Place a position at the start of a turn: the active locations (with their lead events,
     face down unless `face_up`), each seat's group, hand, missions (with goals already done),
     completed missions, organisation and location; the revealed final mission; the tops of the
@@ -2540,13 +2516,10 @@ def scenario_setup(m: Match, d: dict, ctx: Any) -> None:
         raise ctx.error(("locations",), f"more than {m.limit} active locations")
 
 
-def _ids(m: Match, hs: list[int]) -> list[str]:
-    return sorted(m.p.cid[h] for h in hs)
-
-
-def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
+def scenario_expect(m: Match, e: dict, ctx: SetupContext) -> None:
     """Check this game's `expect:` keys (docs/scenarios.md and docs/rules-decisions.md)."""
     from collections import Counter
+    got: object         # what each key finds, of that key's type
     p = m.p
     cid = p.cid
     seat = SEAT_NAMES.index
@@ -2554,8 +2527,8 @@ def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
         s = seat(name)
         for key, zone in (("group", m.group[s]), ("hand", m.hand[s]), ("missions", m.missions[s]),
                           ("done", m.done[s])):
-            if key in z and _ids(m, zone) != sorted(z[key]):
-                ctx.fail(("zones", name, key), f"{name}'s {key}: {_ids(m, zone)}, expected {sorted(z[key])}")
+            if key in z and ctx.card_ids(zone) != sorted(z[key]):
+                ctx.fail(("zones", name, key), f"{name}'s {key}: {ctx.card_ids(zone)}, expected {sorted(z[key])}")
         if "group_size" in z and len(m.group[s]) != z["group_size"]:
             ctx.fail(("zones", name, "group_size"), f"{name}'s group: {len(m.group[s])}, expected {z['group_size']}")
         if "hand_size" in z and len(m.hand[s]) != z["hand_size"]:
@@ -2568,8 +2541,8 @@ def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
             got = cid[m.loc[s]] if m.loc[s] >= 0 else "none"
             if got != z["at"]:
                 ctx.fail(("zones", name, "at"), f"{name}'s group is at {got}, expected {z['at']}")
-    if "locations" in e and _ids(m, m.active) != sorted(e["locations"]):
-        ctx.fail(("locations",), f"active locations: {_ids(m, m.active)}, expected {sorted(e['locations'])}")
+    if "locations" in e and ctx.card_ids(m.active) != sorted(e["locations"]):
+        ctx.fail(("locations",), f"active locations: {ctx.card_ids(m.active)}, expected {sorted(e['locations'])}")
     for lid, ev in (e.get("leads") or {}).items():
         Ls = [L for L in m.active if cid[L] == lid]
         got = cid[m.lead[Ls[0]]] if Ls and Ls[0] in m.lead else "none"
@@ -2650,4 +2623,18 @@ def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
         ctx.fail(("alarms",), f"false alarms: {m.st_alarms}, expected {e['alarms']}")
 
 
-from .anima_scenario_text import SCORE_UNIT, describe_expect  # noqa: E402,F401
+from .anima_scenario_text import SCORE_UNIT, describe_expect  # noqa: E402
+
+
+#: The engine, registered as ``forge.rules.anima_shadow_of_omega:ENGINE``.
+ENGINE = core.Engine(
+    "anima_shadow_of_omega", PLAYERS, prepare, OPERATIONS, options=OPTIONS, requires=REQUIRES,
+    agents=AGENTS, agent_names=AGENT_NAMES,
+    # `forge simulate` seats pursuers unless told otherwise: random play dismisses characters
+    # and picks fights at random, so a random group rarely grows strong enough for a final
+    # mission and about a third of random games reach the turn cap (`--agents random` still
+    # plays them).
+    default_agents=("pursuer",),
+    scenario=SCENARIO, scenario_setup=scenario_setup, scenario_expect=scenario_expect,
+    describe_expect=describe_expect, score_unit=SCORE_UNIT, check_data=check_data, tally=tally,
+    statistics=statistics)

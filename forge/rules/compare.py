@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
 from statistics import NormalDist
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from . import ENGINES, plain
-from .agents import default_agents
+from .core import Match, Prepared
 from .simulate import Plan, play_one, prepare_run, unit
 from .workers import Interrupted, Setup, run_chunks
 
@@ -116,15 +116,25 @@ def _shaped(key: object) -> bool:
         and (len(key) == 2 or type(key[2]) in (int, str))
 
 
-def _outcome(prep: Any, match: Any, decisions: int, parts: int) -> tuple:
-    """(win parts per seat, scores, decisions, {card: seats that played it})."""
-    winners = match.result["winners"]
+class Outcome(NamedTuple):
+    """What one side's game adds to a comparison."""
+
+    wins: list[int]                 # win parts per seat (`unit` parts a game)
+    scores: list[int]
+    decisions: int
+    plays: dict[str, set[int]]      # card id -> the seats that played it
+
+
+def _outcome(prep: Prepared, match: Match, decisions: int, parts: int) -> Outcome:
+    result = match.result
+    assert result is not None               # play_game returns once the match has finished
+    winners = result.winners
     share = parts // len(winners)
     wins = [share if s in winners else 0 for s in range(match.n)]
     plays: dict[str, set[int]] = {}
     for d, s in match.played:
         plays.setdefault(prep.def_ids[d], set()).add(s)
-    return wins, match.result["scores"], decisions, plays
+    return Outcome(wins, result.scores, decisions, plays)
 
 
 def compare_chunk(sides: Sides, first: int, count: int) -> Paired:
@@ -229,7 +239,7 @@ def _estimate(a: Fraction | None, b: Fraction | None, d: Fraction | None, ss: Fr
     sd = math.sqrt(max(0.0, float(ss) / (n - 1))) if n > 1 else 0.0
     half = Z95 * sd / math.sqrt(n) if n > 1 else 0.0
     r = lambda x: None if x is None else round(float(x), 4)   # noqa: E731
-    out = {"a": r(a), "b": r(b), "diff": r(d), "ci95": None, "sd": round(sd, 4)}
+    out: dict[str, Any] = {"a": r(a), "b": r(b), "diff": r(d), "ci95": None, "sd": round(sd, 4)}
     if d is not None:
         out["ci95"] = [round(float(d) - half, 4), round(float(d) + half, 4)]
     return out
@@ -271,13 +281,15 @@ def compare(a: Side, b: Side | None, games: int = 2000, players: int = 4, seed: 
     ``a`` with itself with each of those cards forbidden in turn. ``precision``: the interval
     half-width, in win rate, that `games_needed` is computed for. Ctrl-C raises `Interrupted`
     whose ``partial`` is the comparison of the games finished so far."""
-    agents = tuple(agents or default_agents(ENGINES.get(a.game.manifest.engine)))
+    engine = ENGINES.get(a.game.manifest.engine)
+    agents = tuple(agents or (engine.default_agents if engine else ()))
     prep_a = prepare_run(a.game, players, agents, a.options, sets)
     plan_a = Plan(Setup.of(prep_a), players, tuple(agents), seed, check)
     if ablate:
         plans = [plan_a] + [Plan(plan_a.setup, players, tuple(agents), seed, check,
                                  frozenset({card})) for card in ablate]
     else:
+        assert b is not None, "side B, or cards to ablate"
         prep_b = prepare_run(b.game, players, agents, b.options, sets)
         plans = [plan_a, Plan(Setup.of(prep_b), players, tuple(agents), seed, check)]
     sides = Sides(tuple(plans), tuple(ablate))

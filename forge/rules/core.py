@@ -8,8 +8,9 @@
   the engine's zones, results with tie-breaks, and the per-seat view agents read.
 - `operation`: the decorator that registers an effect operation with its parameter schema;
   `check` compares the manifest and the cards with this registry.
-- `Option`, `Requires`, `ScenarioKeys`, `Prepared` and the `Engine` protocol: what a game's
-  engine module declares (docs/engines.md).
+- `Engine`: the one typed object an engine declares itself with (players, operations,
+  `Option`s, `Requires`, agents, `ScenarioKeys`, hooks; docs/engines.md), and `Prepared`,
+  the base of its static tables.
 - `play_game`: the driver loop that plays one match with agents.
 
 Hot path: nothing here copies state or formats text per step; `log` is None unless asked for.
@@ -17,23 +18,34 @@ Hot path: nothing here copies state or formats text per step; `log` is None unle
 from __future__ import annotations
 
 import hashlib
+import inspect
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from fractions import Fraction
 from itertools import product
-from typing import (Any, Callable, ClassVar, Iterable, Iterator, Mapping, Protocol, Sequence,
-                    runtime_checkable)
+from typing import (TYPE_CHECKING, Any, Callable, ClassVar, Generator, Iterable, Mapping,
+                    Sequence, TypeVar)
 
 from ..errors import EngineError, IllegalAction, InvariantViolation
+from .agents import AGENTS as GENERIC_AGENTS, Agent
+
+if TYPE_CHECKING:
+    from .scenario import SetupContext
 
 SEAT_NAMES = "ABCDEFGH"
 
+_T = TypeVar("_T")
+#: A piece of a game's flow: a generator that yields a `Decision` (or a `Chance`), is sent the
+#: choices (or the outcome) and returns a ``_T``: ``x = yield from self.ask(...)``.
+Flow = Generator[Any, Any, _T]
+
 __all__ = ["Agent", "Chance", "Decision", "Engine", "EngineError", "IllegalAction",
            "InvariantViolation", "Match", "Operation", "Option", "Param", "Prepared", "Requires",
-           "Rolled", "SEAT_NAMES", "actions_from_json", "ScenarioKeys", "Streams", "Violation", "chance_odds",
-           "derive_seed", "operation", "operations_of", "play_game", "replay"]
+           "Result", "Rolled", "SEAT_NAMES", "actions_from_json", "ScenarioKeys", "Streams",
+           "Violation", "chance_odds", "derive_seed", "operation", "operations_of", "play_game",
+           "replay"]
 
 
 def derive_seed(seed: int, *names: object) -> int:
@@ -110,7 +122,7 @@ class Chance:
     def sample(self, rng: random.Random) -> Any:
         """One outcome from ``rng``; unweighted, exactly ``rng.choice(outcomes)``."""
         if self.weights is None:
-            return self.outcomes[rng._randbelow(len(self.outcomes))]
+            return self.outcomes[rng._randbelow(len(self.outcomes))]  # type: ignore[attr-defined]
         return rng.choices(self.outcomes, self.weights)[0]
 
     def __repr__(self) -> str:
@@ -209,7 +221,8 @@ class Operation:
 
     name: str
     params: Mapping[str, Param]
-    func: Callable | None = None
+    #: ``func(match, *args, **params)``: a piece of the flow (``yield from op.func(...)``).
+    func: Callable[..., Flow[Any]]
     help: str = ""
 
     def param_names(self) -> tuple[str, ...]:
@@ -227,7 +240,8 @@ def operation(name: str, help: str = "", **params: Any) -> Callable[[Callable], 
     spec = {k: _param(v) for k, v in params.items()}
 
     def mark(func: Callable) -> Callable:
-        func.__forge_operation__ = Operation(name, spec, func, help or (func.__doc__ or "").strip())
+        setattr(func, "__forge_operation__",
+                Operation(name, spec, func, help or (func.__doc__ or "").strip()))
         return func
     return mark
 
@@ -238,7 +252,7 @@ def passive(name: str, help: str, **params: Any) -> Callable:
     any operation, so ``check`` knows it::
 
         op_bigger_hand = passive("bigger_hand", "the hand limit is higher", amount=int)"""
-    def nothing(self: Any, *args: Any, **kwargs: Any) -> Iterator:
+    def nothing(self: Any, *args: Any, **kwargs: Any) -> Flow[None]:
         return
         yield  # a generator, like every operation
     return operation(name, help, **params)(nothing)
@@ -276,7 +290,7 @@ class Option:
         """The option's value from text (the command line) or from YAML; EngineError if bad."""
         if value is None and self.default is None:
             return None
-        v = value
+        v: Any = value
         try:
             if isinstance(value, str) and self.type is not str:
                 if self.type is bool:
@@ -290,7 +304,8 @@ class Option:
                 v = float(value)
         except ValueError:
             raise EngineError(f"option {self.name}: {value!r} is not {self.type.__name__}") from None
-        if self.type is int and isinstance(v, bool) or not isinstance(v, self.type):
+        typed = isinstance(v, self.type)          # (kept apart: v stays Any, not object)
+        if self.type is int and isinstance(v, bool) or not typed:
             raise EngineError(f"option {self.name}: {value!r} is not {self.type.__name__}")
         if self.choices and v not in self.choices:
             raise EngineError(f"option {self.name}: {value!r} is not one of "
@@ -331,7 +346,7 @@ class ScenarioKeys:
     ``setup`` top-level keys, ``seat`` the shape of each entry of ``seats:``, ``expect`` keys
     under ``expect:``, ``stops`` the ``stop:`` counters (key -> checkpoint kind). Types are the
     scenario schema's (`forge.rules.scenario`: str, bool, Int, Card, SEAT, [T], Map, Rec ...).
-    The engine module's ``scenario_setup(match, data, ctx)`` and ``scenario_expect(match, expect,
+    The engine's ``scenario_setup(match, data, ctx)`` and ``scenario_expect(match, expect,
     ctx)`` functions act on them."""
 
     setup: Mapping[str, Any] = field(default_factory=dict)
@@ -341,6 +356,19 @@ class ScenarioKeys:
 
 
 # ---------------------------------------------------------------------------------- errors, results
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a match ended (`Match.finish`): each seat's score, the seats with the best
+    (score, *tiebreak), each seat's tie-break key; ``turns`` and ``capped`` for an engine that
+    counts turns and stops at a turn cap (None and False for one that does not)."""
+
+    scores: list[int]
+    winners: list[int]
+    tiebreak: list[tuple]
+    turns: int | None = None
+    capped: bool = False
+
 
 @dataclass
 class Violation:
@@ -354,7 +382,7 @@ class Violation:
     decision_index: int = 0
 
     def as_dict(self) -> dict:
-        steps = []
+        steps: list[Any] = []
         for step in self.actions:
             if isinstance(step, Rolled):
                 value = step.value
@@ -391,6 +419,8 @@ class Match:
 
     #: Operations registered with `@operation` on the subclass (filled per subclass).
     OPERATIONS: ClassVar[dict[str, Operation]] = {}
+    #: The prepared tables the match plays with (an engine sets it, and narrows its type).
+    p: Prepared | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -411,19 +441,19 @@ class Match:
         self.decision: Decision | None = None
         #: Take a decision with a single option without asking; scenarios switch it off.
         self.auto = True
-        #: Set when the game ends: {"scores": [...], "winners": [...], "tiebreak": [...]}.
-        self.result: dict | None = None
+        #: Set when the game ends (`finish`).
+        self.result: Result | None = None
         #: Resolution orders an engine records (lists of seats), for `expect: order`.
         self.orders: list[list[int]] = []
         #: Checkpoints reached, by kind (see `checkpoint`), for a scenario's `stop:`.
         self.reached: Counter = Counter()
         #: (card definition index, seat) of every card played, for dead-card reports.
         self.played: list[tuple[int, int]] = []
-        self._gen: Iterator | None = None
+        self._gen: Flow[Any] | None = None
         self._script: dict[str, list] = {}
 
     # ------------------------------------------------------------------ the subclass's part
-    def flow(self) -> Iterator:
+    def flow(self) -> Flow[Any]:
         """The whole game as one generator (setup already done, or done here)."""
         raise NotImplementedError
         yield
@@ -433,11 +463,15 @@ class Match:
         return ()
 
     def total(self) -> int:
-        """How many handles exist (0: skip the conservation check)."""
-        return 0
+        """How many handles exist: the prepared tables' cards (0: skip the conservation check)."""
+        return len(self.p.cid) if self.p is not None else 0
 
     def invariants(self) -> None:
         """The game's own invariants; raise InvariantViolation."""
+
+    def stats(self) -> dict:
+        """This game's figures for the engine's `tally`/`statistics` hooks (simulate)."""
+        return {}
 
     def scores(self) -> list[int]:
         return [0] * self.n
@@ -463,19 +497,21 @@ class Match:
     # ------------------------------------------------------------------ results
     def winners(self) -> list[int]:
         """Seats with the best (score, *tiebreak)."""
-        return self.result["winners"] if self.result else self._rank(self.scores())[0]
+        return self.result.winners if self.result else self._rank(self.scores())[0]
 
     def _rank(self, scores: list[int]) -> tuple[list[int], list[tuple]]:
         keys = [(scores[s], *self.tiebreak(s)) for s in range(self.n)]
         best = max(keys)
         return [s for s in range(self.n) if keys[s] == best], keys
 
-    def finish(self, scores: list[int] | None = None) -> dict:
-        """End the game: record scores, winners and tie-break keys in ``result`` and check the
-        invariants. Call it last in `flow()`."""
+    def finish(self, scores: list[int] | None = None, turns: int | None = None,
+               capped: bool = False) -> Result:
+        """End the game: record scores, winners and tie-break keys in ``result`` (with the turns
+        played and whether the turn cap stopped the game, for an engine that counts them) and
+        check the invariants. Call it last in `flow()`."""
         scores = self.scores() if scores is None else scores
         winners, keys = self._rank(scores)
-        self.result = {"scores": scores, "winners": winners, "tiebreak": keys}
+        self.result = Result(scores, winners, keys, turns, capped)
         self._log("end", scores, winners)
         self.check_invariants()
         return self.result
@@ -500,11 +536,11 @@ class Match:
         self.invariants()
 
     def handle_name(self, h: int) -> str:
-        """How a handle is named in messages (engines give the card id)."""
-        return str(h)
+        """How a handle is named in messages: its card id."""
+        return self.p.cid[h] if self.p is not None else str(h)
 
     # ------------------------------------------------------------------ driving
-    def begin(self, gen: Iterator | None = None) -> None:
+    def begin(self, gen: Flow[Any] | None = None) -> None:
         """Start the flow (``self.flow()`` unless another generator is given, e.g. a flow that
         resumes a scenario's position) and run it to its first decision."""
         self._gen = self.flow() if gen is None else gen
@@ -512,6 +548,7 @@ class Match:
 
     def _advance(self, choices: Any) -> None:
         gen = self._gen
+        assert gen is not None, "begin() first"
         try:
             got = gen.send(choices)
             while type(got) is Chance:
@@ -536,7 +573,7 @@ class Match:
         self._advance(tuple(choices))
 
     # ------------------------------------------------------------------ flow helpers
-    def ask(self, kind: str, seat: int, options: list) -> Iterator:
+    def ask(self, kind: str, seat: int, options: list) -> Flow[Any]:
         """``x = yield from self.ask(kind, seat, options)``: one seat chooses one option; a
         single option is taken without asking while ``auto`` is on."""
         if len(options) == 1 and self.auto:
@@ -544,7 +581,7 @@ class Match:
         got = yield Decision(kind, (seat,), [options])
         return got[0]
 
-    def ask_all(self, kind: str, seats: Sequence[int], options: Sequence[list]) -> Iterator:
+    def ask_all(self, kind: str, seats: Sequence[int], options: Sequence[list]) -> Flow[list]:
         """``xs = yield from self.ask_all(kind, seats, options_per_seat)``: a simultaneous
         hidden choice; returns the choices aligned with ``seats``. Seats with no option are left
         out of the decision (their entry is None)."""
@@ -559,7 +596,7 @@ class Match:
             out[i] = c
         return out
 
-    def checkpoint(self, kind: str) -> Iterator:
+    def checkpoint(self, kind: str) -> Flow[None]:
         """Mark a point of the flow (end of a round, say). Counted in ``reached``; when ``auto``
         is off (scenarios) it pauses there so a scenario can ``stop:`` at it."""
         self.reached[kind] += 1
@@ -615,17 +652,29 @@ class Match:
             self.rng.shuffle(cards)
         self.actions.append(_rolled((kind, tuple(cards))))
 
-    def roll(self, kind: str, outcomes: Sequence, weights: Sequence[float] | None = None) -> Iterator:
+    def roll(self, kind: str, outcomes: Sequence, weights: Sequence[float] | None = None) -> Flow[Any]:
         """``v = yield from self.roll(kind, outcomes, weights=None)``: a chance event."""
         return self.resolve(Chance(kind, outcomes, weights))
         yield
 
-    def die(self, sides: int, kind: str | None = None) -> Iterator:
+    def pick_random(self, kind: str, cards: list[int]) -> Flow[int]:
+        """``i = yield from self.pick_random(kind, cards)``: the index of a card taken at random
+        from ``cards``, as a chance over their card ids (``p.cid``), so a scenario scripts it by
+        id (``rolls: {steal: [fire_lance]}``); copies of one card are alike."""
+        assert self.p is not None, "pick_random names cards by the prepared tables' cid"
+        cid = self.p.cid
+        got = yield from self.roll(kind, [cid[h] for h in cards])
+        for i, h in enumerate(cards):
+            if cid[h] == got:
+                return i
+        return 0
+
+    def die(self, sides: int, kind: str | None = None) -> Flow[int]:
         """``v = yield from self.die(6)``: one die, 1..sides (kind ``d{sides}`` by default)."""
         return self.resolve(Chance(kind or f"d{sides}", range(1, sides + 1)))
         yield
 
-    def shuffle(self, cards: list, kind: str = "shuffle") -> Iterator:
+    def shuffle(self, cards: list, kind: str = "shuffle") -> Flow[None]:
         """``yield from self.shuffle(cards)``: shuffle in place (see `shuffle_cards`)."""
         self.shuffle_cards(cards, kind)
         return
@@ -659,8 +708,8 @@ def replay(match: Match, actions: Sequence, start: Callable[[Match], None] | Non
 
 class Prepared:
     """Static tables of one game and configuration, built once by ``prepare`` and shared by all
-    its matches. Subclasses set ``def_ids`` (card ids, indexed by the `played` def index) and
-    implement `new`."""
+    its matches. Subclasses fill ``cid`` (handle -> card id), may narrow ``def_ids`` (card ids,
+    indexed by the `played` def index), and implement `new`."""
 
     def __init__(self, game: Any, options: Mapping[str, Any], sets: Sequence[str] | None = None):
         self.game = game
@@ -668,6 +717,8 @@ class Prepared:
         #: The sets in play; None given: the manifest's first set (the base game).
         self.sets = tuple(sets) if sets else tuple(game.manifest.sets)[:1]
         self.def_ids: list[str] = [c.id for c in game.cards if c.set in self.sets]
+        #: The card id of each handle (one handle per physical card in play).
+        self.cid: list[str] = []
         #: {card id: [handles]}: the physical cards of each id (scenarios place cards from it).
         self.handles_of: dict[str, list[int]] = {}
 
@@ -675,53 +726,130 @@ class Prepared:
         """A match; ``deal=False`` leaves it empty and not begun, for a scenario to set up."""
         raise NotImplementedError
 
+    @cached_property
+    def card_index(self) -> dict[str, int]:
+        """{card id: its first handle}: agents read views that name cards by id, and every copy
+        of a card shares its rows in the static tables. Built once, on first use."""
+        return {cid: hs[0] for cid, hs in self.handles_of.items()}
+
     def playable_ids(self) -> list[str]:
-        """Card ids a player can play (the dead-card report counts these)."""
-        return sorted(set(self.def_ids))
+        """Card ids a player can play (the dead-card report counts these): the cards in play."""
+        return sorted(self.cards_in_play())
 
     def cards_in_play(self) -> set[str]:
         """Card ids in this configuration (a scenario may name only these)."""
         return set(self.handles_of) if self.handles_of else set(self.def_ids)
 
 
-Agent = Callable[[Match, int, list, random.Random], tuple]
+#: ``scenario_setup(match, data, ctx)`` / ``scenario_expect(match, expect, ctx)``.
+ScenarioHook = Callable[[Any, dict, "SetupContext"], None]
 
 
-@runtime_checkable
-class Engine(Protocol):
-    """What an engine module provides (docs/engines.md). Registered under the entry-point
-    group ``card_forge.engines`` (``name = "package.module"``)."""
+@dataclass(frozen=True, eq=False)      # one object per engine: compared and hashed by identity
+class Engine:
+    """What a game's rules engine declares (docs/engines.md): one object per engine, named by
+    its entry in the ``card_forge.engines`` group (``high_card = "high_card_engine:ENGINE"``).
+    Every consumer (check, simulate, compare, scenarios, reports, rulebooks) reads these fields;
+    a hook the engine does not have is None. Built with a field of the wrong type, it raises an
+    EngineError naming the engine and the field, so a registered engine is always whole."""
 
-    NAME: str
-    PLAYERS: tuple[int, int]
-    OPERATIONS: Mapping[str, Operation]
-    OPTIONS: Sequence[Option]
-    REQUIRES: Requires
-    AGENTS: Mapping[str, Agent]
-    SCENARIO: ScenarioKeys
+    #: The manifest's `engine:` id.
+    name: str
+    #: (min, max) seats these rules are written for.
+    players: tuple[int, int]
+    #: ``prepare(game, options, sets=None) -> Prepared``: static tables per configuration.
+    prepare: Callable[..., Prepared]
+    #: ``operations_of(MyMatch)``: the effect operations and their parameter schemas.
+    operations: Mapping[str, Operation]
+    options: tuple[Option, ...] = ()
+    #: Other names ``forge simulate --NAME VALUE`` accepts for an option.
+    option_aliases: Mapping[str, str] = field(default_factory=dict)
+    requires: Requires = field(default_factory=lambda: Requires())
+    #: Agents beyond the generic ones (`forge.rules.agents.AGENTS`); the engine's win on a name.
+    agents: Mapping[str, Agent] = field(default_factory=dict)
+    #: How a report names each of ``agents`` per language: {agent: {lang: name}}.
+    agent_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: The agents a run seats when none are named.
+    default_agents: tuple[str, ...] = ("random",)
+    scenario: ScenarioKeys = field(default_factory=lambda: ScenarioKeys())
+    scenario_setup: ScenarioHook | None = None
+    scenario_expect: ScenarioHook | None = None
+    #: ``describe_expect(expect, lang, words) -> list[str]``: the engine's `expect:` keys in words.
+    describe_expect: Callable[[dict, str, Any], list[str]] | None = None
+    #: What a score counts, per language: its plural forms (uk: one, few, many).
+    score_unit: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: ``check_data(game) -> findings`` certain from the card data alone (`forge check`).
+    check_data: Callable[[Any], Iterable[Any]] | None = None
+    #: ``tally(prepared, match.stats()) -> counts`` that add up over games.
+    tally: Callable[[Any, dict], dict] | None = None
+    #: ``statistics(prepared, totals, games) -> dict``: figures and report ``lines`` from the
+    #: games' stats (or tallies) added up.
+    statistics: Callable[[Any, dict, int], dict] | None = None
 
-    def prepare(self, game: Any, options: Mapping[str, Any],
-                sets: Sequence[str] | None = None) -> Prepared: ...
+    def __post_init__(self) -> None:
+        problems = self.problems()
+        if problems:
+            raise EngineError(f"the rules engine {self.name!r} breaks the engine contract: "
+                              + "; ".join(problems))
 
-
-#: Attributes every engine module must have (`check_engine_module`).
-REQUIRED_ATTRS = ("NAME", "PLAYERS", "OPERATIONS", "prepare")
-
-
-def check_engine_module(module: Any) -> list[str]:
-    """What an engine module lacks or gets wrong, in words (empty: it fits the contract)."""
-    out = [f"no {a}" for a in REQUIRED_ATTRS if not hasattr(module, a)]
-    players = getattr(module, "PLAYERS", (1, 1))
-    if not (isinstance(players, tuple) and len(players) == 2 and 1 <= players[0] <= players[1]
-            <= len(SEAT_NAMES)):
-        out.append(f"PLAYERS must be (min, max) within 1..{len(SEAT_NAMES)}, not {players!r}")
-    ops = getattr(module, "OPERATIONS", {})
-    if not isinstance(ops, Mapping) or not all(isinstance(o, Operation) for o in ops.values()):
-        out.append("OPERATIONS must map names to Operation (use @operation and operations_of)")
-    for o in getattr(module, "OPTIONS", ()):
-        if not isinstance(o, Option):
-            out.append(f"OPTIONS holds {o!r}, not an Option")
-    return out
+    def problems(self) -> list[str]:
+        """Each field that does not fit the contract, in words naming it."""
+        out = []
+        if not (isinstance(self.name, str) and self.name.isidentifier()):
+            out.append(f"name must be an identifier, not {self.name!r}")
+        lo_hi = self.players
+        if not (isinstance(lo_hi, tuple) and len(lo_hi) == 2 and all(type(x) is int for x in lo_hi)
+                and 1 <= lo_hi[0] <= lo_hi[1] <= len(SEAT_NAMES)):
+            out.append(f"players must be (min, max) within 1..{len(SEAT_NAMES)}, not {lo_hi!r}")
+        if not (isinstance(self.operations, Mapping) and all(
+                isinstance(o, Operation) and o.name == k for k, o in self.operations.items())):
+            out.append("operations must map names to their Operation (use operations_of)")
+        if not (isinstance(self.options, tuple) and all(isinstance(o, Option) for o in self.options)):
+            out.append(f"options must be a tuple of Option, not {self.options!r}")
+        names = {o.name for o in self.options if isinstance(o, Option)}
+        if not (isinstance(self.option_aliases, Mapping) and all(
+                isinstance(k, str) and v in names for k, v in self.option_aliases.items())):
+            out.append("option_aliases must map names to declared options")
+        if not isinstance(self.requires, Requires):
+            out.append("requires must be a Requires")
+        if not isinstance(self.scenario, ScenarioKeys):
+            out.append("scenario must be a ScenarioKeys")
+        if not (isinstance(self.agents, Mapping) and all(
+                isinstance(k, str) and callable(a) for k, a in self.agents.items())):
+            out.append("agents must map names to agent functions")
+        if not (isinstance(self.agent_names, Mapping) and all(
+                isinstance(v, Mapping) and all(isinstance(t, str) for t in v.values())
+                for v in self.agent_names.values())):
+            out.append("agent_names must map agent names to {lang: name}")
+        known = {*GENERIC_AGENTS, *self.agents} if isinstance(self.agents, Mapping) else set()
+        if not (isinstance(self.default_agents, tuple) and self.default_agents
+                and all(a in known for a in self.default_agents)):
+            out.append(f"default_agents must be a tuple of known agents, not {self.default_agents!r}")
+        if not (isinstance(self.score_unit, Mapping) and all(
+                isinstance(v, tuple) and v and all(isinstance(w, str) for w in v)
+                for v in self.score_unit.values())):
+            out.append("score_unit must map languages to a tuple of plural forms")
+        hooks: dict[str, tuple[Callable | None, tuple[str, ...]]] = {   # what each is called with
+            "prepare": (self.prepare, ("game", "options", "sets")),
+            "scenario_setup": (self.scenario_setup, ("match", "data", "ctx")),
+            "scenario_expect": (self.scenario_expect, ("match", "expect", "ctx")),
+            "describe_expect": (self.describe_expect, ("expect", "lang", "words")),
+            "check_data": (self.check_data, ("game",)),
+            "tally": (self.tally, ("prepared", "stats")),
+            "statistics": (self.statistics, ("prepared", "totals", "games"))}
+        for name, (hook, args) in hooks.items():
+            if hook is None and name != "prepare":
+                continue
+            try:
+                if hook is None:
+                    raise TypeError(name)
+                inspect.signature(hook).bind(*args)
+            except TypeError:
+                out.append(f"{name} must be a function taking ({', '.join(args)}) "
+                           "(docs/engines.md)")
+            except ValueError:      # a builtin without a signature: taken on trust
+                pass
+        return out
 
 
 # ---------------------------------------------------------------------------------- the driver

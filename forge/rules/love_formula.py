@@ -12,11 +12,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from .core import (SEAT_NAMES, Chance, Decision, EngineError, InvariantViolation,
+from .core import (SEAT_NAMES, Chance, Decision, Engine, EngineError, Flow, InvariantViolation,
                    Match as BaseMatch, Option, Prepared as BasePrepared, Requires, operation,
                    operations_of)
 
-NAME = "love_formula"
 #: Seats these rules are written for (the rulebook's 2-4): a manifest allowing more or fewer is a
 #: `check` finding, and a match outside the range is refused.
 PLAYERS = (2, 4)
@@ -221,6 +220,8 @@ class Ctx:
 class Match(BaseMatch):
     """One game in progress. ``decision`` is what must be answered next; ``step()`` answers."""
 
+    p: Prepared
+
     def __init__(self, prep: Prepared, players: int, seed: int, log: bool = False,
                  deal: bool = True):
         lo = max(prep.game.manifest.players.min, PLAYERS[0])
@@ -365,14 +366,14 @@ class Match(BaseMatch):
         """Start (or, for scenarios, resume) the flow at a play phase and round (0-based)."""
         self.begin(self._flow(phase, round_, draft))
 
-    def flow(self) -> Iterator:
+    def flow(self) -> Flow[None]:
         """The whole game: the setup from the seed (jobs, decks, goals, the first chance
         revealer), then both play phases from the first draft."""
         self._setup()
         return (yield from self._flow(0, 0, True))
 
     # ------------------------------------------------------------------ the game's flow
-    def _flow(self, phase: int, round_: int, draft: bool) -> Iterator:
+    def _flow(self, phase: int, round_: int, draft: bool) -> Flow[None]:
         for ph in range(phase, 2):
             self.phase = ph
             if draft or ph > phase:
@@ -406,7 +407,7 @@ class Match(BaseMatch):
             self._log("reshuffle")
         return self.deck.pop()
 
-    def _draft(self, ph: int) -> Iterator:
+    def _draft(self, ph: int) -> Flow[None]:
         n = self.n
         for s in range(n):
             for _ in range(DRAFT):
@@ -417,8 +418,9 @@ class Match(BaseMatch):
         shift = 1 if ph == 0 else -1   # clockwise to the left neighbour, then back
         while any(self.pack):
             options = [[("pick", h) for h in self.pack[s]] for s in seats]
+            choices: list[tuple | None]
             if self.auto and all(len(o) <= 1 for o in options):
-                choices = tuple(o[0] if o else None for o in options)
+                choices = [o[0] if o else None for o in options]
             else:
                 live = [s for s in seats if self.pack[s]]
                 got = yield Decision("pick", live, [options[s] for s in live])
@@ -436,7 +438,7 @@ class Match(BaseMatch):
         t = self.p.type
         return [("play", h) for h in self.hand[s] if t[h] != REACT]
 
-    def _round(self) -> Iterator:
+    def _round(self) -> Flow[None]:
         p, n = self.p, self.n
         if self.chance and self.chance_deck:
             self.revealer = (self.revealer + 1) % n
@@ -558,7 +560,7 @@ class Match(BaseMatch):
             self._to_discard(c)
         self.marks = [m for m in self.marks if m[0] != pair]
 
-    def _place_prep(self, s: int, q: int) -> Iterator:
+    def _place_prep(self, s: int, q: int) -> Flow[None]:
         """Put preparation q into s's play area: attach, keep unattached, or settle the limit."""
         p = self.p
         opts: list[tuple] = [("attach", q, pr) for pr in self.pairs[s] if self.can_attach(q, pr)]
@@ -605,7 +607,7 @@ class Match(BaseMatch):
             opts.append(("scrap", q))    # you may discard unattached preparations in your turn
         return opts
 
-    def _move_window(self, s: int) -> Iterator:
+    def _move_window(self, s: int) -> Flow[None]:
         while True:
             opts = self.move_options(s)
             if len(opts) == 1 and self.auto:
@@ -633,7 +635,7 @@ class Match(BaseMatch):
             self._check_goals(s)
 
     # ------------------------------------------------------------------ playing cards
-    def _play(self, s: int, h: int) -> Iterator:
+    def _play(self, s: int, h: int) -> Flow[None]:
         p = self.p
         t = p.type[h]
         ctx = Ctx(s, h)
@@ -710,7 +712,7 @@ class Match(BaseMatch):
                     self.limbo.remove(h)
                     self._to_discard(h)
 
-    def _effects(self, ctx: Ctx) -> Iterator:
+    def _effects(self, ctx: Ctx) -> Flow[None]:
         """Resolve a card that has just landed; a "first" goal is claimed the moment its
         condition holds: when the card lands and after each of its operations."""
         self._check_goals(ctx.seat)
@@ -720,7 +722,7 @@ class Match(BaseMatch):
             yield from OPS[name](self, ctx, **args)
             self._check_goals(ctx.seat)
 
-    def _react(self, trigger: str, ctx: Ctx, owner: int = -1) -> Iterator:
+    def _react(self, trigger: str, ctx: Ctx, owner: int = -1) -> Flow[None]:
         """Open a reaction window: eligible seats may play a reaction whose trigger holds."""
         p = self.p
         if owner >= 0:
@@ -751,7 +753,7 @@ class Match(BaseMatch):
                 self._to_discard(r)
 
     # ------------------------------------------------------------------ rounds and tokens
-    def _end_round(self) -> Iterator:
+    def _end_round(self) -> Flow[None]:
         expired = []
         for h in list(self.tokens):
             self.tokens[h] -= 1
@@ -762,7 +764,7 @@ class Match(BaseMatch):
         self.marks = [m for m in self.marks if m[1] > 0]
         yield from self._expire(expired)
 
-    def _expire(self, expired: list[int]) -> Iterator:
+    def _expire(self, expired: list[int]) -> Flow[None]:
         p = self.p
         for h in expired:
             if h not in self.tokens or h not in self.on:
@@ -791,7 +793,7 @@ class Match(BaseMatch):
             self._goal_event("first_pair_ended", by)
 
     # ------------------------------------------------------------------ chance
-    def _reveal_chance(self, s: int) -> Iterator:
+    def _reveal_chance(self, s: int) -> Flow[None]:
         if not self.chance_deck:
             return
         h = self.chance_deck.pop()
@@ -806,7 +808,7 @@ class Match(BaseMatch):
         self._check_goals(s)
 
     # ------------------------------------------------------------------ operations
-    def _who(self, ctx: Ctx, who: str) -> Iterator:
+    def _who(self, ctx: Ctx, who: str) -> Flow[list[int]]:
         s = ctx.seat
         if who == "you":
             return [s]
@@ -820,7 +822,7 @@ class Match(BaseMatch):
         return [c[1]]
 
     @operation("draw", count=int, who=("you", "opponent", "pair_owner", "others", "all"))
-    def op_draw(self, ctx: Ctx, count: int, who: str) -> Iterator:
+    def op_draw(self, ctx: Ctx, count: int, who: str) -> Flow[None]:
         for s in (yield from self._who(ctx, who)):
             for _ in range(count):
                 h = self._draw_one()
@@ -829,7 +831,7 @@ class Match(BaseMatch):
                 self.hand[s].append(h)
 
     @operation("discard", count=int, who=("you", "opponent", "pair_owner", "others", "all"), source=("hand", "unattached"))
-    def op_discard(self, ctx: Ctx, count: int, who: str, source: str) -> Iterator:
+    def op_discard(self, ctx: Ctx, count: int, who: str, source: str) -> Flow[None]:
         seats = yield from self._who(ctx, who)
         p = self.p
         for _ in range(count):
@@ -844,7 +846,7 @@ class Match(BaseMatch):
                 return
             if len(live) == 1:
                 one = yield from self.ask("discard", live[0], options[0])
-                got = (one,)
+                got: tuple = (one,)
             elif self.auto and all(len(o) == 1 for o in options):
                 got = tuple(o[0] for o in options)
             else:
@@ -854,7 +856,7 @@ class Match(BaseMatch):
                 self._to_discard(c[1])
 
     @operation("dig", look=int, keep=int)
-    def op_dig(self, ctx: Ctx, look: int, keep: int) -> Iterator:
+    def op_dig(self, ctx: Ctx, look: int, keep: int) -> Flow[None]:
         seen = []
         for _ in range(look):
             h = self._draw_one()
@@ -872,7 +874,7 @@ class Match(BaseMatch):
             self.discard.append(h)
 
     @operation("take_from_discard", card_type=("any", "preparation", "pair", "obstacle", "reaction", "connection", "action"))
-    def op_take_from_discard(self, ctx: Ctx, card_type: str) -> Iterator:
+    def op_take_from_discard(self, ctx: Ctx, card_type: str) -> Flow[None]:
         p = self.p
         want = None if card_type == "any" else TYPE_CODES[card_type]
         seen, opts = set(), []
@@ -887,7 +889,7 @@ class Match(BaseMatch):
         self.hand[ctx.seat].append(c[1])
 
     @operation("steal_preparation", source=("unattached", "any_pair", "affected_pair"))
-    def op_steal_preparation(self, ctx: Ctx, source: str) -> Iterator:
+    def op_steal_preparation(self, ctx: Ctx, source: str) -> Flow[None]:
         s, p = ctx.seat, self.p
         if source == "unattached":
             opts = [("steal", q) for o in range(self.n) if o != s for q in self.unatt[o]]
@@ -922,7 +924,7 @@ class Match(BaseMatch):
         return -1
 
     @operation("steal_from_hand", count=int)
-    def op_steal_from_hand(self, ctx: Ctx, count: int) -> Iterator:
+    def op_steal_from_hand(self, ctx: Ctx, count: int) -> Flow[None]:
         s = ctx.seat
         c = yield from self.ask("opponent", s, [("opponent", o) for o in range(self.n) if o != s])
         o = c[1]
@@ -935,7 +937,7 @@ class Match(BaseMatch):
             self.hand[s].append(h)
 
     @operation("swap_hands")
-    def op_swap_hands(self, ctx: Ctx) -> Iterator:
+    def op_swap_hands(self, ctx: Ctx) -> Flow[None]:
         s = ctx.seat
         c = yield from self.ask("opponent", s, [("opponent", o) for o in range(self.n) if o != s])
         o = c[1]
@@ -946,7 +948,7 @@ class Match(BaseMatch):
         self.hand[o] = [h for h in self.hand[o] if job[h]] + mine
 
     @operation("pass_hands", direction=("clockwise", "counterclockwise"))
-    def op_pass_hands(self, ctx: Ctx, direction: str) -> Iterator:
+    def op_pass_hands(self, ctx: Ctx, direction: str) -> Flow[None]:
         job, n = self.p.is_job, self.n
         keep = [[h for h in hd if job[h]] for hd in self.hand]
         give = [[h for h in hd if not job[h]] for hd in self.hand]
@@ -956,7 +958,7 @@ class Match(BaseMatch):
         yield
 
     @operation("discard_obstacle", count=int)
-    def op_discard_obstacle(self, ctx: Ctx, count: int) -> Iterator:
+    def op_discard_obstacle(self, ctx: Ctx, count: int) -> Flow[None]:
         s, p = ctx.seat, self.p
         for _ in range(count):
             opts = [("remove", c) for pr in self.pairs[s] for c in self.att[pr] if p.type[c] == OBST]
@@ -969,14 +971,14 @@ class Match(BaseMatch):
             self._to_discard(c[1])
 
     @operation("redirect_obstacle")
-    def op_redirect_obstacle(self, ctx: Ctx) -> Iterator:
+    def op_redirect_obstacle(self, ctx: Ctx) -> Flow[None]:
         if ctx.trig is not None and self.p.type[ctx.trig.card] == OBST and not ctx.trig.cancelled:
             ctx.trig.redirected = True
         return
         yield
 
     @operation("cancel_card", to=("discard", "your_hand"))
-    def op_cancel_card(self, ctx: Ctx, to: str) -> Iterator:
+    def op_cancel_card(self, ctx: Ctx, to: str) -> Flow[None]:
         t = ctx.trig
         if t is None or t.cancelled:
             return
@@ -994,7 +996,7 @@ class Match(BaseMatch):
         yield
 
     @operation("protect_pair", rounds=int)
-    def op_protect_pair(self, ctx: Ctx, rounds: int) -> Iterator:
+    def op_protect_pair(self, ctx: Ctx, rounds: int) -> Flow[None]:
         s = ctx.seat
         if not self.pairs[s]:
             return
@@ -1002,33 +1004,33 @@ class Match(BaseMatch):
         self.marks.append([c[1], rounds, s])
 
     @operation("lock_pair", rounds=int)
-    def op_lock_pair(self, ctx: Ctx, rounds: int) -> Iterator:
+    def op_lock_pair(self, ctx: Ctx, rounds: int) -> Flow[None]:
         return     # only acts while attached (obstacles): see `locked`
         yield
 
     # These act only while their card is attached (obstacles) or at scoring: see `Prepared`.
     @operation("end_pair_after", rounds=int)
-    def op_end_pair_after(self, ctx: Ctx, rounds: int) -> Iterator:
+    def op_end_pair_after(self, ctx: Ctx, rounds: int) -> Flow[None]:
         return
         yield
 
     @operation("pair_penalty", count=int)
-    def op_pair_penalty(self, ctx: Ctx, count: int) -> Iterator:
+    def op_pair_penalty(self, ctx: Ctx, count: int) -> Flow[None]:
         return
         yield
 
     @operation("pair_bonus", count=int, perfect_only=bool)
-    def op_pair_bonus(self, ctx: Ctx, count: int, perfect_only: bool) -> Iterator:
+    def op_pair_bonus(self, ctx: Ctx, count: int, perfect_only: bool) -> Flow[None]:
         return
         yield
 
     @operation("fill_requirement", subtype=("any", "event", "location", "item"))
-    def op_fill_requirement(self, ctx: Ctx, subtype: str) -> Iterator:
+    def op_fill_requirement(self, ctx: Ctx, subtype: str) -> Flow[None]:
         return
         yield
 
     @operation("discard_attached", count=int, card_type=("preparation", "connection"))
-    def op_discard_attached(self, ctx: Ctx, count: int, card_type: str) -> Iterator:
+    def op_discard_attached(self, ctx: Ctx, count: int, card_type: str) -> Flow[None]:
         p, pr = self.p, ctx.pair
         if pr not in self.att:
             return
@@ -1046,12 +1048,12 @@ class Match(BaseMatch):
             self._to_discard(c[1])
 
     @operation("skip_turn", who=("you", "opponent", "pair_owner", "others", "all"))
-    def op_skip_turn(self, ctx: Ctx, who: str) -> Iterator:
+    def op_skip_turn(self, ctx: Ctx, who: str) -> Flow[None]:
         for s in (yield from self._who(ctx, who)):
             self.skip[s] += 1
 
     @operation("swap_pair")
-    def op_swap_pair(self, ctx: Ctx) -> Iterator:
+    def op_swap_pair(self, ctx: Ctx) -> Flow[None]:
         s = ctx.seat
         opts = [("swap", a, b) for a in self.pairs[s] for o in range(self.n) if o != s
                 for b in self.pairs[o]]
@@ -1069,7 +1071,7 @@ class Match(BaseMatch):
                     self.ctrl[x] = who
 
     @operation("move_extra_preparation", count=int)
-    def op_move_extra_preparation(self, ctx: Ctx, count: int) -> Iterator:
+    def op_move_extra_preparation(self, ctx: Ctx, count: int) -> Flow[None]:
         if self.p.type[ctx.card] == CHANCE:
             self.extra_next[ctx.seat] += count
         else:
@@ -1078,13 +1080,13 @@ class Match(BaseMatch):
         yield
 
     @operation("score_vp", count=int)
-    def op_score_vp(self, ctx: Ctx, count: int) -> Iterator:
+    def op_score_vp(self, ctx: Ctx, count: int) -> Flow[None]:
         self.banked[ctx.seat] += count
         return
         yield
 
     @operation("void_pair")
-    def op_void_pair(self, ctx: Ctx) -> Iterator:
+    def op_void_pair(self, ctx: Ctx) -> Flow[None]:
         s, p = ctx.seat, self.p
         opts = [("void", pr) for o in range(self.n) if o != s for pr in self.pairs[o]]
         if not opts:
@@ -1101,7 +1103,7 @@ class Match(BaseMatch):
                 self._to_discard(x)
 
     @operation("tick_tokens", count=int)
-    def op_tick_tokens(self, ctx: Ctx, count: int) -> Iterator:
+    def op_tick_tokens(self, ctx: Ctx, count: int) -> Flow[None]:
         expired = []
         for h in list(self.tokens):
             self.tokens[h] -= count
@@ -1113,7 +1115,7 @@ class Match(BaseMatch):
         yield from self._expire(expired)
 
     @operation("reveal_chance", count=int)
-    def op_reveal_chance(self, ctx: Ctx, count: int) -> Iterator:
+    def op_reveal_chance(self, ctx: Ctx, count: int) -> Flow[None]:
         for _ in range(count):
             yield from self._reveal_chance(ctx.seat)
 
@@ -1254,12 +1256,6 @@ class Match(BaseMatch):
         for pr, cards in self.att.items():
             yield f"attached[{self.p.cid[pr]}]", cards
 
-    def total(self) -> int:
-        return self.p.n
-
-    def handle_name(self, h: int) -> str:
-        return self.p.cid[h]
-
     def invariants(self) -> None:
         """Raise InvariantViolation when the state breaks a rule of the game (the base has
         checked that every card is in exactly one zone)."""
@@ -1371,8 +1367,6 @@ OPTIONS = (
     Option("promo_replace", str, "", (),
            "Promo cards that replace base copies one by one: `card:copies,card:copies`."),
 )
-#: The flags `forge simulate` had before options were declared: `--goals-value N`.
-OPTION_ALIASES = {"goals_value": "goals_same_value"}
 #: What the engine reads from the cards (checked by `forge check` against the manifest).
 REQUIRES = Requires({
     "preparation": (), "pair": ("requires", "vp_incomplete", "vp_perfect"), "obstacle": (),
@@ -1424,6 +1418,15 @@ def prepare(game: Any, options: Any = None, sets: Any = None) -> Prepared:
     return Prepared(game, config)
 
 
-from .love_formula_agents import AGENT_NAMES, AGENTS, greedy_agent  # noqa: E402,F401  (agents read Match and the type codes)
-from .love_formula_scenario import (SCENARIO, SCORE_UNIT, describe_expect,  # noqa: E402,F401
+from .love_formula_agents import AGENT_NAMES, AGENTS  # noqa: E402  (agents read Match and the type codes)
+from .love_formula_scenario import (SCENARIO, SCORE_UNIT, describe_expect,  # noqa: E402
                                     scenario_expect, scenario_setup)
+
+#: The engine, registered as ``forge.rules.love_formula:ENGINE``.
+ENGINE = Engine(
+    "love_formula", PLAYERS, prepare, OPERATIONS, options=OPTIONS,
+    # the flag `forge simulate` had before options were declared: `--goals-value N`
+    option_aliases={"goals_value": "goals_same_value"},
+    requires=REQUIRES, agents=AGENTS, agent_names=AGENT_NAMES, scenario=SCENARIO,
+    scenario_setup=scenario_setup, scenario_expect=scenario_expect,
+    describe_expect=describe_expect, score_unit=SCORE_UNIT)

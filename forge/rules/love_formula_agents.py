@@ -6,7 +6,7 @@
 
 An agent decides from ``match.view(seat)`` (its own hand, pack and picks, the public table), the
 options it is offered and the printed card data of the prepared game (``match.p``); it never
-reads the match's zones. The view names cards by id: `_card_index` maps an id to one of its
+reads the match's zones. The view names cards by id: `Prepared.card_index` maps an id to one of its
 handles, whose rows in the static tables (type, requirement key, requirements) every copy shares.
 """
 from __future__ import annotations
@@ -15,15 +15,6 @@ import random
 from typing import Any
 
 from .agents import random_agent
-
-
-def _card_index(p: Any) -> dict[str, int]:
-    """{card id: a handle of it} for the prepared game ``p``, built once and kept on it."""
-    index = getattr(p, "_agent_card_index", None)
-    if index is None:
-        index = {cid: hs[0] for cid, hs in p.handles_of.items()}
-        p._agent_card_index = index
-    return index
 
 
 def _needs(p: Any, ix: dict[str, int], mine: dict[str, list[str]]) -> dict[int, int]:
@@ -70,18 +61,18 @@ def greedy_agent(match: Any, seat: int, options: list, rng: random.Random) -> tu
     p = match.p
     typ, key = p.type, p.key
     verb = options[0][0]
-    best, best_score = None, -1e9
-    view: dict | None = None          # read when an option needs the table (not for a pass)
+    best, best_score = options[0], -1e9
+    view: dict = {}                   # read when an option needs the table (not for a pass)
     ix: dict[str, int] = {}
     need: dict[int, int] | None = None
     wanted: set[int] | None = None
     for opt in options:
         v = opt[0]
         score = rng.random()          # random tie-break among equals
-        if view is None and (v in ("attach", "move", "target") or
+        if not view and (v in ("attach", "move", "target") or
                              ((v == "pick" or v == "play") and typ[opt[1]] in (0, 1, 2, 4))):
             view = match.view(seat)
-            ix = _card_index(p)
+            ix = p.card_index
         if v == "pick" or v == "play":
             h = opt[1]
             t = typ[h]

@@ -3,10 +3,10 @@ expect of it, beyond the common keys of forge/rules/scenario.py (docs/scenarios.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Callable
 
 from .core import SEAT_NAMES, ScenarioKeys
-from .scenario import ANY, SEAT, Int, Map, N, Rec, card
+from .scenario import ANY, SEAT, Int, Map, N, Rec, SetupContext, card
 
 PLAYABLE = card("preparation", "pair", "obstacle", "reaction", "connection", "action")
 ROUNDS = 10
@@ -37,7 +37,7 @@ SCENARIO = ScenarioKeys(
     stops={"rounds": "round_end", "drafts": "draft_end"})
 
 
-def scenario_setup(m: Any, d: dict, ctx: Any) -> None:
+def scenario_setup(m: Any, d: dict, ctx: SetupContext) -> None:
     """Place the scenario's position (or deal from the seed) and start the flow."""
     from .love_formula import CHANCE, GOAL, VP
     P, n = m.p, m.n
@@ -124,8 +124,10 @@ def _show_ids(d: dict) -> str:
     return "{" + ", ".join(f"{k}: {sorted(v.elements())}" for k, v in sorted(d.items())) + "}"
 
 
-def scenario_expect(m: Any, exp: dict, ctx: Any) -> None:
+def scenario_expect(m: Any, exp: dict, ctx: SetupContext) -> None:
     """Love Formula's own `expect:` keys; each mismatch is a failure at its key's line."""
+    got: object         # what each key finds, of that key's type
+    want: object
     def fail(*loc_and_message: Any) -> None:
         *loc, message = loc_and_message
         ctx.fail(tuple(loc), message)
@@ -193,8 +195,8 @@ def scenario_expect(m: Any, exp: dict, ctx: Any) -> None:
                "end": sum(1 for g in m.goals if P.goal[g][0] == "end"),
                "vp_cards": len(m.goal_vp), "face_up": sum(m.goal_open),
                "values": sorted(m.goal_value)}
-        for key, want in exp["goal_table"].items():
-            want = sorted(want) if key == "values" else want
+        for key, expected in exp["goal_table"].items():
+            want = sorted(expected) if key == "values" else expected
             if got[key] != want:
                 fail("goal_table", key, f"goal table {key}: expected {want}, got {got[key]}")
     for gid, up in (exp.get("vp_face_up") or {}).items():
@@ -367,7 +369,7 @@ def _vp_face_up(faces: dict, w: Any) -> list[str]:
             for goal, up in faces.items()]
 
 
-_PHRASES = {
+_PHRASES: dict[str, Callable[[Any, Any], list[str]]] = {
     "zones": _zones,
     "discard": lambda ids, w: [w.in_discard(ids)] if ids else [],
     "not_discarded": lambda ids, w: [w.not_in_discard(ids)] if ids else [],

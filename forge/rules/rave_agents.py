@@ -19,20 +19,10 @@ and the printed card data of the prepared game (``match.p``); it never reads the
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Sequence
 
-from .agents import random_agent
+from .agents import Agent, random_agent
 from .rules_does_not_exist import lineup_strength  # defined before this module is imported
-
-
-def _card_index(p: Any) -> dict[str, int]:
-    """{card id: a handle of it} for the prepared game ``p``, built once and kept on it: every
-    copy of a card shares its row in the static tables (bonus, genres, duration, abilities)."""
-    index = getattr(p, "_agent_card_index", None)
-    if index is None:
-        index = {cid: hs[0] for cid, hs in p.handles_of.items()}
-        p._agent_card_index = index
-    return index
 
 
 class _Sight:
@@ -43,7 +33,7 @@ class _Sight:
                  "_extra")
 
     def __init__(self, p: Any, v: dict, s: int):
-        self.p, self.v, self.ix, self.s = p, v, _card_index(p), s
+        self.p, self.v, self.ix, self.s = p, v, p.card_index, s
         self.host, self.expect = v["host"], v["expectation"]
         self.souls, self.win = v["souls"], v["souls_to_win"]
         self._cards: list[int] | None = None
@@ -66,7 +56,7 @@ class _Sight:
             got = self._line[owner] = [ix[c] for c in self.v["lineups"][owner]]
         return got
 
-    def strength(self, owner: int, cards: list[int], boosts: list[int] = ()) -> tuple[int, int]:
+    def strength(self, owner: int, cards: Sequence[int], boosts: Sequence[int] = ()) -> tuple[int, int]:
         """(bonus, duration) of ``owner``'s lineup of ``cards``; ``boosts`` are the Mercenary
         boosts of its first cards (those already in the lineup)."""
         p = self.p
@@ -78,7 +68,7 @@ class _Sight:
             self._extra[owner] = extra
         return lineup_strength(p, cards, boosts, extra)
 
-    def lineup(self, owner: int, more: list[int] = ()) -> tuple[int, int]:
+    def lineup(self, owner: int, more: Sequence[int] = ()) -> tuple[int, int]:
         """Strength of ``owner``'s lineup on the table with ``more`` cards added."""
         return self.strength(owner, self.line(owner) + list(more), self.v["lineup_boosts"][owner])
 
@@ -222,5 +212,5 @@ def sensible_agent(m: Any, s: int, options: list, rng: random.Random) -> tuple:
     return random_agent(m, s, options, rng)
 
 
-AGENTS = {"random": random_agent, "sensible": sensible_agent}
-AGENT_NAMES = {"sensible": {"uk": "розважливий", "en": "sensible"}}
+AGENTS: dict[str, Agent] = {"random": random_agent, "sensible": sensible_agent}
+AGENT_NAMES: dict[str, dict[str, str]] = {"sensible": {"uk": "розважливий", "en": "sensible"}}

@@ -5,7 +5,7 @@ names in quotes, seats as «гравець А» by case, plurals); a key not phr
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 #: The unit of a score: the game is scored in souls (uk: the accusative after «має»).
 SCORE_UNIT = {"uk": ("душу", "душі", "душ"), "en": ("soul", "souls")}
@@ -182,7 +182,7 @@ def _sizes(sizes: dict, w: Any) -> list[str]:
                       for z, n in sizes.items())]
 
 
-_PHRASES = {
+_PHRASES: dict[str, Callable[[Any, Any], list[str]]] = {
     "souls": lambda souls, w: [w.holdings(souls, SCORE_UNIT[w.lang])] if souls else [],
     "zones": _zones, "out": _out, "skip": _skip, "resets": _resets, "turns": _turns,
     "rave": _rave,

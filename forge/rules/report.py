@@ -31,7 +31,7 @@ from ..text import plural
 from ..text.typography import NBSP, escape, typeset_markup
 from .agents import agent_name
 
-TEXT = {
+TEXT: dict[str, dict[str, Any]] = {
     "uk": {"title": "Звіт про баланс: {game}", "run": "{games}, {players}, зерно {seed}, "
            "набори: {sets}, агенти: {agents}.", "n_games": ("партія", "партії", "партій"),
            "n_players": ("гравець", "гравці", "гравців"), "speed": "Швидкість: {gps} партій/с, {dps} рішень/с; "
@@ -202,7 +202,7 @@ def _build(story: list, path: Path, title: str) -> Path:
     return Path(path)
 
 
-COMPARE_TEXT = {
+COMPARE_TEXT: dict[str, dict[str, Any]] = {
     "uk": {"title": "Порівняння: {game}", "sides": "A: {a}. B: {b}.",
            "ablated": "{a}: з картою і без неї (агенти не можуть її обрати): {cards}.",
            "run": "{games} з однаковими зернами з обох боків, {players}, зерно {seed}, агенти: {agents}.",
@@ -271,13 +271,14 @@ def write_comparison(result: dict, path: Path, lang: str = "uk", game: Any = Non
     t = COMPARE_TEXT[lang]
     num = partial(_number, lang=lang)
     para = partial(_para, lang=lang)
-    names = {c.id: c.name[lang] for c in game.cards} if game is not None else {}
+    names: dict[str, str] = {c.id: c.name[lang] for c in game.cards} if game is not None else {}
     title = game.manifest.title[lang] if game is not None else result["game"]
     engine = None
     if game is not None:
         from . import ENGINES
         engine = ENGINES.get(game.manifest.engine or "")
-    name = lambda cid: names.get(cid, cid)   # noqa: E731
+    def name(cid: str) -> str:
+        return names.get(cid, cid)
     quoted = (lambda cid: f"«{name(cid)}»") if lang == "uk" else (lambda cid: f"“{name(cid)}”")  # noqa: E731
     a, b = result["a"], result["b"]
     side = lambda s: s["source"] + "".join(f", {k}={v}" for k, v in s["options"].items())  # noqa: E731

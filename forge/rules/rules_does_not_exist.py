@@ -24,10 +24,9 @@ from fractions import Fraction
 from typing import Any, Iterator, Mapping, Sequence
 
 from . import core
-from .core import InvariantViolation, Option, Requires, SEAT_NAMES, operation, operations_of, passive
+from .core import Flow, InvariantViolation, Option, Requires, SEAT_NAMES, operation, operations_of, passive
 from .tally import spread
 
-NAME = "rules_does_not_exist"
 #: Seats the Basic mode is written for.
 PLAYERS = (2, 5)
 
@@ -115,12 +114,12 @@ class Prepared(core.Prepared):
         self.rsouls: list[int] = []
         self.rsounds: list[int] = []
         self.failure: list[tuple] = []
-        self.fx: list[dict | None] = []
+        self.fx: list[dict] = []           # passive abilities of Classes and Mercenaries ({}: none)
         for d, c in enumerate(self.defs):
             if c.type not in TYPE_CODES:
                 continue
             t = TYPE_CODES[c.type]
-            fx = _passive(c, genre_bit) if t in (CLASS, MERC) else None
+            fx = _passive(c, genre_bit) if t in (CLASS, MERC) else {}
             fail = tuple((op.name, op.args()) for op in c.failure) if t == MONSTER else ()
             for _ in range(c.copies):
                 self.cid.append(c.id)
@@ -141,10 +140,6 @@ class Prepared(core.Prepared):
         self.n = len(self.cid)
         for h, i in enumerate(self.cid):
             self.handles_of.setdefault(i, []).append(h)
-
-    def playable_ids(self) -> list[str]:
-        """Cards a game can put to use (dead-card statistics)."""
-        return sorted(self.handles_of)
 
     def new(self, players: int, seed: int, log: bool = False, deal: bool = True) -> "Match":
         m = Match(self, players, seed, log=log)
@@ -186,6 +181,8 @@ def lineup_strength(p: "Prepared", cards: Sequence[int], boosts: Sequence[int],
 
 class Match(core.Match):
     """One game. Seats 0..n-1 (A, B, ...), clockwise; the next seat is the one to the left."""
+
+    p: Prepared
 
     def __init__(self, prep: Prepared, players: int, seed: int, log: bool = False):
         lo, hi = PLAYERS
@@ -239,16 +236,6 @@ class Match(core.Match):
         #: The last rave: expectation, (bonus, duration) of each lineup by owner, winner.
         self.last_rave: dict | None = None
 
-    def pick_random(self, kind: str, cards: list[int]) -> Iterator:
-        """Index of a card taken at random from ``cards``: a chance over their card ids, so a
-        scenario scripts it by id (``rolls: {class: [wingman]}``); copies of one card are alike."""
-        cid = self.p.cid
-        got = yield from self.roll(kind, [cid[h] for h in cards])
-        for i, h in enumerate(cards):
-            if cid[h] == got:
-                return i
-        return 0
-
     # ------------------------------------------------------------------ setup
     def setup(self) -> None:
         """Deal the decks (not shuffled yet: `flow` shuffles them as chance events)."""
@@ -258,7 +245,7 @@ class Match(core.Match):
             (self.deck if t == SOUND else self.monsters if t == MONSTER
              else self.classes if t == CLASS else self.merc_deck).append(h)
 
-    def flow(self) -> Iterator:
+    def flow(self) -> Flow[None]:
         if self.start_at >= 0:                 # a scenario's position
             yield from self.play_from(self.start_at)
             return
@@ -275,7 +262,7 @@ class Match(core.Match):
         self._log("first", self.first)
         yield from self.play_from(self.first)
 
-    def play_from(self, seat: int) -> Iterator:
+    def play_from(self, seat: int) -> Flow[None]:
         """Turns from ``seat`` on, until the game ends."""
         s = seat
         self.between = True
@@ -296,7 +283,7 @@ class Match(core.Match):
             s = (s + 1) % self.n
         self._finish()
 
-    def _gentle_round(self) -> Iterator:
+    def _gentle_round(self) -> Flow[int]:
         """«Ніжний раунд»: 9 cards each, one at a time; until a seat holds its 9th card it may
         lay cards from its hand into a lineup; the strongest lineup starts. Then the lineups go
         back to hand and everyone discards down to 5 (DECISION: ties are broken by lot)."""
@@ -342,7 +329,7 @@ class Match(core.Match):
     def inv_limit(self, s: int) -> int:
         return LIMIT + self.fx(s, "inventory")
 
-    def _draw(self) -> Iterator:
+    def _draw(self) -> Flow[int]:
         """Top card of the Sound deck; an empty deck is refilled from the shuffled discard
         (DECISION); with both empty, -1 (nothing is drawn)."""
         if not self.deck:
@@ -353,13 +340,13 @@ class Match(core.Match):
             self._log("reshuffle")
         return self.deck.pop()
 
-    def _draw_to(self, zone: list[int]) -> Iterator:
+    def _draw_to(self, zone: list[int]) -> Flow[int]:
         h = yield from self._draw()
         if h >= 0:
             zone.append(h)
         return h
 
-    def limits(self, s: int) -> Iterator:
+    def limits(self, s: int) -> Flow[None]:
         """Bring the hand and inventory of ``s`` within their limits: extra hand cards go to the
         inventory while it has room, or to the discard, as the player chooses."""
         hl, il = self.hand_limit(s), self.inv_limit(s)
@@ -386,7 +373,7 @@ class Match(core.Match):
         return (2 if solo else 1) + self.fx(s, role)
 
     # ------------------------------------------------------------------ a turn
-    def turn(self, h: int) -> Iterator:
+    def turn(self, h: int) -> Flow[None]:
         p, n = self.p, self.n
         if self.skip[h]:
             self.skip[h] -= 1
@@ -471,7 +458,7 @@ class Match(core.Match):
             opts.append(("hire",))
         return opts
 
-    def _shop(self, s: int, verb: str) -> Iterator:
+    def _shop(self, s: int, verb: str) -> Flow[None]:
         p = self.p
         if verb == "buy":
             # One Class at a time: the old one goes back into the Class deck (DECISION).
@@ -495,7 +482,7 @@ class Match(core.Match):
             self._log("hired", s, p.cid[m])
             yield from self.limits(s)        # a Mercenary may change a limit
 
-    def _take_class(self, s: int) -> Iterator:
+    def _take_class(self, s: int) -> Flow[None]:
         """A random Class from the deck; a Class already held goes back into the deck."""
         p = self.p
         if not self.classes:
@@ -513,7 +500,7 @@ class Match(core.Match):
         lv = self.p.level
         return [m for m in self.monsters if lv[m] <= self.expect]
 
-    def _invite(self, h: int) -> Iterator:
+    def _invite(self, h: int) -> Flow[None]:
         p = self.p
         c = yield from self.ask("monster", h, [("invite", m) for m in self._invitable()])
         m = c[1]
@@ -528,7 +515,7 @@ class Match(core.Match):
         self.played.append((p.dix[m], h))
         self._log("invite", h, p.cid[m])
 
-    def _trade(self, h: int, s: int) -> Iterator:
+    def _trade(self, h: int, s: int) -> Flow[None]:
         """DECISION: the Host offers one hand card for one of the other player's hand cards,
         which that player chooses, or declines."""
         c = yield from self.ask("offer", h, [("offer", x) for x in self.hand[h]])
@@ -569,7 +556,7 @@ class Match(core.Match):
                     opts += [("add", t, x) for x in self.hand[s]] + [("add_inv", t, x) for x in self.inv[s]]
         return opts
 
-    def rave(self, h: int) -> Iterator:
+    def rave(self, h: int) -> Flow[None]:
         """Step 2: lay lineups until a whole round of seats adds nothing."""
         n = self.n
         self._asked: set[int] = set()
@@ -599,7 +586,7 @@ class Match(core.Match):
             if not acted:
                 break
 
-    def _rave_act(self, s: int, c: tuple) -> Iterator:
+    def _rave_act(self, s: int, c: tuple) -> Flow[None]:
         p = self.p
         v = c[0]
         if v in ("lay", "lay_inv"):
@@ -640,7 +627,7 @@ class Match(core.Match):
                 self.rescuer, self.promise = t, k
                 self._stayed.discard(t)
 
-    def _dismiss(self, s: int, m: int) -> Iterator:
+    def _dismiss(self, s: int, m: int) -> Flow[None]:
         self.mercs[s].remove(m)
         self.refx(s)
         self.discard.extend(self.under.pop(m))
@@ -664,7 +651,7 @@ class Match(core.Match):
                 best, who = key, o
         return who
 
-    def bounty(self, h: int) -> Iterator:
+    def bounty(self, h: int) -> Flow[None]:
         p = self.p
         w = self.winner()
         r = self.rescuer
@@ -717,7 +704,7 @@ class Match(core.Match):
     # abilities are passive: `Prepared` reads them into `fx` tables, and `Match.fx` sums them
     # for the owner; their methods below only register them (they never run on their own).
     @operation("discard", count=int, zone=("hand", "inventory"))
-    def op_discard(self, s: int, count: int, zone: str) -> Iterator:
+    def op_discard(self, s: int, count: int, zone: str) -> Flow[None]:
         cards = self.hand[s] if zone == "hand" else self.inv[s]
         for _ in range(min(count, len(cards))):
             c = yield from self.ask("discard", s, [("drop", x) for x in cards])
@@ -725,32 +712,32 @@ class Match(core.Match):
             self.discard.append(c[1])
 
     @operation("lose_souls", count=int)
-    def op_lose_souls(self, s: int, count: int) -> Iterator:
+    def op_lose_souls(self, s: int, count: int) -> Flow[None]:
         self.souls[s] = max(0, self.souls[s] - count)
         return
         yield
 
     @operation("lose_class")
-    def op_lose_class(self, s: int) -> Iterator:
+    def op_lose_class(self, s: int) -> Flow[None]:
         self.classes.extend(self.cls[s])
         self.cls[s] = []
         self.refx(s)
         yield from self.limits(s)
 
     @operation("lose_mercenaries", count=int)
-    def op_lose_mercenaries(self, s: int, count: int) -> Iterator:
+    def op_lose_mercenaries(self, s: int, count: int) -> Flow[None]:
         for _ in range(min(count, len(self.mercs[s]))):
             c = yield from self.ask("dismiss", s, [("dismiss", m) for m in self.mercs[s]])
             yield from self._dismiss(s, c[1])
 
     @operation("skip_turn")
-    def op_skip_turn(self, s: int) -> Iterator:
+    def op_skip_turn(self, s: int) -> Flow[None]:
         self.skip[s] += 1
         return
         yield
 
     @operation("reset")
-    def op_reset(self, s: int) -> Iterator:
+    def op_reset(self, s: int) -> Flow[None]:
         """«Обнулення»: hand, inventory, Class and Mercenaries go; then pay a soul for 5 cards
         and a random Class, or leave; with no soul the player is out."""
         self.resets += 1
@@ -805,14 +792,12 @@ class Match(core.Match):
         return (1 if self.alive[seat] else 0, self.out_turn[seat])
 
     def _finish(self) -> None:
-        self.finish()
-        self.result["turns"] = self.turns
-        self.result["capped"] = self.capped
+        self.finish(turns=self.turns, capped=self.capped)
 
     def stats(self) -> dict:
         """This game's figures for `simulate` (see `statistics`)."""
         p = self.p
-        w = self.result["winners"] if self.result else []
+        w = self.result.winners if self.result else []
         return {"turns": self.turns, "capped": self.capped, "resets": self.resets,
                 "invited": {p.def_ids[d]: k for d, k in self.invited.items()},
                 "satisfied": {p.def_ids[d]: k for d, k in self.satisfied.items()},
@@ -827,12 +812,6 @@ class Match(core.Match):
                 yield f"{name}[{SEAT_NAMES[s]}]", getattr(self, name)[s]
         for m, cards in self.under.items():
             yield f"under[{self.p.cid[m]}]", cards
-
-    def total(self) -> int:
-        return self.p.n
-
-    def handle_name(self, h: int) -> str:
-        return self.p.cid[h]
 
     def invariants(self) -> None:
         p = self.p
@@ -1061,7 +1040,7 @@ def check_data(game: Any) -> Iterator:
                                     f"{total} Sound cards cannot deal the gentle round's 9 cards "
                                     f"to {min(game.manifest.players.max, PLAYERS[1])} players ({deal})")
 
-from .rave_agents import AGENT_NAMES, AGENTS  # noqa: E402,F401  (the agents read this module's Match)
+from .rave_agents import AGENT_NAMES, AGENTS  # noqa: E402  (the agents read this module's Match)
 
 
 def prepare(game: Any, options: Mapping[str, Any] | None = None,
@@ -1071,8 +1050,8 @@ def prepare(game: Any, options: Mapping[str, Any] | None = None,
 
 
 # ---------------------------------------------------------------------------------- scenarios
-from .scenario import ANY, SEAT, Map, N, Rec, card  # noqa: E402
-from .rave_scenario_text import SCORE_UNIT, describe_expect  # noqa: E402,F401  (rulebook examples)
+from .scenario import ANY, SEAT, Map, N, Rec, SetupContext, card  # noqa: E402
+from .rave_scenario_text import SCORE_UNIT, describe_expect  # noqa: E402  (rulebook examples)
 
 _SOUND = card("sound")
 _MERC = Rec({"card": card("mercenary"), "under": [_SOUND]}, required=("card",))
@@ -1094,7 +1073,7 @@ SCENARIO = core.ScenarioKeys(
     stops={"turns": "turn"})
 
 
-def scenario_setup(m: Match, d: dict, ctx: Any) -> None:
+def scenario_setup(m: Match, d: dict, ctx: SetupContext) -> None:
     """Place a position: seats' hands, inventories, Classes, Mercenaries (with the cards under
     them), souls, skipped turns, players out; the top of the Sound deck and the discard; every
     other card goes to its deck (monsters to the face-up row), shuffled. The game resumes with
@@ -1137,13 +1116,10 @@ def scenario_setup(m: Match, d: dict, ctx: Any) -> None:
                             "inventory limit")
 
 
-def _ids(m: Match, hs: list[int]) -> list[str]:
-    return sorted(m.p.cid[h] for h in hs)
-
-
-def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
+def scenario_expect(m: Match, e: dict, ctx: SetupContext) -> None:
     """Check this game's `expect:` keys (docs/scenarios.md)."""
     from collections import Counter
+    got: object         # what each key finds, of that key's type
     seat = SEAT_NAMES.index
     for name, v in (e.get("souls") or {}).items():
         if m.souls[seat(name)] != v:
@@ -1151,8 +1127,8 @@ def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
     for name, z in (e.get("zones") or {}).items():
         s = seat(name)
         for key, zone in (("hand", m.hand[s]), ("inventory", m.inv[s]), ("mercenaries", m.mercs[s])):
-            if key in z and _ids(m, zone) != sorted(z[key]):
-                ctx.fail(("zones", name, key), f"{name}'s {key}: {_ids(m, zone)}, expected {sorted(z[key])}")
+            if key in z and ctx.card_ids(zone) != sorted(z[key]):
+                ctx.fail(("zones", name, key), f"{name}'s {key}: {ctx.card_ids(zone)}, expected {sorted(z[key])}")
         for key, zone in (("hand_size", m.hand[s]), ("inventory_size", m.inv[s])):
             if key in z and len(zone) != z[key]:
                 ctx.fail(("zones", name, key), f"{name}'s {key}: {len(zone)}, expected {z[key]}")
@@ -1205,3 +1181,11 @@ def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
         got = len(getattr(m, zone))
         if got != v:
             ctx.fail(("sizes", zone), f"{zone} holds {got} cards, expected {v}")
+
+
+#: The engine, registered as ``forge.rules.rules_does_not_exist:ENGINE``.
+ENGINE = core.Engine(
+    "rules_does_not_exist", PLAYERS, prepare, OPERATIONS, options=OPTIONS, requires=REQUIRES,
+    agents=AGENTS, agent_names=AGENT_NAMES, scenario=SCENARIO, scenario_setup=scenario_setup,
+    scenario_expect=scenario_expect, describe_expect=describe_expect, score_unit=SCORE_UNIT,
+    check_data=check_data, tally=tally, statistics=statistics)

@@ -7,32 +7,32 @@ The format is documented in docs/scenarios.md (and docs/engines.md for engines).
 
 A scenario file is untrusted input like a card file: `schema(engine)` is the one table of every
 key it may hold and the type of each value (the common keys below plus the keys the game's
-engine declares in its ``SCENARIO``), and the file is checked against it before anything is
+engine declares in its `Engine.scenario`), and the file is checked against it before anything is
 played, so a typo or a wrong shape is a finding at its file:line, never an ignored key (a silent
 PASS) or an engine traceback. What needs the game (card ids, sets, player counts) is checked in
 `build`, still before the engine runs. Every failure names the line it is about. This runner
-names no game: everything a game adds comes from its engine module.
+names no game: everything a game adds comes from its `Engine`.
 """
 from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
 from ..errors import EngineError, Finding, ForgeError
 from ..load import Document, Loc, load_yaml
 from ..model import load_game
 from ..model.game import find_game, known_games
 from . import ENGINES
-from .core import SEAT_NAMES, IllegalAction, ScenarioKeys, resolve_options
+from .core import SEAT_NAMES, Engine, IllegalAction, Match, Prepared, resolve_options
 
 
 # The schema. A type is: `str` (non-blank text), `bool`, `Int`, `SEAT`, `Card`, a frozenset (one
 # of these words), `[T]` (a list of T), `Map` (keys of one type to values of another), `Rec` (a
 # mapping with known keys), a tuple (any one of its types) or None (nothing, for `key:` alone).
 # `Opt` is an engine option (its own parser checks the value). The common keys are below; an
-# engine declares its own in the same terms (`ScenarioKeys` in its module), so this file names
+# engine declares its own in the same terms (its `Engine.scenario`), so this file names
 # no game.
 
 @dataclass(frozen=True)
@@ -95,25 +95,23 @@ COMMON = {"title": TEXTS, "story": TEXTS, "game": str, "players": Int(1, len(SEA
           "default": frozenset({"pass", "first"})}
 
 
-def schema(engine: Any) -> Rec:
+def schema(engine: Engine) -> Rec:
     """The whole scenario schema for ``engine``: the common keys and the engine's own."""
-    keys: ScenarioKeys = getattr(engine, "SCENARIO", None) or ScenarioKeys()
+    keys = engine.scenario
     fields = dict(COMMON)
     fields.update(keys.setup)
     if keys.seat is not None:
         fields["seats"] = Map(SEAT, (keys.seat, None))
-    options = getattr(engine, "OPTIONS", ())
-    fields["options"] = (Rec({o.name: Opt(o) for o in options}), None)
+    fields["options"] = (Rec({o.name: Opt(o) for o in engine.options}), None)
     fields["stop"] = (frozenset({"game"}), Rec({k: N for k in keys.stops})) if keys.stops \
         else frozenset({"game"})
     fields["expect"] = Rec({**COMMON_EXPECT, **keys.expect})
     return Rec(fields, required=("title", "story"))
 
 
-def placing(engine: Any) -> tuple[str, ...]:
+def placing(engine: Engine) -> tuple[str, ...]:
     """Keys that place cards by hand, so they cannot go with `deal: true`."""
-    keys: ScenarioKeys = getattr(engine, "SCENARIO", None) or ScenarioKeys()
-    return ("seats", *keys.setup)
+    return ("seats", *engine.scenario.setup)
 
 
 class ScenarioError(ForgeError):
@@ -133,9 +131,9 @@ class Scenario:
     doc: Document
     #: (where, id, kind) of every card id in the file, checked against the game in `build`.
     cards: list[tuple[Loc, str, Card]] = field(default_factory=list)
-    #: The game the scenario plays and its engine module.
+    #: The game the scenario plays and its engine (a file that does not load has neither).
     game: Any = None
-    engine: Any = None
+    engine: Engine | None = None
 
     def finding(self, loc: Loc | None, message: str, fix: str = "") -> Finding:
         """A finding at `loc`'s line, or about the whole file when `loc` is None."""
@@ -143,7 +141,7 @@ class Scenario:
             return Finding(self.doc.name, 0, 0, "scenario", message, fix)
         return self.doc.finding(loc, "scenario", message, fix)
 
-    def error(self, loc: Loc, message: str, fix: str = "") -> ScenarioError:
+    def error(self, loc: Loc | None, message: str, fix: str = "") -> ScenarioError:
         return ScenarioError([self.finding(loc, message, fix)])
 
 
@@ -248,7 +246,7 @@ class _Shape:
             return value is not None and not isinstance(value, (list, dict))
         if isinstance(t, Int):
             return (isinstance(value, int) and not isinstance(value, bool)
-                    and (t.lo is None or t.lo <= value <= t.hi))
+                    and (t.lo is None or t.hi is None or t.lo <= value <= t.hi))
         if not isinstance(value, str) or not value.strip():
             return False
         if t is SEAT:
@@ -344,7 +342,9 @@ def load_scenario(path: str | Path, loaded: Any = None) -> Scenario:
         raise stop(("game",) if "game" in data else None,
                    f"no game {game_id!r} (known: {', '.join(known)})")
     root = find_game(game_id)
-    if loaded is not None and root is not None and loaded.root.resolve() == root.resolve():
+    if root is None:
+        game = None
+    elif loaded is not None and loaded.root.resolve() == root.resolve():
         game = loaded
     else:
         game = _load_game_cached(root)
@@ -397,17 +397,21 @@ class SetupContext:
     expect, ctx)`` get from the runner: card handles to place, seats by name, and findings or
     failures at a line of the file."""
 
-    def __init__(self, sc: Scenario, prepared: Any, match: Any):
+    def __init__(self, sc: Scenario, prepared: Prepared, match: Match):
         self.sc, self.prepared, self.match = sc, prepared, match
         self.data = sc.data
         self.game = sc.game
         self.pool = {cid: list(hs) for cid, hs in prepared.handles_of.items()}
         self._cid = {h: cid for cid, hs in prepared.handles_of.items() for h in hs}
-        self._fail: Any = None
+        self._fail: Callable[[Loc | None, str], None] | None = None
 
     def seat(self, name: str) -> int:
         """The index of seat ``name`` (A is 0)."""
         return SEAT_NAMES.index(name)
+
+    def card_ids(self, handles: Iterable[int]) -> list[str]:
+        """The card ids of ``handles``, sorted: what an `expect:` list of cards is compared with."""
+        return sorted(self._cid[h] for h in handles)
 
     def remove(self, h: int) -> None:
         """Take handle ``h`` out of the pool of cards to place (the engine put it somewhere)."""
@@ -439,21 +443,23 @@ class SetupContext:
 
     def fail(self, loc: Loc, message: str) -> None:
         """An expectation that does not hold, at ``expect`` + ``loc``."""
+        assert self._fail is not None, "fail() is for scenario_expect, after the game"
         self._fail(("expect", *loc), message)
 
 
-def build(sc: Scenario, game: Any = None):
-    """Set up the scenario's position; returns the match, ready to play. What needs the game
-    (sets, player count, card ids) is checked before the engine is given anything."""
+def build(sc: Scenario, game: Any = None) -> tuple[Match, SetupContext]:
+    """Set up the scenario's position; returns the match, ready to play, and the context its
+    engine's hooks get. What needs the game (sets, player count, card ids) is checked before the
+    engine is given anything."""
     d = sc.data
     game = game or sc.game
-    module = sc.engine if game is sc.game else ENGINES.get(game.manifest.engine or "")
-    if module is None:
+    engine: Engine | None = sc.engine if game is sc.game else ENGINES.get(game.manifest.engine or "")
+    if engine is None:
         raise sc.error(("game",), f"{game.id} has no rules engine")
     sets = d.get("sets") or [next(iter(game.manifest.sets))]
     n = d.get("players", 4)
-    lo = max(game.manifest.players.min, module.PLAYERS[0])
-    hi = min(game.manifest.players.max, module.PLAYERS[1])
+    lo = max(game.manifest.players.min, engine.players[0])
+    hi = min(game.manifest.players.max, engine.players[1])
     problems = [sc.finding(("sets", i), f"{game.id} has no set {s!r} (known: "
                            f"{', '.join(game.manifest.sets)})")
                 for i, s in enumerate(sets) if s not in game.manifest.sets]
@@ -462,8 +468,8 @@ def build(sc: Scenario, game: Any = None):
     if problems:
         raise ScenarioError(problems)
     try:
-        options = resolve_options(getattr(module, "OPTIONS", ()), dict(d.get("options") or {}))
-        prep = module.prepare(game, options, tuple(sets))
+        options = resolve_options(engine.options, dict(d.get("options") or {}))
+        prep = engine.prepare(game, options, tuple(sets))
     except EngineError as exc:
         raise sc.error(("options",) if "options" in d else None, str(exc)) from None
     problems = _card_findings(sc, game, prep.cards_in_play())
@@ -474,13 +480,11 @@ def build(sc: Scenario, game: Any = None):
     for kind, outcomes in (d.get("rolls") or {}).items():
         m.script(kind, outcomes)
     ctx = SetupContext(sc, prep, m)
-    setup = getattr(module, "scenario_setup", None)
-    if setup is not None:
-        setup(m, d, ctx)
+    if engine.scenario_setup is not None:
+        engine.scenario_setup(m, d, ctx)
     if m._gen is None:
         m.begin()
-    m._forge_ctx = ctx
-    return m
+    return m, ctx
 
 
 def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
@@ -496,7 +500,7 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
         res.failures.append(str(sc.finding(loc, message)))
 
     try:
-        m = build(sc, game)
+        m, ctx = build(sc, game)
     except ScenarioError as exc:
         res.failures += [str(f) for f in exc.findings]
         return res
@@ -505,8 +509,9 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
              f"the engine refuses this position: {type(exc).__name__}: {exc}")
         return res
     d, n = sc.data, m.n
-    stops = dict(getattr(sc.engine.SCENARIO, "stops", {}) if getattr(sc.engine, "SCENARIO", None)
-                 else {})
+    engine = sc.engine
+    assert engine is not None               # load_scenario found it
+    stops = dict(engine.scenario.stops)
     # each seat's queue of (where, action label or check)
     queues: list[list[tuple[Loc, Any]]] = [[] for _ in range(n)]
     for i, step in enumerate(d.get("actions") or []):
@@ -565,16 +570,15 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
     res.log = list(m.log or [])
     res.orders = [[SEAT_NAMES[s] for s in o] for o in m.orders]
     try:
-        scores = m.result["scores"] if m.result else m.scores()
+        scores = m.result.scores if m.result else m.scores()
     except Exception as exc:  # noqa: BLE001 - a position the engine cannot score
         fail(None, f"the engine cannot score this position: {type(exc).__name__}: {exc}")
         scores = [0] * n
     res.scores = scores
     exp = d.get("expect") or {}
     _expect(m, exp, res, scores, asked, fail)
-    hook = getattr(sc.engine, "scenario_expect", None)
+    hook = engine.scenario_expect
     if hook is not None and exp:
-        ctx = m._forge_ctx
         ctx._fail = fail
         try:
             hook(m, exp, ctx)
@@ -620,7 +624,7 @@ def _expect(m: Any, exp: dict, res: ScenarioResult, scores: list[int], asked: li
         if m.result is None:
             fail("winners", "winners: the game has not ended")
         else:
-            got = [SEAT_NAMES[s] for s in m.result["winners"]]
+            got = [SEAT_NAMES[s] for s in m.result.winners]
             if sorted(got) != sorted(exp["winners"]):
                 fail("winners", f"winners: expected {exp['winners']}, got {got}")
     if "over" in exp and bool(m.result) != exp["over"]:

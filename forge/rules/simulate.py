@@ -10,7 +10,6 @@ its options, agents and optional ``tally``/``statistics`` hooks.
 """
 from __future__ import annotations
 
-import inspect
 import math
 import time
 from dataclasses import dataclass, field
@@ -18,8 +17,8 @@ from typing import Any, Callable
 
 from ..errors import EngineError, InvariantViolation
 from . import ENGINES, plain
-from .agents import agents_for, default_agents, forbidding
-from .core import Rolled, Violation, derive_seed, play_game, resolve_options
+from .agents import Agent, agents_for, forbidding
+from .core import Engine, Match, Prepared, Rolled, Violation, derive_seed, play_game, resolve_options
 from .tally import add, check_counts
 from .workers import Interrupted, Setup, run_chunks
 
@@ -41,13 +40,13 @@ class Plan:
     check: str
     forbid: frozenset[str] = frozenset()
 
-    def seat_agents(self, engine: Any) -> list:
+    def seat_agents(self, engine: Engine) -> list[Agent]:
         known = agents_for(engine)
         seats = [known[self.agents[s % len(self.agents)]] for s in range(self.players)]
         return [forbidding(a, self.forbid) for a in seats] if self.forbid else seats
 
 
-def play_one(prep: Any, plan: Plan, agents: list, i: int) -> tuple[Any, int] | dict:
+def play_one(prep: Prepared, plan: Plan, agents: list[Agent], i: int) -> tuple[Match, int] | dict:
     """Game ``i`` of the run: (the finished match, seat decisions made), or, when it broke an
     invariant or crashed, the violation with the seed and actions that reproduce it."""
     gseed = derive_seed(plan.seed, "game", i)
@@ -113,8 +112,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
     prep = plan.setup.prepared()
     engine = ENGINES[prep.game.manifest.engine]
     agents = plan.seat_agents(engine)
-    stats_wanted = hasattr(engine, "statistics")
-    per_game = getattr(engine, "tally", None)
+    stats_wanted, per_game = engine.statistics is not None, engine.tally
     parts = unit(plan.players)
     ids = prep.def_ids
     wins = [0] * plan.players
@@ -124,7 +122,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
     card_wins: dict[str, int] = {}
     engine_counts: dict = {}
     done = decisions = engine_games = broken = 0
-    violations = []
+    violations: list[dict] = []
     for i in range(first, first + count):
         got = play_one(prep, plan, agents, i)
         if isinstance(got, dict):
@@ -133,13 +131,15 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
                 violations.append(got)
             continue
         match, made = got
+        result = match.result
+        assert result is not None           # play_game returns once the match has finished
         done += 1
         decisions += made
-        winners = match.result["winners"]
+        winners = result.winners
         share = parts // len(winners)
         for s in winners:
             wins[s] += share
-        for s, v in enumerate(match.result["scores"]):
+        for s, v in enumerate(result.scores):
             scores[s][v] = scores[s].get(v, 0) + 1
         seen = set()
         for d, s in set(match.played):
@@ -150,9 +150,8 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
                 card_wins[cid] = card_wins.get(cid, 0) + share
         for cid in seen:
             card_games[cid] = card_games.get(cid, 0) + 1
-        stats = getattr(match, "stats", None) if stats_wanted else None
-        if stats is not None:
-            got_stats = stats()
+        if stats_wanted:
+            got_stats = match.stats()
             add(engine_counts, per_game(prep, got_stats) if per_game else got_stats)
             engine_games += 1
     counts = {"played": count, "games": done, "violations": broken, "decisions": decisions,
@@ -173,37 +172,33 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def player_range(game: Any, module: Any) -> tuple[int, int]:
+def player_range(game: Any, engine: Engine) -> tuple[int, int]:
     """Player counts both the manifest allows and the engine can seat."""
-    return (max(game.manifest.players.min, module.PLAYERS[0]),
-            min(game.manifest.players.max, module.PLAYERS[1]))
+    return (max(game.manifest.players.min, engine.players[0]),
+            min(game.manifest.players.max, engine.players[1]))
 
 
 def prepare_run(game: Any, players: int, agents: tuple[str, ...], options: dict | None = None,
-                sets: Any = None, config: Any = None) -> Any:
+                sets: Any = None, config: Any = None) -> Prepared:
     """The prepared tables of ``game`` for a run; EngineError for arguments no game could be
     played with, before any game starts."""
     engine_id = game.manifest.engine
     if engine_id not in ENGINES:
         raise EngineError(f"no rules engine {engine_id!r} for {game.id}")
-    module = ENGINES[engine_id]
-    lo, hi = player_range(game, module)
+    engine = ENGINES[engine_id]
+    lo, hi = player_range(game, engine)
     if not lo <= players <= hi:
         raise EngineError(f"{game.id} takes {lo}-{hi} players, not {players}")
-    known = agents_for(module)
+    known = agents_for(engine)
     if not agents:
         raise EngineError("no agents given (known: " + ", ".join(known) + ")")
     for a in agents:
         if a not in known:
             raise EngineError(f"unknown agent {a!r} (known: {', '.join(known)})")
-    hook = getattr(module, "statistics", None)
-    if hook is not None and len(inspect.signature(hook).parameters) != 3:
-        raise EngineError(f"the {engine_id} engine's statistics hook must take (prepared, totals, "
-                          "games): it gets the games' tallies added up (docs/engines.md)")
     if config is not None:
-        return module.prepare(game, config)
-    opts = resolve_options(getattr(module, "OPTIONS", ()), dict(options or {}))
-    return module.prepare(game, opts, tuple(sets) if sets else None)
+        return engine.prepare(game, config)
+    opts = resolve_options(engine.options, dict(options or {}))
+    return engine.prepare(game, opts, tuple(sets) if sets else None)
 
 
 def simulate(game: Any, games: int = 1000, players: int = 4, seed: int = 0,
@@ -219,7 +214,8 @@ def simulate(game: Any, games: int = 1000, players: int = 4, seed: int = 0,
     `run_chunks`); ``progress(count)`` is called as each chunk of games ends. Ctrl-C raises
     `Interrupted` whose ``partial`` is the summary of the games finished so far. ``agents``:
     names per seat, repeated over the seats (None: the engine's `default_agents`)."""
-    agents = tuple(agents or default_agents(ENGINES.get(game.manifest.engine)))
+    engine = ENGINES.get(game.manifest.engine)
+    agents = tuple(agents or (engine.default_agents if engine else ()))
     prep = prepare_run(game, players, agents, options, sets, config)
     plan = Plan(Setup.of(prep), players, tuple(agents), seed, check)
     start = time.perf_counter()
@@ -275,7 +271,7 @@ def summarise(prep: Any, tally: Tally, games: int, plan: Plan, elapsed: float,
         "violation_count": c.get("violations", 0),
         "interrupted": interrupted,
     }
-    hook = getattr(ENGINES[prep.game.manifest.engine], "statistics", None)
+    hook = ENGINES[prep.game.manifest.engine].statistics
     if hook is not None:
         result["engine"] = hook(prep, c.get("engine", {}), c.get("engine_games", 0))
     return result

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import EngineError, ForgeError, UsageError
 from . import plain
@@ -168,6 +168,7 @@ def run_chunks(task: Callable[[Any, int, int], Any], spec: Any, games: int, merg
     advance = advance or (lambda n: None)
     try:
         with ExitStack() as stack:
+            parts: Iterable[tuple[int, Any]]
             if executor == "loky" and jobs == 1:
                 parts = ((count, task(spec, first, count)) for first, count in chunks(games, 1))
             elif executor == "loky":
@@ -250,7 +251,7 @@ def _joblib_notes() -> Iterator[None]:
     run stopped by an error or Ctrl-C says only that. Other warnings are shown as usual."""
     with warnings.catch_warnings(record=True) as caught:
         yield
-    notes = {}
+    notes: dict[str, None] = {}          # the joblib notes, once each, in order
     for w in caught:
         if f"{os.sep}joblib{os.sep}" in w.filename:
             notes[str(w.message).strip().splitlines()[0]] = None
@@ -352,7 +353,7 @@ def _received(future: Any, expected: type, source: str) -> Any:
     try:
         if type(text) is not str:
             raise ValueError(f"a {type(text).__name__}, not forge's plain data")
-        part = plain.loads(text, expected)
+        part: Any = plain.loads(text, expected)
         part.check()
     except (ValueError, TypeError, RecursionError) as exc:
         raise EngineError(f"{source}: a worker sent back a result forge does not read: "

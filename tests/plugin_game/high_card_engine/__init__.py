@@ -8,37 +8,17 @@ points if that player won the trick. Highest score wins; then the most cards lef
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from forge.rules.core import (Match, Option, Prepared, Requires, ScenarioKeys, SEAT_NAMES,
+from forge.rules.core import (Engine, Flow, Match, Option, Prepared, Requires, ScenarioKeys, SEAT_NAMES,
                               InvariantViolation, operation, operations_of)
-from forge.rules.agents import random_agent
-from forge.rules.scenario import Card, Map, N
-
-NAME = "high_card"
-PLAYERS = (2, 4)
-OPTIONS = (Option("tricks", int, 3, help="Tricks in a game."),
-           Option("hand", int, 3, choices=(2, 3, 4), help="Cards dealt to each player."))
-REQUIRES = Requires({"number": ("value", "effects")})
-SCENARIO = ScenarioKeys(
-    setup={"deck": [Card(frozenset({"number"}))]},        # the deck, top card first
-    seat=[Card(frozenset({"number"}))],                     # seats: {A: [ids in hand]}
-    expect={"hand_size": Map(str, N)},                      # expect: {hand_size: {A: 2}}
-    stops={"tricks": "trick"})
-
-
-def smallest_agent(match: "HighCardMatch", seat: int, options: list, rng: Any) -> tuple:
-    """Always plays its lowest card (a sensible agent would be smarter)."""
-    return min(options, key=lambda o: match.p.value[o[1]])
-
-
-AGENTS = {"random": random_agent, "smallest": smallest_agent}
+from forge.rules.scenario import Card, Map, N, SetupContext
 
 
 class HighCardPrepared(Prepared):
     def __init__(self, game: Any, options: Mapping[str, Any], sets: Sequence[str]):
         super().__init__(game, options, sets)
-        self.cid: list[str] = []      # handle -> card id
+        # self.cid (handle -> card id) is the base's: it names cards in messages and counts them
         self.dix: list[int] = []      # handle -> index into def_ids
         self.value: list[int] = []
         self.ops: list[tuple] = []    # handle -> ((op name, {param: value}), ...)
@@ -58,6 +38,8 @@ class HighCardPrepared(Prepared):
 
 
 class HighCardMatch(Match):
+    p: HighCardPrepared
+
     def __init__(self, p: HighCardPrepared, players: int, seed: int, log: bool = False):
         super().__init__(players, seed, log)
         self.p = p
@@ -69,7 +51,7 @@ class HighCardMatch(Match):
         self.rolloffs = 0
 
     # --- the whole game, one generator
-    def flow(self) -> Iterator:
+    def flow(self) -> Flow[None]:
         if not self.dealt:                       # a scenario may have dealt by hand
             self.deck = list(range(len(self.p.cid)))
             yield from self.shuffle(self.deck)
@@ -97,7 +79,7 @@ class HighCardMatch(Match):
             yield from self.checkpoint("trick")
         self.finish()
 
-    def best(self, played: list[tuple[int, int]]) -> Iterator:
+    def best(self, played: list[tuple[int, int]]) -> Flow[int]:
         top = max(self.p.value[h] for _, h in played)
         tied = [s for s, h in played if self.p.value[h] == top]
         while len(tied) > 1:                     # a d6 roll-off, again while tied
@@ -114,14 +96,14 @@ class HighCardMatch(Match):
 
     # --- the effect operations, registered for `forge check`
     @operation("draw", count=int)
-    def op_draw(self, seat: int, winner: int, count: int) -> Iterator:
+    def op_draw(self, seat: int, winner: int, count: int) -> Flow[None]:
         for _ in range(count):
             self.draw(seat)
         return
         yield
 
     @operation("gain", count=int)
-    def op_gain(self, seat: int, winner: int, count: int) -> Iterator:
+    def op_gain(self, seat: int, winner: int, count: int) -> Flow[None]:
         if seat == winner:
             self.points[seat] += count
         return
@@ -133,9 +115,6 @@ class HighCardMatch(Match):
         yield "discard", self.discard
         for s in range(self.n):
             yield f"hand[{SEAT_NAMES[s]}]", self.hand[s]
-
-    def total(self) -> int:
-        return len(self.p.cid)
 
     def invariants(self) -> None:
         if any(v < 0 for v in self.points):
@@ -154,15 +133,9 @@ class HighCardMatch(Match):
     def label(self, option: tuple) -> str:
         return f"{option[0]} {self.p.cid[option[1]]}"
 
-    def handle_name(self, h: int) -> str:
-        return self.p.cid[h]
-
     def stats(self) -> dict:
         """This game's counts, added up over games for `statistics`."""
         return {"rolloffs": self.rolloffs}
-
-
-OPERATIONS = operations_of(HighCardMatch)
 
 
 def prepare(game: Any, options: Mapping[str, Any], sets: Sequence[str] | None = None) -> HighCardPrepared:
@@ -177,7 +150,7 @@ def statistics(prepared: HighCardPrepared, totals: dict, games: int) -> dict:
             "lines": [f"d6 roll-offs per game: {per_game:.2f}"]}
 
 
-def scenario_setup(match: HighCardMatch, data: dict, ctx: Any) -> None:
+def scenario_setup(match: HighCardMatch, data: dict, ctx: SetupContext) -> None:
     """Place the scenario's cards: `seats: {A: [ids]}` hands, `deck:` top first; or, with
     `deal: true`, let the flow shuffle and deal from the seed."""
     if data.get("deal"):
@@ -190,8 +163,34 @@ def scenario_setup(match: HighCardMatch, data: dict, ctx: Any) -> None:
     match.dealt = True
 
 
-def scenario_expect(match: HighCardMatch, expect: dict, ctx: Any) -> None:
+def scenario_expect(match: HighCardMatch, expect: dict, ctx: SetupContext) -> None:
     for name, size in (expect.get("hand_size") or {}).items():
         got = len(match.hand[SEAT_NAMES.index(name)])
         if got != size:
             ctx.fail(("hand_size", name), f"{name} holds {got} cards, expected {size}")
+
+
+def smallest_agent(match: HighCardMatch, seat: int, options: list, rng: Any) -> tuple:
+    """Always plays its lowest card (a sensible agent would be smarter)."""
+    return min(options, key=lambda o: match.p.value[o[1]])
+
+
+# --- the declaration: the one object the entry point names (`high_card_engine:ENGINE`)
+ENGINE = Engine(
+    name="high_card",
+    players=(2, 4),
+    prepare=prepare,
+    operations=operations_of(HighCardMatch),
+    options=(Option("tricks", int, 3, help="Tricks in a game."),
+             Option("hand", int, 3, choices=(2, 3, 4), help="Cards dealt to each player.")),
+    requires=Requires({"number": ("value", "effects")}),
+    agents={"smallest": smallest_agent},                    # `random` comes with forge
+    scenario=ScenarioKeys(
+        setup={"deck": [Card(frozenset({"number"}))]},      # the deck, top card first
+        seat=[Card(frozenset({"number"}))],                 # seats: {A: [ids in hand]}
+        expect={"hand_size": Map(str, N)},                  # expect: {hand_size: {A: 2}}
+        stops={"tricks": "trick"}),
+    scenario_setup=scenario_setup,
+    scenario_expect=scenario_expect,
+    statistics=statistics,
+)
