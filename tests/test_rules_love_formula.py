@@ -109,7 +109,7 @@ def test_goals_are_x_plus_one(game):
 
 def test_planned_goals_mix(game):
     m = prepared(game, ("base", "goals"), goals_variant="planned").new(4, 2)
-    kinds = sorted(m.p.goal[g][0] for g in m.goals)
+    kinds = sorted(m.p.goal[g].kind for g in m.goals)
     assert kinds == ["end", "end", "first", "first", "first"]
 
 
