@@ -20,11 +20,11 @@ from .options import GOAL_VARIANTS, OPTION_ALIASES, OPTIONS, Config, config_from
 from .scenario import SCENARIO, SCORE_UNIT, describe_expect, scenario_expect, scenario_setup
 from .state import Ctx
 from .tables import (ACTION, CHANCE, CONN, DRAFT, GOAL, NAME, OBST, PAIR, PASSIVE, PLAYERS, PREP,
-                     REACT, REQUIRES, ROUNDS, SUBTYPES, TYPE_CODES, VP)
+                     REACT, REQUIRES, ROUNDS, RULES, SUBTYPES, TYPE_CODES, VP)
 
 __all__ = ["ACTION", "AGENTS", "AGENT_NAMES", "CHANCE", "CONN", "Config", "Ctx", "DRAFT", "GOAL",
            "GOAL_VARIANTS", "Match", "NAME", "OBST", "OPERATIONS", "OPS", "OPTIONS",
            "OPTION_ALIASES", "PAIR", "PASSIVE", "PLAYERS", "PREP", "Prepared", "REACT", "REQUIRES",
-           "ROUNDS", "SCENARIO", "SCORE_UNIT", "SUBTYPES", "TYPE_CODES", "VP", "config_from",
+           "ROUNDS", "RULES", "SCENARIO", "SCORE_UNIT", "SUBTYPES", "TYPE_CODES", "VP", "config_from",
            "describe_expect", "full_replacement", "greedy_agent", "prepare", "scenario_expect",
            "scenario_setup"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..core import SEAT_NAMES, EngineError, InvariantViolation, Match as BaseMatch
-from .tables import CHANCE, CONN, OBST, PAIR, PLAYERS, PREP, ROUNDS, Tables
+from .tables import CHANCE, CONN, OBST, PAIR, PLAYERS, PREP, PREPARATION_VP, ROUNDS, Tables
 
 
 class Ctx:
@@ -257,7 +257,7 @@ class State(BaseMatch):
         out = []
         for s in range(self.n):
             out.append(self.banked[s] + sum(self.pair_score(pr) for pr in self.pairs[s])
-                       + self.count(s, "preparations"))
+                       + PREPARATION_VP * self.count(s, "preparations"))
         return out
 
     def tiebreak(self, s: int) -> tuple:

@@ -25,6 +25,10 @@ SUBTYPES = {"event": 0, "location": 1, "item": 2}
 #: Rounds of a play phase, and cards each player is dealt for a draft.
 ROUNDS = 10
 DRAFT = 12
+#: VP every preparation in a play area scores at the end, attached or not.
+PREPARATION_VP = 1
+#: The rule numbers the rulebook and the cheat sheet print (`rules` in their templates).
+RULES = {"rounds": ROUNDS, "draft": DRAFT, "preparation_vp": PREPARATION_VP}
 
 #: What the engine reads from the cards (checked by `forge check` against the manifest).
 REQUIRES = Requires({
