@@ -2,8 +2,6 @@
 read it (attachments, locks, goals, scoring, invariants) and what a seat may see of it."""
 from __future__ import annotations
 
-from typing import Iterator
-
 from ..core import SEAT_NAMES, EngineError, InvariantViolation, Match as BaseMatch
 from .tables import CHANCE, CONN, OBST, PAIR, PLAYERS, PREP, PREPARATION_VP, ROUNDS, Tables
 
