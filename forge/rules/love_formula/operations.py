@@ -7,7 +7,7 @@ from typing import Iterator
 from ..core import operation, passive
 from .actions import STOP, OnCard, Swap
 from .resolve import Resolve
-from .state import Ctx
+from .state import Ctx, Mark
 from .tables import CHANCE, CONN, OBST, PREP, TYPE_CODES
 
 WHO = ("you", "opponent", "pair_owner", "others", "all")
@@ -183,7 +183,7 @@ class Operations(Resolve):
         if not self.pairs[s]:
             return
         c = yield from self.ask("protect", s, [OnCard("protect", pr) for pr in self.pairs[s]])
-        self.marks.append([c.card, rounds, s])
+        self.marks.append(Mark(c.card, rounds, s))
 
     # These act only while their card is attached (obstacles) or at scoring (`tables.Tables`).
     op_lock_pair = passive("lock_pair", "the pair's cards cannot move (`State.locked`)",

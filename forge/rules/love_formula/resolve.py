@@ -175,8 +175,8 @@ class Resolve(State):
             if self.tokens[h] <= 0:
                 expired.append(h)
         for m in self.marks:
-            m[1] -= count
-        self.marks = [m for m in self.marks if m[1] > 0]
+            m.rounds -= count
+        self.marks = [m for m in self.marks if m.rounds > 0]
         yield from self._expire(expired)
 
     def _expire(self, expired: list[int]) -> Iterator:

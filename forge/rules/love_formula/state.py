@@ -2,6 +2,8 @@
 read it (attachments, locks, goals, scoring, invariants) and what a seat may see of it."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..core import SEAT_NAMES, EngineError, InvariantViolation, Match as BaseMatch
 from .tables import CHANCE, CONN, OBST, PAIR, PLAYERS, PREP, PREPARATION_VP, ROUNDS, Tables
 
@@ -23,6 +25,15 @@ _SEAT_ZONES = [tuple(f"{zone}[{seat}]" for zone in ("hand", "pack", "picked", "p
                for seat in SEAT_NAMES]
 #: The types of card that may be attached to a pair.
 ATTACHABLE = frozenset({PREP, OBST, CONN})
+
+
+@dataclass(slots=True)
+class Mark:
+    """A pair protected (`protect_pair`) by ``seat`` for ``rounds`` more rounds."""
+
+    pair: int
+    rounds: int
+    seat: int
 
 
 class State(BaseMatch):
@@ -65,7 +76,7 @@ class State(BaseMatch):
         #: Same-VP variant: the value of every goal (0 until set).
         self.same_value = 0
         self.tokens: dict[int, int] = {}
-        self.marks: list[list[int]] = []   # [pair, tokens, seat] protection marks
+        self.marks: list[Mark] = []
         self.banked = [0] * n
         self.skip = [0] * n
         self.extra_next = [0] * n
@@ -90,7 +101,7 @@ class State(BaseMatch):
         pr = self.p.protects
         if any(pr[c] for c in self.att[pair]):
             return True
-        return any(m[0] == pair for m in self.marks)
+        return any(m.pair == pair for m in self.marks)
 
     def can_attach(self, q: int, pair: int) -> bool:
         p = self.p
@@ -146,7 +157,7 @@ class State(BaseMatch):
         for c in self.att.pop(pair):
             self.on.pop(c, None)
             self._to_discard(c)
-        self.marks = [m for m in self.marks if m[0] != pair]
+        self.marks = [m for m in self.marks if m.pair != pair]
 
     def _owner_of(self, q: int) -> int:
         if q in self.on:
@@ -371,6 +382,6 @@ class State(BaseMatch):
     def state_digest(self) -> tuple:
         """Everything that defines the position, for comparing two runs."""
         return (tuple((name, tuple(cards)) for name, cards in self.zones()),
-                tuple(sorted(self.tokens.items())), tuple(map(tuple, self.marks)),
+                tuple(sorted(self.tokens.items())), tuple((m.pair, m.rounds, m.seat) for m in self.marks),
                 tuple(self.banked), tuple(self.skip), self.phase, self.round,
                 tuple(tuple(c) for c in self.goal_claimed), tuple(self.goal_open), self.revealer)
