@@ -3,7 +3,8 @@
 
 The engine module (entry point ``love_formula = "forge.rules.love_formula"``), in modules:
 
-- `tables`: rule constants, the card data the engine reads (``REQUIRES``), the card tables;
+- `tables`: rule constants (``RULES``: those the rulebook prints), the card data the engine
+  reads (``REQUIRES``), the card tables;
 - `options`: the engine's options and the `Config` they make;
 - `actions`: the options a seat is offered, as named tuples;
 - `state`: the position, and the rules that read it (scoring, goals, invariants, views);

@@ -1,10 +1,11 @@
 """«Формула кохання» / Love Formula: the flow of a game (setup, two drafts, two play phases of
-ten rounds, scoring), played from the card data in ``cards/love_formula``.
+`ROUNDS` rounds, scoring), played from the card data in ``cards/love_formula``.
 
 State is plain lists of integer card handles (one handle per physical card). The flow of the
 game is one generator (`Match._flow`) that yields a `Decision` whenever seats must choose and
 receives their choices; nothing is copied per step. Where the rulebook is silent, the decision
-taken is marked ``DECISION`` here and written out in docs/rules-decisions.md.
+taken is marked ``DECISION`` (here, in `state` and in `resolve`) and written out in
+docs/rules-decisions.md.
 """
 from __future__ import annotations
 
