@@ -229,3 +229,36 @@ def test_a_block_glued_to_text_is_a_finding_not_debug_text(tmp_path):
     hits = [f for f in built.findings if f.code == "rulebook-block"]
     assert len(hits) == 1, [str(f) for f in built.findings]
     assert hits[0].file.endswith("rulebook.uk.md.j2") and hits[0].line == at + 1
+
+
+def test_rule_numbers_reach_the_rulebook_from_the_engine():
+    """The rounds of a play phase, the draft's deal and a preparation's VP are the engine's
+    `rules`, spelled out in the rulebook or in digits: change the engine, the print follows."""
+    from dataclasses import replace
+    from forge.rules import ENGINES, love_formula
+    game = load_game(CARDS / "love_formula")[0]
+    uk = render_template(game, "rulebook", "uk").markdown
+    en = render_template(game, "rulebook", "en").markdown
+    assert "по дванадцять карт" in uk and "триває десять раундів" in uk and "Після десятого раунду" in uk
+    assert "deal twelve cards" in en and "lasts ten rounds" in en and "After the tenth round" in en
+    ENGINES.register(replace(love_formula.ENGINE, rules={"rounds": 8, "draft": 11, "preparation_vp": 2}))
+    try:
+        uk = render_template(game, "rulebook", "uk").markdown
+        en = render_template(game, "rulebook", "en").markdown
+        sheet = render_template(game, "cheatsheet", "uk").markdown
+    finally:
+        ENGINES.register(love_formula.ENGINE)
+    assert "по одинадцять карт" in uk and "триває вісім раундів" in uk and "Після восьмого раунду" in uk
+    assert "deal eleven cards" in en and "lasts eight rounds" in en and "After the eighth round" in en
+    assert "отримує 11 карт" in sheet and "8 раундів" in sheet and "Після 8-го раунду" in sheet
+    assert "each preparation card: 2 VP" in en and "(прикріплене чи ні) — 2 ПО" in sheet
+
+
+@pytest.mark.parametrize("n, lang, kw, word", [
+    (12, "uk", {"gender": "f"}, "дванадцять"), (1, "uk", {"gender": "f"}, "одна"),
+    (2, "uk", {}, "два"), (10, "uk", {"ordinal": True, "case": "gen"}, "десятого"),
+    (3, "uk", {"ordinal": True, "case": "gen"}, "третього"), (10, "en", {"ordinal": True}, "tenth"),
+    (12, "en", {}, "twelve"), (21, "en", {}, "21"), (5, "de", {}, "5")])
+def test_spell(n, lang, kw, word):
+    from forge.text.numbers import spell
+    assert spell(n, lang, **kw) == word

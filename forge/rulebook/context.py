@@ -27,14 +27,16 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from ..errors import Finding, display_path
+from ..errors import EngineError, Finding, display_path
 from ..model import Game
 from ..paths import DataPathError, data_path, project_folder, real_folder
 from ..resources import BUILTIN
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           templates_root)
 from ..scenario import ScenarioError, load_scenario
+from ..rules import engine_for
 from ..text import OperationTextError, effect_text, operations_text, plural
+from ..text.numbers import spell
 from ..text.typography import quoted
 from .odds import d6_battle, d6_faces, d6_odds
 
@@ -117,8 +119,8 @@ def markdown_text(value: Any) -> Markup:
 def _filter(method: str):
     """A filter that calls the current rendering's recorder (filters live on a shared env)."""
     @jinja2.pass_context
-    def call(ctx, value, *args):
-        return getattr(ctx["_recorder"], method)(value, *args)
+    def call(ctx, value, *args, **kwargs):
+        return getattr(ctx["_recorder"], method)(value, *args, **kwargs)
     call.__name__ = method
     return call
 
@@ -129,7 +131,7 @@ def environment(root: str) -> jinja2.Environment:
         loader=FolderLoader([(Path(root), "")]), undefined=jinja2.StrictUndefined, autoescape=True,
         finalize=markdown_text, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         bytecode_cache=BYTECODE)
-    env.filters.update(plural=_filter("plural"), items=_filter("items"),
+    env.filters.update(plural=_filter("plural"), items=_filter("items"), spell=_filter("spell"),
                        card=_filter("card_quoted"), card_name=_filter("card_name"))
     return env
 
@@ -201,6 +203,9 @@ class _Recorder:
     def items(self, n: int, *forms: str) -> str:
         return f"{n}{NBSP}{plural(n, forms, self.lang)}"
 
+    def spell(self, n: int, ordinal: bool = False, case: str = "nom", gender: str = "m") -> str:
+        return spell(n, self.lang, ordinal, case, gender)
+
     # --- blocks --------------------------------------------------------------------------
     def _block(self, block: Block) -> str:
         key = BLOCK_MARK.format(len(self.out.blocks) + 1)
@@ -267,6 +272,16 @@ def _scenario(game: Game, path: Path) -> dict | ScenarioError:
     return hit[1]
 
 
+def engine_rules(game: Game) -> dict[str, int]:
+    """The rule numbers the game's engine prints (its Engine's ``rules``: rounds, hand sizes,
+    margins), so a rulebook states them as the engine plays them; {} without an engine."""
+    try:
+        engine = engine_for(game)
+    except EngineError:   # a broken engine is `forge check`'s finding, not the rulebook's
+        return {}
+    return dict(engine.rules) if engine else {}
+
+
 def render_template(game: Game, kind: str, lang: str, root: Path | None = None) -> Rendered:
     """Render `templates/<game>/<kind>.<lang>.md.j2`; problems are findings, never exceptions."""
     root = root or templates_root(game)
@@ -286,7 +301,7 @@ def render_template(game: Game, kind: str, lang: str, root: Path | None = None) 
         "sets": list(game.manifest.sets.items()), "players": game.manifest.players,
         "card_picture": rec.card_picture, "card_row": rec.card_row, "scenario": rec.scenario,
         "scenario_data": rec.scenario_data, "d6_odds": d6_odds, "d6_battle": d6_battle,
-        "d6_faces": d6_faces,
+        "d6_faces": d6_faces, "rules": engine_rules(game),
         "effect": rec.effect, "ops": rec.ops,
     }
     context["_recorder"] = rec

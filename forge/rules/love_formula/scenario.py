@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable
 
-from .core import SEAT_NAMES, ScenarioKeys
-from .scenario import ANY, SEAT, Int, Map, N, Rec, SetupContext, card
+from ..core import SEAT_NAMES, ScenarioKeys
+from ..scenario import ANY, SEAT, Int, Map, N, Rec, SetupContext, card
+from .flow import Match
+from .tables import CHANCE, GOAL, PREP, ROUNDS, VP
 
 PLAYABLE = card("preparation", "pair", "obstacle", "reaction", "connection", "action")
-ROUNDS = 10
 OBSTACLE = Rec({"card": card("obstacle"), "by": SEAT, "tokens": N}, required=("card",))
 PAIR = Rec({"pair": card("pair"), "attached": [card("preparation", "connection")],
             "obstacles": [(card("obstacle"), OBSTACLE)]}, required=("pair",))
@@ -37,9 +38,8 @@ SCENARIO = ScenarioKeys(
     stops={"rounds": "round_end", "drafts": "draft_end"})
 
 
-def scenario_setup(m: Any, d: dict, ctx: SetupContext) -> None:
+def scenario_setup(m: Match, d: dict, ctx: SetupContext) -> None:
     """Place the scenario's position (or deal from the seed) and start the flow."""
-    from .love_formula import CHANCE, GOAL, VP
     P, n = m.p, m.n
     if d.get("deal"):
         # the engine's own setup from the seed (jobs, goals and VP cards, decks, chance
@@ -67,7 +67,7 @@ def scenario_setup(m: Any, d: dict, ctx: SetupContext) -> None:
             m.powner[pr] = s
             for h in take_all(pat + ("attached",), pspec.get("attached", [])):
                 m._attach(h, pr)
-                if P.type[h] != 0:
+                if P.type[h] != PREP:
                     m.ctrl[h] = s
                     if P.dur[h]:
                         m.tokens[h] = P.dur[h]
@@ -109,14 +109,14 @@ def scenario_setup(m: Any, d: dict, ctx: SetupContext) -> None:
         m.revealer = ctx.seat(d["revealer"])
     start = d.get("start") or {}
     if start.get("score"):
-        m.phase, m.round = 1, 9
-        m.start(1, 10, draft=False)
+        m.phase, m.round = 1, ROUNDS - 1     # scoring: after the last round of the last phase
+        m.start(1, ROUNDS, draft=False)
     else:
         m.phase, m.round = start.get("phase", 1) - 1, start.get("round", 1) - 1
         m.start(m.phase, m.round, draft=start.get("draft", False))
 
 
-def _ids(m: Any, handles: list[int]) -> Counter:
+def _ids(m: Match, handles: list[int]) -> Counter:
     return Counter(m.p.cid[h] for h in handles)
 
 
@@ -124,10 +124,8 @@ def _show_ids(d: dict) -> str:
     return "{" + ", ".join(f"{k}: {sorted(v.elements())}" for k, v in sorted(d.items())) + "}"
 
 
-def scenario_expect(m: Any, exp: dict, ctx: SetupContext) -> None:
+def scenario_expect(m: Match, exp: dict, ctx: SetupContext) -> None:
     """Love Formula's own `expect:` keys; each mismatch is a failure at its key's line."""
-    got: object         # what each key finds, of that key's type
-    want: object
     def fail(*loc_and_message: Any) -> None:
         *loc, message = loc_and_message
         ctx.fail(tuple(loc), message)
@@ -146,10 +144,10 @@ def scenario_expect(m: Any, exp: dict, ctx: SetupContext) -> None:
                                              f"got {_show_ids(got)}")
         for key, attr in (("unattached", "unatt"), ("hand", "hand")):
             if key in z:
-                got = _ids(m, getattr(m, attr)[s])
-                if got != Counter(z[key]):
+                held = _ids(m, getattr(m, attr)[s])
+                if held != Counter(z[key]):
                     fail("zones", name, key, f"{name} {key}: expected {sorted(z[key])}, "
-                                             f"got {sorted(got.elements())}")
+                                             f"got {sorted(held.elements())}")
         if "hand_size" in z and len(m.hand[s]) != z["hand_size"]:
             fail("zones", name, "hand_size", f"{name} hand size: expected {z['hand_size']}, "
                                              f"got {len(m.hand[s])}")
@@ -157,9 +155,9 @@ def scenario_expect(m: Any, exp: dict, ctx: SetupContext) -> None:
             jobs = [h for h in m.hand[s] if m.p.is_job[h]]
             if m.job_aside[s] >= 0:
                 jobs.append(m.job_aside[s])
-            got = [m.p.cid[h] for h in jobs]
-            if got != ([z["job"]] if z["job"] else []):
-                fail("zones", name, "job", f"{name} job: expected {z['job']}, got {got}")
+            job_ids = [m.p.cid[h] for h in jobs]
+            if job_ids != ([z["job"]] if z["job"] else []):
+                fail("zones", name, "job", f"{name} job: expected {z['job']}, got {job_ids}")
     if "discard" in exp:
         have = _ids(m, m.discard)
         for i, cid in enumerate(exp["discard"]):
@@ -172,40 +170,42 @@ def scenario_expect(m: Any, exp: dict, ctx: SetupContext) -> None:
             if have[cid]:
                 fail("not_discarded", i, f"discard: {cid} should not be in the discard pile")
     for gid, who in (exp.get("goals") or {}).items():
-        got = [sorted(SEAT_NAMES[s] for s in m.goal_claimed[i])
-               for i, g in enumerate(m.goals) if m.p.cid[g] == gid]
-        if not got:
+        claimed = [sorted(SEAT_NAMES[s] for s in m.goal_claimed[i])
+                   for i, g in enumerate(m.goals) if m.p.cid[g] == gid]
+        if not claimed:
             fail("goals", gid, f"goal {gid} is not in play")
-        elif got[0] != sorted(who or []):
-            fail("goals", gid, f"goal {gid}: expected {sorted(who or [])}, got {got[0]}")
+        elif claimed[0] != sorted(who or []):
+            fail("goals", gid, f"goal {gid}: expected {sorted(who or [])}, got {claimed[0]}")
     for cid, t in (exp.get("tokens") or {}).items():
-        got = [m.tokens[h] for h in m.tokens if m.p.cid[h] == cid]
-        if got != ([t] if t else []):
-            fail("tokens", cid, f"tokens on {cid}: expected {t}, got {got or 0}")
+        on = [m.tokens[h] for h in m.tokens if m.p.cid[h] == cid]
+        if on != ([t] if t else []):
+            fail("tokens", cid, f"tokens on {cid}: expected {t}, got {on or 0}")
     if "box" in exp:
-        got, want = _ids(m, m.box), Counter(exp["box"])
-        if got != want:
-            fail("box", f"box: expected {sorted(want.elements())}, got {sorted(got.elements())}")
+        boxed, in_box = _ids(m, m.box), Counter(exp["box"])
+        if boxed != in_box:
+            fail("box", f"box: expected {sorted(in_box.elements())}, got {sorted(boxed.elements())}")
     for zone, size in (exp.get("sizes") or {}).items():
         if len(getattr(m, zone)) != size:
             fail("sizes", zone, f"size of {zone}: expected {size}, got {len(getattr(m, zone))}")
     if "goal_table" in exp:
         P = m.p
-        got = {"first": sum(1 for g in m.goals if P.goal[g][0] == "first"),
-               "end": sum(1 for g in m.goals if P.goal[g][0] == "end"),
-               "vp_cards": len(m.goal_vp), "face_up": sum(m.goal_open),
-               "values": sorted(m.goal_value)}
+        table: dict[str, int | list[int]] = {
+            "first": sum(1 for g in m.goals if P.goal[g].kind == "first"),
+            "end": sum(1 for g in m.goals if P.goal[g].kind == "end"),
+            "vp_cards": len(m.goal_vp), "face_up": sum(m.goal_open),
+            "values": sorted(m.goal_value)}
         for key, expected in exp["goal_table"].items():
-            want = sorted(expected) if key == "values" else expected
-            if got[key] != want:
-                fail("goal_table", key, f"goal table {key}: expected {want}, got {got[key]}")
+            expected = sorted(expected) if key == "values" else expected
+            if table[key] != expected:
+                fail("goal_table", key, f"goal table {key}: expected {expected}, "
+                                        f"got {table[key]}")
     for gid, up in (exp.get("vp_face_up") or {}).items():
-        got = [m.goal_open[i] for i, g in enumerate(m.goals) if m.p.cid[g] == gid]
-        if not got:
+        faces = [m.goal_open[i] for i, g in enumerate(m.goals) if m.p.cid[g] == gid]
+        if not faces:
             fail("vp_face_up", gid, f"goal {gid} is not in play")
-        elif got[0] != up:
+        elif faces[0] != up:
             fail("vp_face_up", gid, f"VP card under {gid}: expected face "
-                                    f"{'up' if up else 'down'}, got face {'up' if got[0] else 'down'}")
+                                    f"{'up' if up else 'down'}, got face {'up' if faces[0] else 'down'}")
 
 
 # ------------------------------------------------------------------ worked examples in words

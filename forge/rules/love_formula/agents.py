@@ -6,24 +6,28 @@
 
 An agent decides from ``match.view(seat)`` (its own hand, pack and picks, the public table), the
 options it is offered and the printed card data of the prepared game (``match.p``); it never
-reads the match's zones. The view names cards by id: `Prepared.card_index` maps an id to one of its
-handles, whose rows in the static tables (type, requirement key, requirements) every copy shares.
+reads the match's zones. The view names cards by id: `Prepared.card_index` maps an id to one of
+its handles, whose rows in the static tables (type, requirement key, requirements) every copy
+shares.
 """
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Sequence
 
-from .agents import random_agent
+from ..agents import Agent, random_agent
+from .actions import Action, OnCard, Onto
+from .flow import Match
+from .tables import CONN, OBST, PAIR, PREP, Tables
 
 
-def _needs(p: Any, ix: dict[str, int], mine: dict[str, list[str]]) -> dict[int, int]:
+def _needs(p: Tables, mine: dict[str, list[str]]) -> dict[int, int]:
     """Requirement key -> how few cards its pair still misses (smaller is better); ``mine`` is
     the seat's pairs as the view shows them: {pair id: [attached card ids]}."""
-    typ, key, req = p.type, p.key, p.req
+    typ, key, req, ix = p.type, p.key, p.req, p.card_index
     need: dict[int, int] = {}
     for pid, att in mine.items():
-        have = {key[ix[c]] for c in att if typ[ix[c]] == 0}
+        have = {key[ix[c]] for c in att if typ[ix[c]] == PREP}
         missing = req[ix[pid]] - have
         for k in missing:
             if k not in need or len(missing) < need[k]:
@@ -31,22 +35,22 @@ def _needs(p: Any, ix: dict[str, int], mine: dict[str, list[str]]) -> dict[int, 
     return need
 
 
-def _wanted_in_hand(p: Any, ix: dict[str, int], view: dict) -> set[int]:
+def _wanted_in_hand(p: Tables, view: dict[str, Any]) -> set[int]:
     keys: set[int] = set()
     for c in view["hand"] + view["picked"]:
-        h = ix[c]
-        if p.type[h] == 1:
+        h = p.card_index[c]
+        if p.type[h] == PAIR:
             keys |= p.req[h]
     return keys
 
 
-def _missing(p: Any, ix: dict[str, int], pair: int, att: list[str]) -> int:
+def _missing(p: Tables, pair: int, att: list[str]) -> int:
     """How many requirements of ``pair`` (a handle) its attached cards (ids) leave open."""
-    have = {p.key[ix[c]] for c in att if p.type[ix[c]] == 0}
+    have = {p.key[p.card_index[c]] for c in att if p.type[p.card_index[c]] == PREP}
     return len(p.req[pair] - have)
 
 
-def _find_pair(view: dict, seat: int, pid: str) -> tuple[int, list[str]]:
+def _find_pair(view: dict[str, Any], seat: int, pid: str) -> tuple[int, list[str]]:
     """(owner, attached ids) of the pair ``pid`` on the table, the seat's own pairs first."""
     pairs = view["pairs"]
     if pid in pairs[seat]:
@@ -57,62 +61,59 @@ def _find_pair(view: dict, seat: int, pid: str) -> tuple[int, list[str]]:
     return -1, []
 
 
-def greedy_agent(match: Any, seat: int, options: list, rng: random.Random) -> tuple:
+def greedy_agent(match: Match, seat: int, options: Sequence[Action], rng: random.Random) -> Action:
     p = match.p
     typ, key = p.type, p.key
-    verb = options[0][0]
+    first = options[0].verb
     best, best_score = options[0], -1e9
-    view: dict = {}                   # read when an option needs the table (not for a pass)
-    ix: dict[str, int] = {}
+    view: dict[str, Any] = {}       # read when an option needs the table (not for a pass)
     need: dict[int, int] | None = None
     wanted: set[int] | None = None
     for opt in options:
-        v = opt[0]
+        v = opt.verb
         score = rng.random()          # random tie-break among equals
         if not view and (v in ("attach", "move", "target") or
-                             ((v == "pick" or v == "play") and typ[opt[1]] in (0, 1, 2, 4))):
+                         ((v == "pick" or v == "play") and isinstance(opt, OnCard)
+                          and typ[opt.card] in (PREP, PAIR, OBST, CONN))):
             view = match.view(seat)
-            ix = p.card_index
-        if v == "pick" or v == "play":
-            h = opt[1]
+        if (v == "pick" or v == "play") and isinstance(opt, OnCard):
+            h = opt.card
             t = typ[h]
-            if t == 0:    # preparation
+            if t == PREP:
                 k = key[h]
                 if need is None:
-                    need = _needs(p, ix, view["pairs"][seat])
+                    need = _needs(p, view["pairs"][seat])
                 if k in need:
                     score += 20 - need[k]
                 else:
                     if wanted is None:
-                        wanted = _wanted_in_hand(p, ix, view)
+                        wanted = _wanted_in_hand(p, view)
                     score += 8 if k in wanted else 1
-            elif t == 1:  # pair
-                have = {key[ix[u]] for u in view["unattached"][seat]}
+            elif t == PAIR:
+                have = {key[p.card_index[u]] for u in view["unattached"][seat]}
                 score += 6 + 3 * len(p.req[h] & have)
-            elif t == 2:  # obstacle
+            elif t == OBST:
                 pairs = view["pairs"]
                 score += 4 if any(pairs[o] for o in range(len(pairs)) if o != seat) else -5
-            elif t == 4:  # connection
+            elif t == CONN:
                 score += 5 if view["pairs"][seat] else -5
-            elif t == 5 and p.is_job[h]:
+            elif p.is_job[h]:
                 score += 0.5 if v == "play" else 0
             else:
                 score += 2
-        elif v in ("attach", "move"):
-            pr = opt[2]
-            _, att = _find_pair(view, seat, p.cid[pr])
-            score += 30 - _missing(p, ix, pr, att)
+        elif isinstance(opt, Onto):       # attach, move
+            _, att = _find_pair(view, seat, p.cid[opt.pair])
+            score += 30 - _missing(p, opt.pair, att)
         elif v == "keep":
             score += 10
-        elif v == "target":
-            pr = opt[1]
-            owner, att = _find_pair(view, seat, p.cid[pr])
+        elif v == "target" and isinstance(opt, OnCard):
+            owner, att = _find_pair(view, seat, p.cid[opt.card])
             if owner == seat:
                 score += 5 + len(att)
             else:
-                score += 10 - _missing(p, ix, pr, att)
+                score += 10 - _missing(p, opt.card, att)
         elif v == "pass":
-            score += 0.5 if verb == "pass" else 0
+            score += 0.5 if first == "pass" else 0
         elif v in ("scrap", "drop"):
             score -= 10
         elif v == "react":
@@ -124,5 +125,5 @@ def greedy_agent(match: Any, seat: int, options: list, rng: random.Random) -> tu
     return best
 
 
-AGENTS = {"random": random_agent, "greedy": greedy_agent}
+AGENTS: dict[str, Agent] = {"random": random_agent, "greedy": greedy_agent}
 AGENT_NAMES = {"greedy": {"uk": "жадібний", "en": "greedy"}}
