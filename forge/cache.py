@@ -39,6 +39,9 @@ def _directory(where: str | None, xdg: str | None, part: str) -> Path | None:
     return base / part
 
 
+_MISSING = object()
+
+
 def remembered(part: str, source: bytes, make: Callable[[], T], check: Callable[[Any], bool]) -> T:
     """`make()`, plain data that `marshal` writes, kept in the cache's `part` between runs.
 
@@ -46,20 +49,37 @@ def remembered(part: str, source: bytes, make: Callable[[], T], check: Callable[
     file bytes, the library's version, the entry's format), so an entry made from something
     else, or copied from elsewhere, is never used; one that cannot be read or fails `check` is
     made again and rewritten. With no cache on disk, or one that cannot be written, it is made."""
+    value = recall(part, source, check, _MISSING)
+    if value is _MISSING:
+        value = make()
+        keep(part, source, value)
+    return value
+
+
+def recall(part: str, source: bytes, check: Callable[[Any], bool], default: Any = None) -> Any:
+    """The value kept in `part` for `source` (as `remembered` keeps it), else `default`: none
+    kept, no cache on disk, or an entry that cannot be read, is foreign or fails `check`."""
     where = directory(part)
     if where is None:
-        return make()
+        return default
     key = hashlib.sha1(source).hexdigest()
-    entry = where / (key + ".marshal")
     try:
-        made_from, value = marshal.loads(entry.read_bytes())
+        made_from, value = marshal.loads((where / (key + ".marshal")).read_bytes())
         if made_from == key and check(value):
             return value
     except (OSError, ValueError, EOFError, TypeError):
         pass
-    value = make()
+    return default
+
+
+def keep(part: str, source: bytes, value: Any) -> None:
+    """Keep `value` in `part` for `source`; nothing when there is no cache on disk, it cannot
+    be written, or `marshal` cannot write the value."""
+    where = directory(part)
+    if where is None:
+        return
+    key = hashlib.sha1(source).hexdigest()
     try:
-        write_atomic(entry, marshal.dumps((key, value)))
+        write_atomic(where / (key + ".marshal"), marshal.dumps((key, value)))
     except (OSError, ValueError):  # an unwritable cache, or a value marshal cannot write
         pass
-    return value
