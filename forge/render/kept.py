@@ -83,6 +83,25 @@ def _installed(forge: Path) -> bytes:
     return repr((_FORMAT, sys.version, libraries, code, fonts)).encode()
 
 
+def _digest(parts: list) -> bytes:
+    """A hash of `parts` (text, bytes and numbers, nested in lists and tuples), each part
+    delimited. (Not `marshal`: what it writes for equal values depends on their reference
+    counts.)"""
+    h = hashlib.sha1()
+
+    def add(part: Any) -> None:
+        if isinstance(part, (list, tuple)):
+            h.update(b"[%d" % len(part))
+            for p in part:
+                add(p)
+            return
+        data = part if isinstance(part, bytes) else repr(part).encode("utf-8", "surrogatepass")
+        h.update(b"%c%d:" % (b"b" if isinstance(part, bytes) else b"r", len(data)))
+        h.update(data)
+    add(parts)
+    return h.hexdigest().encode()
+
+
 def templates(folders: list[tuple[Path, str]]) -> bytes:
     """Every file in the layout folders (`templating.layout_folders`), links followed, by its
     path and bytes (a file too large to be a template, or not a regular file, by its size and
@@ -109,7 +128,7 @@ def templates(folders: list[tuple[Path, str]]) -> bytes:
                         out.append((path, f.read(MAX_TEMPLATE_BYTES + 1)))
                 except OSError as exc:
                     out.append((path, exc.errno))
-    return marshal.dumps(out)
+    return _digest(out)
 
 
 #: `_game` of each game object (dropped with it).
@@ -122,11 +141,11 @@ def _game(game: Any) -> bytes:
     made = _GAMES.get(game)
     if made is None:
         icons = game_icons(game)
-        made = _GAMES[game] = marshal.dumps((
+        made = _GAMES[game] = _digest([
             str(game.root), game.id, sorted(game.declared_ids), game.manifest.model_dump_json(),
             [(card.model_dump_json(), sorted(card.model_fields_set)) for card in game.cards],
-            sorted(icons.broken), [(name, icons.svg[name].data) for name in sorted(icons.svg)]))
-    return made + marshal.dumps([str(art_file(card, game.root) or "") for card in game.cards])
+            sorted(icons.broken), [(name, icons.svg[name].data) for name in sorted(icons.svg)]])
+    return made + _digest([str(art_file(card, game.root) or "") for card in game.cards])
 
 
 def source(game: Any, lang: str, folders: bytes) -> bytes | None:
