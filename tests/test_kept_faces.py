@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CARDS, ROOT
+from conftest import CARDS, ROOT, run_forge
 from forge.check.fields import check_shown_fields
 from forge.check.preflight import check_glyphs_and_fit
 from forge.model import load_game
@@ -161,3 +161,17 @@ def test_faces_are_not_kept_when_a_layout_changes_while_they_are_laid_out(projec
     monkeypatch.setattr(layout, "layout_elements", real)
     assert edited
     assert not (tmp_path / "cache" / kept.PART).exists() or not list((tmp_path / "cache" / kept.PART).iterdir())
+
+
+def test_sheets_drawn_from_faces_read_back_are_the_same_bytes(tmp_path):
+    """Read-back faces share their `once` groups as fresh ones do: each is one form per PDF."""
+    pdfs = []
+    for run_ in ("empty", "warm", "off"):
+        cache = "off" if run_ == "off" else str(tmp_path / "cache")
+        done = run_forge("build", GAME, "--what", "pnp", "--out", str(tmp_path / run_), env={"FORGE_CACHE": cache})
+        assert done.returncode == 0, done.stderr
+        pdfs.append({p.relative_to(tmp_path / run_): p.read_bytes() for p in (tmp_path / run_).rglob("*.pdf")})
+        if run_ == "empty":
+            assert len(list((tmp_path / "cache" / kept.PART).iterdir())) == 2
+    assert len(pdfs[0]) == 2
+    assert pdfs[0] == pdfs[1] == pdfs[2]
