@@ -1,10 +1,13 @@
-"""The per-user cache of compiled artefacts, like Python's `__pycache__`.
+"""The per-user cache of compiled and derived artefacts, like Python's `__pycache__`.
 
-It holds only what is derived from installed code and data (compiled Jinja templates, parsed
-fonts and hyphenation patterns, CLDR plural rules), each keyed so that a changed source is
-compiled again; never anything derived from a game's cards. What comes from a game's templates
-and its manifest's operation texts (their compiled code, what parsing them found) is keyed by
-their text. It lives in $FORGE_CACHE, else
+It holds what is derived from installed code and data (compiled Jinja templates, parsed fonts
+and hyphenation patterns, CLDR plural rules), each keyed so that a changed source is compiled
+again. What comes from a game's templates and its manifest's operation texts (their compiled
+code, what parsing them found) is keyed by their text. And it holds a game's fitted card faces
+in each language (`forge.render.kept`: the elements, texts and problems of every face, the
+fields each front shows), keyed by everything a face is made from: the game as loaded (its
+manifest and cards), every file its layouts may load, its icons and art paths, forge's code,
+the libraries' versions and the fonts. It lives in $FORGE_CACHE, else
 $XDG_CACHE_HOME/card-forge, else ~/.cache/card-forge; `FORGE_CACHE=off` (or a directory that
 cannot be made) keeps everything in memory.
 """
