@@ -7,6 +7,7 @@ Each run loads the game anew and starts from in-process caches as a fresh proces
 from __future__ import annotations
 
 import hashlib
+import os
 import marshal
 import shutil
 from pathlib import Path
@@ -175,3 +176,23 @@ def test_sheets_drawn_from_faces_read_back_are_the_same_bytes(tmp_path):
             assert len(list((tmp_path / "cache" / kept.PART).iterdir())) == 2
     assert len(pdfs[0]) == 2
     assert pdfs[0] == pdfs[1] == pdfs[2]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+def test_the_key_reads_no_fifo_and_nothing_a_link_leads_out_to(project, monkeypatch, tmp_path):
+    """A game's layout folders are untrusted: reading them for the key never blocks, and reads
+    nothing the template loader would refuse (it refuses links out of the templates folder)."""
+    layouts = project / "templates" / GAME / "cards"
+    os.mkfifo(layouts / "pipe.j2")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("one", encoding="utf-8")
+    (layouts / "out.j2").symlink_to(outside)
+    assert run(project, monkeypatch)[0] > 0
+    outside.write_text("two", encoding="utf-8")
+    assert run(project, monkeypatch)[0] == 0
+
+
+def test_faces_of_layout_folders_past_the_limit_are_not_kept(project, monkeypatch):
+    monkeypatch.setattr(kept, "MAX_FILES", 3)
+    first = run(project, monkeypatch)[0]
+    assert run(project, monkeypatch)[0] == first

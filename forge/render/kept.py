@@ -102,33 +102,61 @@ def _digest(parts: list) -> bytes:
     return h.hexdigest().encode()
 
 
-def templates(folders: list[tuple[Path, str]]) -> bytes:
-    """Every file in the layout folders (`templating.layout_folders`), links followed, by its
-    path and bytes (a file too large to be a template, or not a regular file, by its size and
-    time or its kind: loading it fails)."""
+#: What `templates` reads at most (files, bytes): far above any game's layouts; a folder
+#: holding more is not worth reading on every run, and its faces are not kept.
+MAX_FILES, MAX_BYTES = 2_000, 32 * 2**20
+
+
+def templates(folders: list[tuple[Path, str]]) -> bytes | None:
+    """Every file in the layout folders (`templating.layout_folders`) that a template name can
+    reach (links followed inside the templates folder, as `FolderLoader` follows them), by its
+    path and bytes; one it would refuse by what it is (a link out, not a regular file, too
+    large: loading it fails). None past `MAX_FILES` or `MAX_BYTES`."""
     out: list = []
+    size = 0
     for root, sub in folders:
-        top = root / sub
+        base = os.path.realpath(root)
         seen: set[str] = set()
-        for folder, subs, files in os.walk(top, followlinks=True):
+        for folder, subs, files in os.walk(root / sub, followlinks=True):
             real = os.path.realpath(folder)
-            if real in seen:  # a link back up: walked already
+            if real in seen or not _inside(real, base):  # a link back up, or out: not read
+                out.append((folder, "not read"))
                 subs[:] = []
                 continue
             seen.add(real)
             subs.sort()
             for name in sorted(files):
                 path = os.path.join(folder, name)
-                try:
-                    st = os.stat(path)
-                    if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_TEMPLATE_BYTES:
-                        out.append((path, st.st_mode, st.st_size, st.st_mtime_ns))
-                        continue
-                    with open(path, "rb") as f:
-                        out.append((path, f.read(MAX_TEMPLATE_BYTES + 1)))
-                except OSError as exc:
-                    out.append((path, exc.errno))
+                if len(out) >= MAX_FILES:
+                    return None
+                found = _read(path, base)
+                out.append((path, *found))
+                size += sum(len(part) for part in found if isinstance(part, bytes))
+                if size > MAX_BYTES:
+                    return None
     return _digest(out)
+
+
+def _inside(real: str, base: str) -> bool:
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def _read(path: str, base: str) -> tuple:
+    """A layout folder's file as `templates` keeps it: its bytes, or what it is instead."""
+    if not _inside(os.path.realpath(path), base):
+        return ("outside",)
+    try:  # never blocks: a FIFO opens at once, and is not read
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        return ("error", exc.errno)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_TEMPLATE_BYTES:
+            return ("file", st.st_mode, st.st_size, st.st_mtime_ns)
+        try:
+            return ("file", f.read(MAX_TEMPLATE_BYTES + 1))
+        except OSError as exc:
+            return ("error", exc.errno)
 
 
 #: `_game` of each game object (dropped with it).
@@ -148,11 +176,11 @@ def _game(game: Any) -> bytes:
     return made + _digest([str(art_file(card, game.root) or "") for card in game.cards])
 
 
-def source(game: Any, lang: str, folders: bytes) -> bytes | None:
-    """The key of the entry of `game`'s faces in `lang`, its layout folders read as `folders`;
-    None when there is no cache on disk, or the game cannot be written out (not one loaded from
-    files): its faces are laid out every time."""
-    if cache.directory(PART) is None:
+def source(game: Any, lang: str, folders: bytes | None) -> bytes | None:
+    """The key of the entry of `game`'s faces in `lang`, its layout folders read as `folders`
+    (`templates`); None when there is no cache on disk, the folders were not read, or the game
+    cannot be written out (not one loaded from files): its faces are laid out every time."""
+    if folders is None or cache.directory(PART) is None:
         return None
     try:
         made_of = _game(game)

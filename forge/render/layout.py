@@ -228,7 +228,7 @@ def _field_use(card: Any, shown: set[str], declared: Any, template: jinja2.Templ
 
 #: The layout folders' files as each environment found them when it was made (`kept.templates`):
 #: it reads each template once and never again, so its faces are kept under what it read.
-_FOLDERS: dict[tuple[str, str], bytes] = {}
+_FOLDERS: dict[tuple[str, str], bytes | None] = {}
 
 
 @lru_cache(maxsize=None)
@@ -1063,7 +1063,7 @@ def _recall(game: Any, lang: str, cache: dict) -> bytes | None:
         return None
     root = str(templates_root(game))
     _env(root, game.id)  # made now if not yet: it reads the layout folders first
-    key = kept.source(game, lang, _FOLDERS.get((root, game.id), b""))
+    key = kept.source(game, lang, _FOLDERS.get((root, game.id)))
     if key is None:
         return None
     found = kept.recall(game, lang, key)
