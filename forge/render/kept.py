@@ -111,7 +111,9 @@ def templates(folders: list[tuple[Path, str]]) -> bytes | None:
     """Every file in the layout folders (`templating.layout_folders`) that a template name can
     reach (links followed inside the templates folder, as `FolderLoader` follows them), by its
     path and bytes; one it would refuse by what it is (a link out, not a regular file, too
-    large: loading it fails). None past `MAX_FILES` or `MAX_BYTES`."""
+    large: loading it fails). None with no cache on disk, or past `MAX_FILES` or `MAX_BYTES`."""
+    if cache.directory(PART) is None:
+        return None
     out: list = []
     size = 0
     for root, sub in folders:

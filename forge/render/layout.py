@@ -39,7 +39,6 @@ from typing import Any, Iterable
 import jinja2
 import jinja2.meta
 
-from .. import cache
 from ..errors import ForgeError, display_path
 from ..load import parse_yaml
 from ..model.cards import art_file
@@ -234,8 +233,7 @@ _FOLDERS: dict[tuple[str, str], bytes | None] = {}
 @lru_cache(maxsize=None)
 def _env(root: str, game_id: str) -> jinja2.Environment:
     base = Path(root)
-    if cache.directory(kept.PART) is not None:
-        _FOLDERS[root, game_id] = kept.templates(layout_folders(base, game_id))
+    _FOLDERS[root, game_id] = kept.templates(layout_folders(base, game_id))
     env = _LayoutEnvironment(
         bytecode_cache=BYTECODE, loader=FolderLoader(layout_folders(base, game_id)),
         undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
