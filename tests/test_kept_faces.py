@@ -123,7 +123,6 @@ def test_a_changed_forge_source_file_lays_the_faces_out_again(project, monkeypat
 
 DAMAGE = {
     "empty": lambda data: b"",
-    "truncated": lambda data: data[: len(data) // 2],
     "one byte changed": lambda data: data[:-100] + bytes([data[-100] ^ 1]) + data[-99:],
     "another form, its hash right": lambda data: _resealed(data),
 }
@@ -168,15 +167,14 @@ def test_faces_are_not_kept_when_a_layout_changes_while_they_are_laid_out(projec
 def test_sheets_drawn_from_faces_read_back_are_the_same_bytes(tmp_path):
     """Read-back faces share their `once` groups as fresh ones do: each is one form per PDF."""
     pdfs = []
-    for run_ in ("empty", "warm", "off"):
-        cache = "off" if run_ == "off" else str(tmp_path / "cache")
-        done = run_forge("build", GAME, "--what", "pnp", "--out", str(tmp_path / run_), env={"FORGE_CACHE": cache})
+    for run_ in ("empty", "warm"):
+        done = run_forge("build", GAME, "--what", "pnp", "--out", str(tmp_path / run_),
+                         env={"FORGE_CACHE": str(tmp_path / "cache")})
         assert done.returncode == 0, done.stderr
         pdfs.append({p.relative_to(tmp_path / run_): p.read_bytes() for p in (tmp_path / run_).rglob("*.pdf")})
-        if run_ == "empty":
-            assert len(list((tmp_path / "cache" / kept.PART).iterdir())) == 2
+        assert len(list((tmp_path / "cache" / kept.PART).iterdir())) == 2  # kept by the first
     assert len(pdfs[0]) == 2
-    assert pdfs[0] == pdfs[1] == pdfs[2]
+    assert pdfs[0] == pdfs[1]
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
