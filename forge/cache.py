@@ -59,15 +59,17 @@ def remembered(part: str, source: bytes, make: Callable[[], T], check: Callable[
     return value
 
 
-def recall(part: str, source: bytes, check: Callable[[Any], bool], default: Any = None) -> Any:
+def recall(part: str, source: bytes, check: Callable[[Any], bool], default: Any = None,
+           slot: bytes | None = None) -> Any:
     """The value kept in `part` for `source` (as `remembered` keeps it), else `default`: none
-    kept, no cache on disk, or an entry that cannot be read, is foreign or fails `check`."""
+    kept, no cache on disk, or an entry that cannot be read, is foreign or fails `check`.
+    `slot`: what names the entry instead of `source` (see `keep`)."""
     where = directory(part)
     if where is None:
         return default
     key = hashlib.sha1(source).hexdigest()
     try:
-        made_from, value = marshal.loads((where / (key + ".marshal")).read_bytes())
+        made_from, value = marshal.loads(_entry(where, key, slot).read_bytes())
         if made_from == key and check(value):
             return value
     except (OSError, ValueError, EOFError, TypeError):
@@ -75,14 +77,20 @@ def recall(part: str, source: bytes, check: Callable[[Any], bool], default: Any 
     return default
 
 
-def keep(part: str, source: bytes, value: Any) -> None:
+def keep(part: str, source: bytes, value: Any, slot: bytes | None = None) -> None:
     """Keep `value` in `part` for `source`; nothing when there is no cache on disk, it cannot
-    be written, or `marshal` cannot write the value."""
+    be written, or `marshal` cannot write the value. An entry with a `slot` is named by it and
+    replaces the one made before from other sources (what changes at every edit, such as a
+    game's faces, keeps one entry, not one per edit)."""
     where = directory(part)
     if where is None:
         return
     key = hashlib.sha1(source).hexdigest()
     try:
-        write_atomic(where / (key + ".marshal"), marshal.dumps((key, value)))
+        write_atomic(_entry(where, key, slot), marshal.dumps((key, value)))
     except (OSError, ValueError):  # an unwritable cache, or a value marshal cannot write
         pass
+
+
+def _entry(where: Path, key: str, slot: bytes | None) -> Path:
+    return where / ((key if slot is None else hashlib.sha1(slot).hexdigest()) + ".marshal")

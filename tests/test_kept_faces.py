@@ -101,13 +101,14 @@ CHANGES = {
 
 
 @pytest.mark.parametrize("change", CHANGES, ids=list(CHANGES))
-def test_a_changed_input_lays_the_faces_out_again(project, monkeypatch, change):
+def test_a_changed_input_lays_the_faces_out_again(project, monkeypatch, tmp_path, change):
     first = run(project, monkeypatch)
     assert run(project, monkeypatch)[0] == 0
     CHANGES[change](project)
     laid = run(project, monkeypatch)[0]
     assert laid == first[0]
-    assert run(project, monkeypatch)[0] == 0  # and kept again
+    assert run(project, monkeypatch)[0] == 0  # and kept again,
+    assert len(list((tmp_path / "cache" / kept.PART).iterdir())) == 2  # in place of the first
 
 
 def test_a_changed_forge_source_file_lays_the_faces_out_again(project, monkeypatch, tmp_path):

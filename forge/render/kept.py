@@ -18,8 +18,9 @@ hides, the `once` groups the faces share), and is keyed by all that a face is ma
 - the language, the entry's format and whether `once` groups are shared.
 
 An entry is written only when every face of the game rendered in that language, and only if the
-key, taken again after the layout, is unchanged (no template or art edited meanwhile). It holds
-the hash of its own bytes: one that is damaged, foreign or does not decode is ignored and the
+key, taken again after the layout, is unchanged (no template or art edited meanwhile). There is
+one per game folder, templates folder and language: faces made after an edit replace those
+made before (a file per edit would pile up). It holds the hash of its own bytes: one that is damaged, foreign or does not decode is ignored and the
 faces are laid out again. A face read back equals the fresh one, texts and problems included,
 and shares its `once` groups with the same faces (drawing places each group once per PDF).
 """
@@ -39,7 +40,7 @@ from typing import Any
 from .. import cache
 from ..errors import ForgeError
 from ..model.cards import art_file
-from ..templating import MAX_TEMPLATE_BYTES
+from ..templating import MAX_TEMPLATE_BYTES, templates_root
 from . import layout
 from .fonts import font_folder
 from .icons import game_icons
@@ -196,10 +197,16 @@ def source(game: Any, lang: str, folders: bytes | None) -> bytes | None:
 _GROUPS: dict[str, list[tuple]] = {}
 
 
+def _slot(game: Any, lang: str) -> bytes:
+    """What names the entry of a game's faces in `lang`: one per game folder, templates folder
+    and language, replaced when the game changes."""
+    return repr((str(game.root), game.id, lang, str(templates_root(game)))).encode()
+
+
 def recall(game: Any, lang: str, key: bytes) -> tuple[dict, dict] | None:
     """The faces of `game` in `lang` kept under `key`: ({face key: Face}, {(card id, lang):
     FieldUse}), or None."""
-    found = cache.recall(PART, key, _sound)
+    found = cache.recall(PART, key, _sound, slot=_slot(game, lang))
     if found is None:
         return None
     try:
@@ -208,8 +215,8 @@ def recall(game: Any, lang: str, key: bytes) -> tuple[dict, dict] | None:
         return None
 
 
-def keep(key: bytes, faces: dict, uses: dict) -> None:
-    """Keep the faces (and their fronts' field uses) of one game and language under `key`."""
+def keep(game: Any, lang: str, key: bytes, faces: dict, uses: dict) -> None:
+    """Keep the faces (and their fronts' field uses) of `game` in `lang` under `key`."""
     groups: list[tuple] = []
     index: dict[int, int] = {}
     out = []
@@ -230,7 +237,7 @@ def keep(key: bytes, faces: dict, uses: dict) -> None:
                               [(at, (u.shown, u.hidden, u.unknown)) for at, u in uses.items()]))
     except ValueError:  # something marshal cannot write (not plain data): not kept
         return
-    cache.keep(PART, key, (hashlib.sha1(body).hexdigest(), body))
+    cache.keep(PART, key, (hashlib.sha1(body).hexdigest(), body), slot=_slot(game, lang))
 
 
 def _sound(value: Any) -> bool:

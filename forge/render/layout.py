@@ -1085,7 +1085,7 @@ def _keep(game: Any, lang: str, cache: dict, looked: dict) -> None:
     root = str(templates_root(game))
     if kept.source(game, lang, kept.templates(layout_folders(Path(root), game.id))) != key:
         return  # a template or art changed while the faces were laid out
-    kept.keep(key, {k: cache[k] for k in [*fronts, *sorted(backs, key=str)]},
+    kept.keep(game, lang, key, {k: cache[k] for k in [*fronts, *sorted(backs, key=str)]},
               {k[:2]: uses[k[:2]] for k in fronts})
 
 
