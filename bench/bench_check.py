@@ -13,7 +13,8 @@ child used, best of `--repeat`, run side by side:
 
 One untimed run of each comes first, so both are measured as every run but the very first
 after installing: Python's bytecode written (`PYTHONDONTWRITEBYTECODE` is dropped for the
-children) and forge's cache (compiled templates, parsed fonts, `forge.cache`) filled.
+children) and forge's cache (compiled templates, parsed fonts, fitted card faces,
+`forge.cache`) filled.
 
     python bench/bench_check.py [--repeat 5]
 """

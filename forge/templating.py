@@ -9,10 +9,12 @@ game, so all environments share `BYTECODE`, and `source_loader` lets templates t
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import os
 import types
+import weakref
 from functools import lru_cache
 from pathlib import Path, PurePath
 from types import FrameType, TracebackType
@@ -301,7 +303,7 @@ def error_position(tb: TracebackType | None) -> tuple[str, int]:
         scope = tb.tb_frame.f_globals
         tmpl = scope.get("__jinja_template__")
         if tmpl is not None and tmpl.filename:
-            frames.append((tmpl.filename, tmpl.get_corresponding_lineno(tb.tb_lineno)))
+            frames.append((tmpl.filename, template_line(tmpl, tb.tb_lineno)))
         elif "__jinja_exception__" in scope:  # a frame Jinja rewrote to the template's own line
             frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
         tb = tb.tb_next
@@ -316,9 +318,25 @@ def calling_template(frame: FrameType | None) -> tuple[str, int]:
     while frame is not None:
         tmpl = frame.f_globals.get("__jinja_template__")
         if tmpl is not None and tmpl.filename:
-            frames.append((tmpl.filename, tmpl.get_corresponding_lineno(frame.f_lineno)))
+            frames.append((tmpl.filename, template_line(tmpl, frame.f_lineno)))
         frame = frame.f_back
     return pick_frame(frames)
+
+
+#: Each template's (code lines, template lines), parsed once from its `debug_info` string
+#: (Jinja's `get_corresponding_lineno` parses it again on every call).
+_LINES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def template_line(tmpl: jinja2.Template, code_line: int) -> int:
+    """The line of `tmpl` that its compiled code's line `code_line` runs, as Jinja's
+    `get_corresponding_lineno` finds it."""
+    lines = _LINES.get(tmpl)
+    if lines is None:
+        pairs = tmpl.debug_info
+        lines = _LINES[tmpl] = ([code for _, code in pairs], [line for line, _ in pairs])
+    at = bisect.bisect_right(lines[0], code_line)
+    return lines[1][at - 1] if at else 1
 
 
 def pick_frame(frames: list[tuple[str, int]]) -> tuple[str, int]:

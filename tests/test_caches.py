@@ -1,8 +1,9 @@
-"""The per-user cache (compiled templates, parsed fonts and hyphenation patterns, plural rules)
-can only speed forge up: a warm cache gives the same bytes as a cold one, and a damaged or
+"""The per-user cache (compiled templates, parsed fonts and hyphenation patterns, plural rules,
+fitted card faces) can only speed forge up: a warm cache gives the same bytes as a cold one, and a damaged or
 foreign entry is ignored and rebuilt, never an error and never a different output."""
 from __future__ import annotations
 
+import hashlib
 import marshal
 import os
 import pickle
@@ -81,7 +82,7 @@ def test_code_compiled_outside_the_sandbox_is_never_loaded(tmp_path, built):
 
 def test_a_warm_cache_gives_the_same_bytes(tmp_path, built):
     cache, cold = built
-    assert {p.name for p in cache.iterdir()} >= {"jinja", "fonts", "hyphenation", "plural", "parsed"}
+    assert {p.name for p in cache.iterdir()} >= {"jinja", "fonts", "hyphenation", "plural", "parsed", "faces"}
     warm = forge(cache, *BUILD, out=tmp_path / "warm")
     assert warm.returncode == 0, warm.stderr
     assert (tmp_path / "warm" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes() == cold
@@ -92,19 +93,32 @@ def _black(kept: bytes) -> bytes:
     return _pickled(TTFont(pickle.loads(kept).fontName, str(font_folder() / FACES["Roboto-Black"])))
 
 
+def _overflowing(kept: tuple) -> tuple:
+    """A faces entry's value made from another game, sound (its hash matches): every card face
+    with a text that does not fit."""
+    groups, faces, uses = marshal.loads(kept[1])
+    faces = [(*f[:4], [((), "text-overflow", "a text from elsewhere")], *f[5:]) for f in faces]
+    body = marshal.dumps((groups, faces, uses))
+    return hashlib.sha1(body).hexdigest(), body
+
+
 #: Per cache entry kind, a value of the right shape that would change the cheat sheet if used
 #: (made from the value it replaces): no hyphenation break anywhere; every count taking the
 #: «one» form; every face drawn with Roboto Black; an operation text found broken (the build
-#: refuses the game), or a literal text with a typewriter quote.
+#: refuses the game), or a literal text with a typewriter quote; every card face overflowing
+#: (the build refuses the game).
 FOREIGN = {"hyphenation": lambda kept: ({}, 0), "plural": lambda kept: {"one": "n in 0..1000000"},
            "fonts": _black,
            "parsed": lambda kept: (['"' + t for t in kept] if kept and isinstance(kept[0], str)
-                                   else [("draw", "uk", "template", "broken")] if isinstance(kept, list) else kept)}
+                                   else [("draw", "uk", "template", "broken")] if isinstance(kept, list) else kept),
+           "faces": _overflowing}
 
 
 @pytest.mark.parametrize("part", FOREIGN)
 def test_foreign_or_damaged_data_entries_change_nothing(tmp_path, built, part):
     cache, good = built
+    if part != "faces":  # faces read back would spare the build what the others hold
+        shutil.rmtree(cache / "faces")
     entries = sorted((cache / part).iterdir())
     assert entries
     keys = {}

@@ -193,3 +193,19 @@ def test_once_groups_are_one_form_per_document_unless_they_hold_the_cards_art(tm
     with_art = sum(any(e["kind"] == "art" for e in g) for g in faces[0].groups.values())
     assert with_art
     assert placed(faces[0], art) == len(faces[0].groups) - with_art
+
+
+def test_the_template_line_of_a_code_line_is_the_one_jinja_finds():
+    """`templating.template_line` reads a template's line table once (Jinja's own
+    `get_corresponding_lineno` parses it again on every call); the answer is the same."""
+    from forge.templating import template_line
+
+    checked = 0
+    for name in ("love_formula", "rules_does_not_exist", "anima_shadow_of_omega"):
+        game = load_game(ROOT / "cards" / name)[0]
+        for template in {layout.template_for(game, card) for card in game.cards}:
+            code_lines = max(code for _, code in template.debug_info) + 2
+            for line in range(code_lines):
+                assert template_line(template, line) == template.get_corresponding_lineno(line)
+                checked += 1
+    assert checked > 1000

@@ -100,9 +100,9 @@ def _load(name: str) -> TTFont:
 
 
 @lru_cache(maxsize=None)
-def _coverage(face: str) -> frozenset[int]:
+def _coverage(face: str) -> frozenset[str]:
     register()
-    return frozenset(pdfmetrics.getFont(face).face.charToGlyph)
+    return frozenset(map(chr, pdfmetrics.getFont(face).face.charToGlyph))
 
 
 class _Advances(dict):
@@ -134,8 +134,10 @@ def unit_width(text: str, face: str) -> float:
 def missing_glyphs(text: str, face: str = REGULAR) -> list[str]:
     """Characters of `text` that `face` cannot draw, in order of first appearance."""
     have = _coverage(face)
+    if have.issuperset(text):  # most texts: one pass in C
+        return []
     seen: dict[str, None] = {}
     for ch in text:
-        if ch not in _INVISIBLE and not ch.isspace() and ord(ch) not in have:
+        if ch not in _INVISIBLE and not ch.isspace() and ch not in have:
             seen.setdefault(ch)
     return list(seen)

@@ -48,7 +48,7 @@ from ..text.effects import OperationTextError, effect_text, operations_text
 from ..text.plural import plural
 from ..text.hyphenation import LEFT, MIN_FILL, RIGHT, can_hyphenate, hyphenate
 from ..text.typography import SHY, escape, typeset, typeset_markup
-from . import fonts
+from . import fonts, kept
 from .elements import MAX_PARTS, Invalid, numbers, validate
 from .icons import BUILT_IN, IconSet, game_icons
 from .fonts import unit_width
@@ -225,9 +225,15 @@ def _field_use(card: Any, shown: set[str], declared: Any, template: jinja2.Templ
                     tuple(n for n in declared if n not in fields))
 
 
+#: The layout folders' files as each environment found them when it was made (`kept.templates`):
+#: it reads each template once and never again, so its faces are kept under what it read.
+_FOLDERS: dict[tuple[str, str], bytes | None] = {}
+
+
 @lru_cache(maxsize=None)
 def _env(root: str, game_id: str) -> jinja2.Environment:
     base = Path(root)
+    _FOLDERS[root, game_id] = kept.templates(layout_folders(base, game_id))
     env = _LayoutEnvironment(
         bytecode_cache=BYTECODE, loader=FolderLoader(layout_folders(base, game_id)),
         undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
@@ -1017,12 +1023,24 @@ def _table_floor(el: dict, face: Face, lang: str) -> dict:
 _FACES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+#: Per game, per language whose kept faces were looked for: the key to keep them under once
+#: all are laid out (`kept`), or None (read back, kept, or not to be kept).
+_KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def lay_out(game: Any, cards: Iterable[Any], lang: str) -> None:
     """Lay out the fronts of `cards` and the backs they wear, one stage at a time: every layout
     template is run before the first text is fitted. Running a stage over all cards keeps its
     code and data in the CPU's caches; going card by card (template, fitting, drawing) costs
-    a sixth more. The faces are cached for `front` and `back`."""
+    a sixth more. The faces are cached for `front` and `back`.
+
+    The first time a game's faces in `lang` are asked for, they are read from the forge cache
+    when it keeps them (`kept`); once every face of the game in `lang` is laid out, they are
+    kept there."""
     cache = _FACES.setdefault(game, {})
+    looked = _KEPT.setdefault(game, {})
+    if lang not in looked:
+        looked[lang] = _recall(game, lang, cache)
     todo: dict[tuple, Any] = {}
     for card in cards:
         for key in ((card.id, lang, None), (None, lang, back_key(game, card))):
@@ -1031,6 +1049,44 @@ def lay_out(game: Any, cards: Iterable[Any], lang: str) -> None:
     made = [(key, card, layout_elements(game, card, lang, key[2])) for key, card in todo.items()]
     for key, card, raw in made:
         cache[key] = _fit(game, card, lang, raw)
+    if looked[lang] is not None:
+        _keep(game, lang, cache, looked)
+
+
+def _recall(game: Any, lang: str, cache: dict) -> bytes | None:
+    """Put the kept faces of `game` in `lang` in `cache` (the fronts' field uses in `_USES`);
+    the key to keep them under when none are kept, else None. A game with faces laid out
+    already in `lang` reads none back: read-back faces share no `once` group with them."""
+    if any(key[1] == lang for key in cache):
+        return None
+    root = str(templates_root(game))
+    _env(root, game.id)  # made now if not yet: it reads the layout folders first
+    key = kept.source(game, lang, _FOLDERS.get((root, game.id)))
+    if key is None:
+        return None
+    found = kept.recall(game, lang, key)
+    if found is None:
+        return key
+    cache.update(found[0])
+    _USES.setdefault(game, {}).update(found[1])
+    return None
+
+
+def _keep(game: Any, lang: str, cache: dict, looked: dict) -> None:
+    """Keep the faces of `game` in `lang` once every one is laid out, under the key they were
+    looked for with if the layout folders still hold what the environment read."""
+    fronts = [(card.id, lang, None) for card in game.cards]
+    backs = {(None, lang, back_key(game, card)) for card in game.cards}
+    uses = _USES.get(game, {})
+    if not all(k in cache for k in fronts) or not all(k in cache for k in backs) or not all(
+            k[:2] in uses for k in fronts):
+        return
+    key, looked[lang] = looked[lang], None
+    root = str(templates_root(game))
+    if kept.source(game, lang, kept.templates(layout_folders(Path(root), game.id))) != key:
+        return  # a template or art changed while the faces were laid out
+    kept.keep(game, lang, key, {k: cache[k] for k in [*fronts, *sorted(backs, key=str)]},
+              {k[:2]: uses[k[:2]] for k in fronts})
 
 
 def _face(game: Any, card: Any | None, lang: str, back: str | None) -> Face:
