@@ -13,7 +13,7 @@ from forge.model import load_game
 from forge.rules import rules_does_not_exist as rave
 from forge.rules.agents import random_agent
 from forge.rules.core import play_game, replay
-from forge.rules.rave_agents import sensible_agent
+from forge.rules.rules_does_not_exist.agents import sensible_agent
 from forge.scenario import run_scenario
 from conftest import forge_forked
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .agents import random_agent
-from .rules_does_not_exist import lineup_strength  # defined before this module is imported
+from ..agents import random_agent
+from .tables import lineup_strength
 
 
 def _card_index(p: Any) -> dict[str, int]:
