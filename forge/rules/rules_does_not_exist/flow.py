@@ -23,6 +23,8 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping, Sequence
 
 from .. import core
+from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, PASS, RAVE,
+                      REROLL, STAND, Choice, calls, gives, picks, targets)
 from .operations import Operations
 from .tables import DRAFT, ESCAPE_AT, HIRE_AT, LIMIT, MAX_MERCS, OPTIONS, CardTables, Strength
 
@@ -78,7 +80,7 @@ class Match(Operations):
                 yield from self._draw_to(self.hand[s])
                 if r < 8:
                     while self.hand[s]:
-                        c = yield from self.ask("gentle", s, [("done",)] + [("lay", h) for h in self.hand[s]])
+                        c = yield from self.ask("gentle", s, [DONE, *picks("lay", self.hand[s])])
                         if c[0] == "done":
                             break
                         self.hand[s].remove(c[1])
@@ -92,7 +94,7 @@ class Match(Operations):
             self.hand[s].extend(self.line[s])
             self.line[s] = []
             while len(self.hand[s]) > LIMIT:
-                c = yield from self.ask("drop", s, [("drop", h) for h in self.hand[s]])
+                c = yield from self.ask("drop", s, picks("drop", self.hand[s]))
                 self.hand[s].remove(c[1])
                 self.discard.append(c[1])
         return first
@@ -113,7 +115,7 @@ class Match(Operations):
         yield from self.limits(h)
         self.expect = yield from self.die(20)
         for _ in range(self.fx(h, "reroll")):
-            c = yield from self.ask("reroll", h, [("keep",), ("reroll",)])
+            c = yield from self.ask("reroll", h, [KEEP, REROLL])
             if c[0] == "keep":
                 break
             self.expect = yield from self.die(20)
@@ -121,15 +123,15 @@ class Match(Operations):
         traded: set[int] = set()
         win = self.souls_to_win
         while True:
-            opts: list[tuple] = [("rave",)]
+            opts: list[Choice] = [RAVE]
             # DECISION: a pass is possible only before a monster is invited, and never on a turn
             # whose success would bring the Host to the winning souls (the match point).
             if not self.guest and self.souls[h] + self.gain(h, "host") < win:
-                opts.append(("pass",))
+                opts.append(PASS)
             if not self.guest:
-                opts += [("invite",)] if self._invitable() and (self.hand[h] or self.inv[h]) else []
-            opts += [("trade", s) for s in range(n) if s != h and self.alive[s] and s not in traded
-                     and self.hand[s] and self.hand[h]]
+                opts += [INVITE] if self._invitable() and (self.hand[h] or self.inv[h]) else []
+            opts += targets("trade", [s for s in range(n) if s != h and self.alive[s] and s not in traded
+                                      and self.hand[s] and self.hand[h]])
             if not shopped:
                 opts += self._shop_options(h)
             c = yield from self.ask("open", h, opts)
@@ -152,7 +154,7 @@ class Match(Operations):
         # Step 4: wrap-up
         if self.alive[h]:
             if self.line[h]:
-                c = yield from self.ask("keep", h, [("keep", x) for x in self.line[h]])
+                c = yield from self.ask("keep", h, picks("keep", self.line[h]))
                 self.line[h].remove(c[1])
                 self.boost.pop(c[1], None)
                 self.inv[h].append(c[1])
@@ -160,7 +162,7 @@ class Match(Operations):
             if not shopped:
                 opts = self._shop_options(h)
                 if opts:
-                    c = yield from self.ask("shop", h, [("end",)] + opts)
+                    c = yield from self.ask("shop", h, [END, *opts])
                     if c[0] != "end":
                         yield from self._shop(h, c[0])
         for s in range(n):
@@ -175,12 +177,12 @@ class Match(Operations):
             if self.alive[s]:
                 yield from self.limits(s)
 
-    def _shop_options(self, s: int) -> list[tuple]:
-        opts = []
+    def _shop_options(self, s: int) -> list[Choice]:
+        opts: list[Choice] = []
         if self.souls[s] >= 1 and self.classes:
-            opts.append(("buy",))
+            opts.append(BUY)
         if len(self.mercs[s]) < MAX_MERCS and self.merc_deck and (self.hand[s] or self.inv[s]):
-            opts.append(("hire",))
+            opts.append(HIRE)
         return opts
 
     def _shop(self, s: int, verb: str) -> Iterator:
@@ -190,8 +192,7 @@ class Match(Operations):
             self.souls[s] -= 1
             yield from self._take_class(s)
             return
-        c = yield from self.ask("hire", s, [("pay", x) for x in self.hand[s]] +
-                                [("pay_inv", x) for x in self.inv[s]])
+        c = yield from self.ask("hire", s, picks("pay", self.hand[s]) + picks("pay_inv", self.inv[s]))
         (self.hand[s] if c[0] == "pay" else self.inv[s]).remove(c[1])
         self.discard.append(c[1])
         roll = yield from self.die(6)
@@ -213,11 +214,10 @@ class Match(Operations):
 
     def _invite(self, h: int) -> Iterator:
         p = self.p
-        c = yield from self.ask("monster", h, [("invite", m) for m in self._invitable()])
+        c = yield from self.ask("monster", h, picks("invite", self._invitable()))
         m = c[1]
         # DECISION: the card paid for the invitation comes from the hand or the inventory.
-        d = yield from self.ask("pay", h, [("pay", x) for x in self.hand[h]] +
-                                [("pay_inv", x) for x in self.inv[h]])
+        d = yield from self.ask("pay", h, picks("pay", self.hand[h]) + picks("pay_inv", self.inv[h]))
         (self.hand[h] if d[0] == "pay" else self.inv[h]).remove(d[1])
         self.discard.append(d[1])
         self.monsters.remove(m)
@@ -229,8 +229,8 @@ class Match(Operations):
     def _trade(self, h: int, s: int) -> Iterator:
         """DECISION: the Host offers one hand card for one of the other player's hand cards,
         which that player chooses, or declines."""
-        c = yield from self.ask("offer", h, [("offer", x) for x in self.hand[h]])
-        d = yield from self.ask("answer", s, [("decline",)] + [("give", x) for x in self.hand[s]])
+        c = yield from self.ask("offer", h, picks("offer", self.hand[h]))
+        d = yield from self.ask("answer", s, [DECLINE, *picks("give", self.hand[s])])
         if d[0] == "give":
             self.hand[h].remove(c[1])
             self.hand[s].remove(d[1])
@@ -243,28 +243,28 @@ class Match(Operations):
         """Whose lineup ``s`` plays on: the Host's for the Host and the Rescuer, else its own."""
         return self.host if s in (self.host, self.rescuer) else s
 
-    def rave_options(self, s: int, first: bool) -> list[tuple]:
+    def rave_options(self, s: int, first: bool) -> list[Choice]:
         h, n = self.host, self.n
-        opts: list[tuple] = [("stand",)]
+        opts: list[Choice] = [STAND]
         part = s == h or s == self.rescuer or s in self.invaders
         if part:
-            opts += [("lay", x) for x in self.hand[s]] + [("lay_inv", x) for x in self.inv[s]]
+            opts += picks("lay", self.hand[s]) + picks("lay_inv", self.inv[s])
             if s == h or s in self.invaders:
-                opts += [("merc", m) for m in self.mercs[s] if self.under[m]]
+                opts += picks("merc", [m for m in self.mercs[s] if self.under[m]])
             if s == h and self.rescuer < 0:
                 k = self.p.rsounds[self.guest[0]] if self.guest else 0
-                opts += [("call", t, j) for t in range(n) if t != h and self.alive[t]
-                         and t not in self.invaders and t not in self._asked for j in range(k + 1)]
+                opts += calls([t for t in range(n) if t != h and self.alive[t]
+                               and t not in self.invaders and t not in self._asked], k)
         elif first and s not in self._stayed and (self.hand[s] or self.inv[s] or
                                                   any(self.under[m] for m in self.mercs[s])):
-            opts.append(("invade",))
+            opts.append(INVADE)
         if self.match_point and s != h:
             # DECISION: at the match point anyone may add cards to any lineup (an Invader may
             # then be helped); a card added to another lineup never shares its rewards.
             targets = [h] + self.invaders
             for t in targets:
                 if t != self._owner(s) and t != s:
-                    opts += [("add", t, x) for x in self.hand[s]] + [("add_inv", t, x) for x in self.inv[s]]
+                    opts += gives("add", t, self.hand[s]) + gives("add_inv", t, self.inv[s])
         return opts
 
     def rave(self, h: int) -> Iterator:
@@ -316,7 +316,7 @@ class Match(Operations):
             cards = self.under[m]
             fx = p.fx[m]
             if fx["choose"]:
-                d = yield from self.ask("toss", s, [("toss", x) for x in cards])
+                d = yield from self.ask("toss", s, picks("toss", cards))
                 i = cards.index(d[1])
             else:
                 i = yield from self.pick_random("toss", cards)
@@ -332,7 +332,7 @@ class Match(Operations):
         elif v == "call":
             t, k = c[1], c[2]
             self._asked.add(t)
-            d = yield from self.ask("rescue", t, [("decline",), ("accept",)])
+            d = yield from self.ask("rescue", t, [DECLINE, ACCEPT])
             self._log("call", s, t, k, d[0])
             if d[0] == "accept":
                 self.rescuer, self.promise = t, k

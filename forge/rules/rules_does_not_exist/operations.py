@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..core import operation, operations_of, passive
+from .choices import LEAVE, PAY, picks
 from .state import State
 from .tables import ROLES
 
@@ -20,7 +21,7 @@ class Operations(State):
     def op_discard(self, s: int, count: int, zone: str) -> Iterator:
         cards = self.hand[s] if zone == "hand" else self.inv[s]
         for _ in range(min(count, len(cards))):
-            c = yield from self.ask("discard", s, [("drop", x) for x in cards])
+            c = yield from self.ask("discard", s, picks("drop", cards))
             cards.remove(c[1])
             self.discard.append(c[1])
 
@@ -40,7 +41,7 @@ class Operations(State):
     @operation("lose_mercenaries", count=int)
     def op_lose_mercenaries(self, s: int, count: int) -> Iterator:
         for _ in range(min(count, len(self.mercs[s]))):
-            c = yield from self.ask("dismiss", s, [("dismiss", m) for m in self.mercs[s]])
+            c = yield from self.ask("dismiss", s, picks("dismiss", self.mercs[s]))
             yield from self._dismiss(s, c[1])
 
     @operation("skip_turn")
@@ -65,9 +66,9 @@ class Operations(State):
             self.calls.pop(m, None)
             self.merc_deck.append(m)
         self.refx(s)
-        c = ("leave",)
+        c: tuple = LEAVE
         if self.souls[s] >= 1:
-            c = yield from self.ask("reset", s, [("pay",), ("leave",)])
+            c = yield from self.ask("reset", s, [PAY, LEAVE])
         self._log("reset", s, c[0])
         if c[0] == "pay":
             self.souls[s] -= 1

@@ -7,6 +7,7 @@ from typing import Iterator
 
 from .. import core
 from ..core import SEAT_NAMES, InvariantViolation
+from .choices import Choice, picks
 from .tables import (CLASS, LIMIT, MAX_MERCS, MERC, MONSTER, NUMERIC_FX, PLAYERS, SOUND,
                      CardTables, Strength, lineup_strength)
 
@@ -125,12 +126,12 @@ class State(core.Match):
         hl, il = self.hand_limit(s), self.inv_limit(s)
         while len(self.hand[s]) > hl:
             room = len(self.inv[s]) < il
-            opts = ([("stash", h) for h in self.hand[s]] if room else []) + [("drop", h) for h in self.hand[s]]
+            opts = (picks("stash", self.hand[s]) if room else []) + picks("drop", self.hand[s])
             c = yield from self.ask("limit", s, opts)
             self.hand[s].remove(c[1])
             (self.inv[s] if c[0] == "stash" else self.discard).append(c[1])
         while len(self.inv[s]) > il:
-            c = yield from self.ask("limit", s, [("drop_inv", h) for h in self.inv[s]])
+            c = yield from self.ask("limit", s, picks("drop_inv", self.inv[s]))
             self.inv[s].remove(c[1])
             self.discard.append(c[1])
 
