@@ -29,16 +29,6 @@ from .tables import CardTables, Strength, lineup_strength
 T = TypeVar("T", Pick, Call, Give)
 
 
-def _card_index(p: CardTables) -> dict[str, int]:
-    """{card id: a handle of it} for the prepared game ``p``, built once and kept on it: every
-    copy of a card shares its row in the static tables (bonus, genres, duration, abilities)."""
-    index = getattr(p, "_agent_card_index", None)
-    if index is None:
-        index = {cid: hs[0] for cid, hs in p.handles_of.items()}
-        p._agent_card_index = index
-    return index
-
-
 class _Sight:
     """What seat ``s`` sees (its view ``v``), with card ids turned into handles of the static
     tables, and lineup strength computed from it exactly as the engine's `Match.strength` does."""
@@ -47,7 +37,7 @@ class _Sight:
                  "_extra")
 
     def __init__(self, p: CardTables, v: dict, s: int):
-        self.p, self.v, self.ix, self.s = p, v, _card_index(p), s
+        self.p, self.v, self.ix, self.s = p, v, p.row, s
         self.host, self.expect = v["host"], v["expectation"]
         self.souls, self.win = v["souls"], v["souls_to_win"]
         self._cards: list[int] | None = None
@@ -166,7 +156,7 @@ def _shopping(t: _Sight, options: Sequence[Choice], cards_to_hire: int) -> Choic
     return None
 
 
-def sensible_agent(m: Any, s: int, options: Sequence[Choice], rng: random.Random) -> tuple:
+def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) -> tuple:
     p = m.p
     v = m.view(s)
     kind = v["decision"] or ""

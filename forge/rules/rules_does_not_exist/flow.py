@@ -20,13 +20,14 @@ A turn (the Host is the seat whose turn it is):
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Generator, Iterator, Mapping, Sequence
 
 from .. import core
 from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, PASS, RAVE,
                       REROLL, STAND, Choice, calls, gives, picks, targets)
 from .operations import Operations
-from .tables import DRAFT, ESCAPE_AT, HIRE_AT, LIMIT, MAX_MERCS, OPTIONS, CardTables, Strength
+from .tables import (DRAFT, ESCAPE_AT, HIRE_AT, LIMIT, MAX_MERCS, OPTIONS, CardTables, Rave,
+                     Strength)
 
 
 class Match(Operations):
@@ -70,7 +71,7 @@ class Match(Operations):
             s = (s + 1) % self.n
         self._finish()
 
-    def _gentle_round(self) -> Iterator:
+    def _gentle_round(self) -> Generator[Any, Any, int]:
         """«Ніжний раунд»: 9 cards each, one at a time; until a seat holds its 9th card it may
         lay cards from its hand into a lineup; the strongest lineup starts. Then the lineups go
         back to hand and everyone discards down to 5 (DECISION: ties are broken by lot)."""
@@ -358,8 +359,7 @@ class Match(Operations):
         w = self.winner()
         r = self.rescuer
         monster = self.guest[0] if self.guest else -1
-        self.last_rave = {"expect": self.expect, "lineups": {o: k for k, o in self.lineups()},
-                          "winner": w, "monster": monster, "host": h}
+        self.last_rave = Rave(self.expect, {o: k for k, o in self.lineups()}, w, monster, h)
         self._log("rave", h, self.expect, [(o, k) for k, o in self.lineups()], w)
         winners: list[int] = []
         if w == h:

@@ -8,12 +8,12 @@ not phrased here is not printed.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Callable
 
 from ..core import SEAT_NAMES, ScenarioKeys
 from ..scenario import ANY, SEAT, Map, N, Rec, card
 from .state import State
-from .tables import CLASS, MERC, MONSTER, SOUND
+from .tables import CLASS, MERC, MONSTER, SOUND, Strength
 
 
 _SOUND = card("sound")
@@ -103,54 +103,54 @@ def scenario_expect(m: State, e: dict, ctx: Any) -> None:
             if key in z and len(zone) != z[key]:
                 ctx.fail(("zones", name, key), f"{name}'s {key}: {len(zone)}, expected {z[key]}")
         if "class" in z:
-            got = m.p.cid[m.cls[s][0]] if m.cls[s] else None
-            if got != z["class"]:
-                ctx.fail(("zones", name, "class"), f"{name}'s Class: {got}, expected {z['class']}")
+            held = m.p.cid[m.cls[s][0]] if m.cls[s] else None
+            if held != z["class"]:
+                ctx.fail(("zones", name, "class"), f"{name}'s Class: {held}, expected {z['class']}")
         for mid, k in (z.get("under") or {}).items():
-            got = [len(m.under[x]) for x in m.mercs[s] if m.p.cid[x] == mid]
-            if got != [k]:
-                ctx.fail(("zones", name, "under", mid), f"cards under {mid}: {got or 'not in play'}, expected {k}")
+            counts = [len(m.under[x]) for x in m.mercs[s] if m.p.cid[x] == mid]
+            if counts != [k]:
+                ctx.fail(("zones", name, "under", mid), f"cards under {mid}: {counts or 'not in play'}, expected {k}")
     if "out" in e:
-        got = sorted(SEAT_NAMES[s] for s in range(m.n) if not m.alive[s])
-        if got != sorted(e["out"]):
-            ctx.fail(("out",), f"out of the game: {got}, expected {sorted(e['out'])}")
+        gone = sorted(SEAT_NAMES[s] for s in range(m.n) if not m.alive[s])
+        if gone != sorted(e["out"]):
+            ctx.fail(("out",), f"out of the game: {gone}, expected {sorted(e['out'])}")
     for name, v in (e.get("skip") or {}).items():
         if m.skip[seat(name)] != v:
             ctx.fail(("skip", name), f"{name} skips {m.skip[seat(name)]} turn(s), expected {v}")
-    for key, got in (("resets", m.resets), ("turns", m.turns)):
-        if key in e and got != e[key]:
-            ctx.fail((key,), f"{key}: {got}, expected {e[key]}")
+    for key, count in (("resets", m.resets), ("turns", m.turns)):
+        if key in e and count != e[key]:
+            ctx.fail((key,), f"{key}: {count}, expected {e[key]}")
     if "rave" in e:
         r, want = m.last_rave, e["rave"]
         if r is None:
             ctx.fail(("rave",), "no rave was held")
         else:
-            if "expectation" in want and r["expect"] != want["expectation"]:
-                ctx.fail(("rave", "expectation"), f"expectation {r['expect']}, expected {want['expectation']}")
+            if "expectation" in want and r.expect != want["expectation"]:
+                ctx.fail(("rave", "expectation"), f"expectation {r.expect}, expected {want['expectation']}")
             if "winner" in want:
-                got = SEAT_NAMES[r["winner"]] if r["winner"] >= 0 else "none"
+                got = SEAT_NAMES[r.winner] if r.winner >= 0 else "none"
                 if got != want["winner"]:
                     ctx.fail(("rave", "winner"), f"the rave was won by {got}, expected {want['winner']}")
-            for key, i in (("bonus", 0), ("duration", 1)):
+            for key in Strength._fields:              # bonus, duration
                 for name, v in (want.get(key) or {}).items():
-                    k = r["lineups"].get(seat(name))
-                    if k is None or k[i] != v:
+                    k = r.lineups.get(seat(name))
+                    if k is None or getattr(k, key) != v:
                         ctx.fail(("rave", key, name), f"{name}'s lineup {key}: "
-                                 f"{k[i] if k else 'no lineup'}, expected {v}")
+                                 f"{getattr(k, key) if k else 'no lineup'}, expected {v}")
     for key, table in (("invited", m.invited), ("satisfied", m.satisfied)):
         for mid, v in (e.get(key) or {}).items():
-            got = sum(k for d, k in table.items() if m.p.def_ids[d] == mid)
-            if got != v:
-                ctx.fail((key, mid), f"{mid} {key} {got} time(s), expected {v}")
+            times = sum(k for d, k in table.items() if m.p.def_ids[d] == mid)
+            if times != v:
+                ctx.fail((key, mid), f"{mid} {key} {times} time(s), expected {v}")
     if "discard" in e:
         have = Counter(m.p.cid[h] for h in m.discard)
         missing = Counter(e["discard"]) - have
         if missing:
             ctx.fail(("discard",), f"not in the discard: {sorted(missing.elements())}")
     for zone, v in (e.get("sizes") or {}).items():
-        got = len(getattr(m, zone))
-        if got != v:
-            ctx.fail(("sizes", zone), f"{zone} holds {got} cards, expected {v}")
+        size = len(getattr(m, zone))
+        if size != v:
+            ctx.fail(("sizes", zone), f"{zone} holds {size} cards, expected {v}")
 
 
 #: The unit of a score: the game is scored in souls (uk: the accusative after «має»).
@@ -322,7 +322,7 @@ def _sizes(sizes: dict, w: Any) -> list[str]:
                       for z, n in sizes.items())]
 
 
-_PHRASES = {
+_PHRASES: dict[str, Callable[[Any, Any], list[str]]] = {
     "souls": lambda souls, w: [w.holdings(souls, SCORE_UNIT[w.lang])] if souls else [],
     "zones": _zones, "out": _out, "skip": _skip, "resets": _resets, "turns": _turns,
     "rave": _rave,

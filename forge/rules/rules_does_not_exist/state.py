@@ -3,13 +3,13 @@ abilities, limits, drawing, lineup strength, the end, invariants, and what a sea
 `operations.Operations` adds the card operations, `flow.Match` the turn itself."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Generator, Iterator
 
 from .. import core
 from ..core import SEAT_NAMES, InvariantViolation
 from .choices import Choice, picks
 from .tables import (CLASS, LIMIT, MAX_MERCS, MERC, MONSTER, NUMERIC_FX, PLAYERS, SOUND,
-                     CardTables, Strength, lineup_strength)
+                     CardTables, Rave, Strength, lineup_strength)
 
 
 class State(core.Match):
@@ -64,10 +64,10 @@ class State(core.Match):
         self.satisfied: dict[int, int] = {}   # monster def index -> times some lineup won
         #: A scenario that placed the cards itself starts at this seat's turn (no deal).
         self.start_at = -1
-        #: The last rave: expectation, (bonus, duration) of each lineup by owner, winner.
-        self.last_rave: dict | None = None
+        #: The last rave held (None: none yet).
+        self.last_rave: Rave | None = None
 
-    def pick_random(self, kind: str, cards: list[int]) -> Iterator:
+    def pick_random(self, kind: str, cards: list[int]) -> Generator[Any, Any, int]:
         """Index of a card taken at random from ``cards``: a chance over their card ids, so a
         scenario scripts it by id (``rolls: {class: [wingman]}``); copies of one card are alike."""
         cid = self.p.cid
@@ -103,7 +103,7 @@ class State(core.Match):
     def inv_limit(self, s: int) -> int:
         return LIMIT + self.fx(s, "inventory")
 
-    def _draw(self) -> Iterator:
+    def _draw(self) -> Generator[Any, Any, int]:
         """Top card of the Sound deck; an empty deck is refilled from the shuffled discard
         (DECISION); with both empty, -1 (nothing is drawn)."""
         if not self.deck:
@@ -114,7 +114,7 @@ class State(core.Match):
             self._log("reshuffle")
         return self.deck.pop()
 
-    def _draw_to(self, zone: list[int]) -> Iterator:
+    def _draw_to(self, zone: list[int]) -> Generator[Any, Any, int]:
         h = yield from self._draw()
         if h >= 0:
             zone.append(h)
@@ -183,9 +183,9 @@ class State(core.Match):
         return (1 if self.alive[seat] else 0, self.out_turn[seat])
 
     def _finish(self) -> None:
-        self.finish()
-        self.result["turns"] = self.turns
-        self.result["capped"] = self.capped
+        result = self.finish()
+        result["turns"] = self.turns
+        result["capped"] = self.capped
 
     def stats(self) -> dict:
         """This game's figures for `simulate` (see `statistics`)."""

@@ -40,12 +40,12 @@ OPTIONS = (
 )
 
 
-def _passive(card: Any, genre_bit: dict[str, int]) -> dict:
-    """The owner abilities of a Class or Mercenary card, aggregated."""
-    fx = {"hand": 0, "inventory": 0, "draft": 0, "escape": 0, "hire": 0, "reroll": 0,
+def _passive(effects: Sequence[Any], genre_bit: dict[str, int]) -> dict[str, Any]:
+    """The owner abilities a Class's or Mercenary's ``effects`` give, aggregated."""
+    fx: dict[str, Any] = {"hand": 0, "inventory": 0, "draft": 0, "escape": 0, "hire": 0, "reroll": 0,
           "host": 0, "rescuer": 0, "invader": 0, "genres": (), "choose": False, "boost": 0}
     genres = []
-    for op in card.effects:
+    for op in effects:
         a = op.args()
         if op.name == "raise_limit":
             fx[a["zone"]] += a["amount"]
@@ -96,12 +96,13 @@ class CardTables(core.Prepared):
         self.rsouls: list[int] = []
         self.rsounds: list[int] = []
         self.failure: list[tuple] = []
-        self.fx: list[dict | None] = []
+        #: The owner abilities of each card (`_passive`), all zero but on a Class or Mercenary.
+        self.fx: list[dict[str, Any]] = []
         for d, c in enumerate(self.defs):
             if c.type not in TYPE_CODES:
                 continue
             t = TYPE_CODES[c.type]
-            fx = _passive(c, genre_bit) if t in (CLASS, MERC) else None
+            fx = _passive(c.effects if t in (CLASS, MERC) else (), genre_bit)
             fail = tuple((op.name, op.args()) for op in c.failure) if t == MONSTER else ()
             for _ in range(c.copies):
                 self.cid.append(c.id)
@@ -122,6 +123,9 @@ class CardTables(core.Prepared):
         self.n = len(self.cid)
         for h, i in enumerate(self.cid):
             self.handles_of.setdefault(i, []).append(h)
+        #: {card id: its first handle}: every copy of a card shares its row in these tables, so
+        #: an agent that sees only card ids reads the tables through it.
+        self.row = {i: hs[0] for i, hs in self.handles_of.items()}
 
     def playable_ids(self) -> list[str]:
         """Cards a game can put to use (dead-card statistics)."""
@@ -133,6 +137,19 @@ class Strength(NamedTuple):
 
     bonus: int
     duration: int
+
+
+class Rave(NamedTuple):
+    """What a rave came to (`State.last_rave`, for a scenario's `expect: rave`)."""
+
+    expect: int
+    #: The strength of each lineup, by its owner.
+    lineups: dict[int, Strength]
+    #: The owner of the winning lineup, or -1.
+    winner: int
+    #: The invited monster, or -1.
+    monster: int
+    host: int
 
 
 def lineup_strength(p: CardTables, cards: Sequence[int], boosts: Sequence[int],
