@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from forge.model import load_game
+from forge.rulebook.context import render_template
 from forge.rules import rules_does_not_exist as rave
 from forge.rules.agents import random_agent
 from forge.rules.core import play_game, replay
@@ -226,3 +227,21 @@ def test_simulate_json_is_deterministic():
 
     a, b = run(), run()
     assert a == b and not a["violations"] and a["engine"]["turn_cap_hits"] == 0
+
+
+def test_printed_rule_numbers_come_from_the_engine(game, monkeypatch):
+    """The cheat sheet prints the engine's escape roll, hand limit and winning souls: a rule
+    changed in the engine is changed in print (nothing typed twice)."""
+    def text() -> str:
+        out = render_template(game, "cheatsheet", "en")
+        assert not out.findings
+        return out.markdown
+
+    now = text()
+    assert "escape on a d6 (5–6)" in now and "1–4 suffers" in now and "hold 10 souls" in now
+    monkeypatch.setattr(rave, "RULE_NUMBERS", {**rave.RULE_NUMBERS, "escape_at": 4,
+                                                "limit": 6, "souls_to_win": 12})
+    changed = text()
+    assert "escape on a d6 (4–6)" in changed and "1–3 suffers" in changed
+    assert "keep at most 6 in hand" in changed and "hold 12 souls" in changed
+    assert "(chance 3/6, 50 %)" in changed        # the odds follow the roll

@@ -16,12 +16,12 @@ from .operations import ABILITY_OPS, FAILURE_OPS, MERC_ONLY, OPERATIONS
 from .scenario import SCENARIO, SCORE_UNIT, describe_expect, scenario_expect, scenario_setup
 from .statistics import statistics, tally
 from .tables import (CLASS, DRAFT, ESCAPE_AT, FIRST_PLAYER, HIRE_AT, LIMIT, MAX_MERCS, MERC,
-                     MONSTER, NAME, NUMERIC_FX, OPTIONS, PLAYERS, REQUIRES, ROLES, SOUND,
-                     TYPE_CODES, lineup_strength)
+                     MONSTER, NAME, NUMERIC_FX, OPTIONS, PLAYERS, REQUIRES, ROLES, RULE_NUMBERS,
+                     SOUND, TYPE_CODES, lineup_strength)
 
 __all__ = ["ABILITY_OPS", "AGENTS", "AGENT_NAMES", "CLASS", "DRAFT", "ESCAPE_AT", "FAILURE_OPS",
            "FIRST_PLAYER", "HIRE_AT", "LIMIT", "MAX_MERCS", "MERC", "MERC_ONLY", "MONSTER", "NAME",
            "NUMERIC_FX", "OPERATIONS", "OPTIONS", "PLAYERS", "Prepared", "REQUIRES", "ROLES",
-           "SCENARIO", "SCORE_UNIT", "SOUND", "TYPE_CODES", "Match", "check_data",
+           "RULE_NUMBERS", "SCENARIO", "SCORE_UNIT", "SOUND", "TYPE_CODES", "Match", "check_data",
            "describe_expect", "lineup_strength", "prepare", "scenario_expect", "scenario_setup",
            "statistics", "tally"]

@@ -26,8 +26,9 @@ from .. import core
 from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, PASS, RAVE,
                       REROLL, STAND, Choice, calls, gives, picks, targets)
 from .operations import Operations
-from .tables import (DRAFT, ESCAPE_AT, HIRE_AT, LIMIT, MAX_MERCS, OPTIONS, CardTables, Rave,
-                     Strength)
+from .tables import (CLASS_COST, DRAFT, ESCAPE_AT, GENTLE_CARDS, HIRE_AT, LIMIT, MAX_MERCS,
+                     MERC_CALLS, MERC_HOLDS, OPTIONS, RIVAL_LOSS, RIVAL_LOSS_SHARED, CardTables,
+                     Rave, Strength)
 
 
 class Match(Operations):
@@ -76,10 +77,10 @@ class Match(Operations):
         lay cards from its hand into a lineup; the strongest lineup starts. Then the lineups go
         back to hand and everyone discards down to 5 (DECISION: ties are broken by lot)."""
         n = self.n
-        for r in range(9):
+        for r in range(GENTLE_CARDS):
             for s in range(n):
                 yield from self._draw_to(self.hand[s])
-                if r < 8:
+                if r < GENTLE_CARDS - 1:
                     while self.hand[s]:
                         c = yield from self.ask("gentle", s, [DONE, *picks("lay", self.hand[s])])
                         if c[0] == "done":
@@ -180,7 +181,7 @@ class Match(Operations):
 
     def _shop_options(self, s: int) -> list[Choice]:
         opts: list[Choice] = []
-        if self.souls[s] >= 1 and self.classes:
+        if self.souls[s] >= CLASS_COST and self.classes:
             opts.append(BUY)
         if len(self.mercs[s]) < MAX_MERCS and self.merc_deck and (self.hand[s] or self.inv[s]):
             opts.append(HIRE)
@@ -190,7 +191,7 @@ class Match(Operations):
         p = self.p
         if verb == "buy":
             # One Class at a time: the old one goes back into the Class deck (DECISION).
-            self.souls[s] -= 1
+            self.souls[s] -= CLASS_COST
             yield from self._take_class(s)
             return
         c = yield from self.ask("hire", s, picks("pay", self.hand[s]) + picks("pay_inv", self.inv[s]))
@@ -203,7 +204,7 @@ class Match(Operations):
             self.mercs[s].append(m)
             self.refx(s)
             self.under[m] = []
-            for _ in range(2):
+            for _ in range(MERC_HOLDS):
                 yield from self._draw_to(self.under[m])
             self.played.append((p.dix[m], s))
             self._log("hired", s, p.cid[m])
@@ -328,7 +329,7 @@ class Match(Operations):
             self.played.append((p.dix[x], s))
             self.calls[m] = self.calls.get(m, 0) + 1
             # A Mercenary leaves after its second card, or after one for an Invader.
-            if self.calls[m] >= 2 or s != self.host or not cards:
+            if self.calls[m] >= MERC_CALLS or s != self.host or not cards:
                 yield from self._dismiss(s, m)
         elif v == "call":
             t, k = c[1], c[2]
@@ -370,12 +371,12 @@ class Match(Operations):
                 self.souls[h] += self.gain(h, "host", solo=False)
                 self.souls[r] += self.gain(r, "rescuer", solo=False)
             for i in self.invaders:
-                self.souls[i] = max(0, self.souls[i] - 2)
+                self.souls[i] = max(0, self.souls[i] - RIVAL_LOSS)
         elif w >= 0:
             winners = [w]
             self.souls[w] += self.gain(w, "invader")
             for s in ([h] if r < 0 else [h, r]):
-                self.souls[s] = max(0, self.souls[s] - (2 if r < 0 else 1))
+                self.souls[s] = max(0, self.souls[s] - (RIVAL_LOSS if r < 0 else RIVAL_LOSS_SHARED))
         if monster >= 0 and w >= 0:
             d = p.dix[monster]
             self.satisfied[d] = self.satisfied.get(d, 0) + 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from .operations import ABILITY_OPS, FAILURE_OPS, MERC_ONLY
-from .tables import LIMIT, PLAYERS
+from .tables import GENTLE_CARDS, LIMIT, PLAYERS
 
 def check_data(game: Any) -> Iterator:
     """Findings certain from the data alone (no game needs to be played), for `forge check`:
@@ -51,9 +51,10 @@ def check_data(game: Any) -> Iterator:
                     yield card.finding(("effects", i), "operation-never-applies",
                                        f"no Sound card has the genre {op.args()['genre']!r}, so "
                                        "this bonus never applies")
-    deal = 9 * min(game.manifest.players.max, PLAYERS[1])
+    deal = GENTLE_CARDS * min(game.manifest.players.max, PLAYERS[1])
     total = sum(c.copies for c in sounds)
     if total < deal:
         yield game.manifest_finding(("sets",), "deck-too-small",
-                                    f"{total} Sound cards cannot deal the gentle round's 9 cards "
-                                    f"to {min(game.manifest.players.max, PLAYERS[1])} players ({deal})")
+                                    f"{total} Sound cards cannot deal the gentle round's "
+                                    f"{GENTLE_CARDS} cards to "
+                                    f"{min(game.manifest.players.max, PLAYERS[1])} players ({deal})")

@@ -8,7 +8,7 @@ from typing import Iterator
 from ..core import operation, operations_of, passive
 from .choices import LEAVE, PAY, picks
 from .state import State
-from .tables import ROLES
+from .tables import RESET_CARDS, RESET_COST, ROLES
 
 
 class Operations(State):
@@ -67,12 +67,12 @@ class Operations(State):
             self.merc_deck.append(m)
         self.refx(s)
         c: tuple = LEAVE
-        if self.souls[s] >= 1:
+        if self.souls[s] >= RESET_COST:
             c = yield from self.ask("reset", s, [PAY, LEAVE])
         self._log("reset", s, c[0])
         if c[0] == "pay":
-            self.souls[s] -= 1
-            for _ in range(5):
+            self.souls[s] -= RESET_COST
+            for _ in range(RESET_CARDS):
                 yield from self._draw_to(self.hand[s])
             yield from self._take_class(s)
         else:

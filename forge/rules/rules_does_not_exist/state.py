@@ -7,8 +7,9 @@ from typing import Any, Generator, Iterator
 
 from .. import core
 from ..core import SEAT_NAMES, InvariantViolation
-from .choices import Choice, picks
-from .tables import (CLASS, LIMIT, MAX_MERCS, MERC, MONSTER, NUMERIC_FX, PLAYERS, SOUND,
+from .choices import picks
+from .tables import (CLASS, LIMIT, MAX_MERCS, MERC, MONSTER, NUMERIC_FX, PLAYERS, SOULS_SHARED,
+                     SOULS_SOLO, SOUND,
                      CardTables, Rave, Strength, lineup_strength)
 
 
@@ -23,10 +24,10 @@ class State(core.Match):
         n = players
         self.p = prep
         opt = prep.options
-        self.first_player = opt.get("first_player", "roll")
-        self.start_hand = opt.get("start_hand", 5)
-        self.souls_to_win = opt.get("souls_to_win", 10)
-        self.turn_cap = opt.get("turn_cap", 2000)
+        self.first_player = opt["first_player"]
+        self.start_hand = opt["start_hand"]
+        self.souls_to_win = opt["souls_to_win"]
+        self.turn_cap = opt["turn_cap"]
         # zones
         self.deck: list[int] = []          # Sound deck, top = end
         self.discard: list[int] = []       # Sound discard
@@ -144,7 +145,7 @@ class State(core.Match):
 
     def gain(self, s: int, role: str, solo: bool = True) -> int:
         """Souls a success in ``role`` earns (before monster rewards)."""
-        return (2 if solo else 1) + self.fx(s, role)
+        return (SOULS_SOLO if solo else SOULS_SHARED) + self.fx(s, role)
 
     def _take_class(self, s: int) -> Iterator:
         """A random Class from the deck; a Class already held goes back into the deck."""

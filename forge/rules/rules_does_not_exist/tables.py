@@ -19,11 +19,22 @@ REQUIRES = Requires({"sound": ("bonus", "genres", "duration"),
 
 SOUND, MONSTER, CLASS, MERC = range(4)
 TYPE_CODES = {"sound": SOUND, "monster": MONSTER, "class": CLASS, "mercenary": MERC}
+# The rule numbers. The rulebooks and cheat sheets print them from `RULE_NUMBERS`.
 LIMIT = 5          # hand and inventory
-DRAFT = 2
+DRAFT = 2          # Sound cards drawn at the start of a turn
 HIRE_AT = 5        # a d6 of 5-6 hires a Mercenary
 ESCAPE_AT = 5      # a d6 of 5-6 escapes a monster
-MAX_MERCS = 3
+MAX_MERCS = 3      # Mercenaries a player may have
+MERC_HOLDS = 2     # Sound cards put under a Mercenary hired
+MERC_CALLS = 2     # a Mercenary leaves after tossing in this many cards
+CLASS_COST = 1     # souls a Class costs
+SOULS_SOLO = 2     # souls a success earns alone
+SOULS_SHARED = 1   # ... and each of the Host and the Rescuer together
+RIVAL_LOSS = 2     # souls lost to a rival's success alone
+RIVAL_LOSS_SHARED = 1  # ... and by each of the Host and the Rescuer together
+RESET_COST = 1     # souls a Reset costs to stay in the game
+RESET_CARDS = 5    # Sound cards drawn after paying for a Reset
+GENTLE_CARDS = 9   # cards each player takes in the gentle round
 ROLES = ("host", "rescuer", "invader")
 NUMERIC_FX = ("hand", "inventory", "draft", "escape", "hire", "reroll", "host", "rescuer", "invader")
 FIRST_PLAYER = ("roll", "gentle")
@@ -32,12 +43,22 @@ FIRST_PLAYER = ("roll", "gentle")
 OPTIONS = (
     Option("first_player", str, "roll", choices=FIRST_PLAYER,
            help="Who starts: a die roll (roll), or the gentle round, «ніжний раунд» (gentle)."),
-    Option("start_hand", int, 5, choices=tuple(range(LIMIT + 1)),
+    Option("start_hand", int, LIMIT, choices=tuple(range(LIMIT + 1)),
            help="Sound cards dealt to each seat when the first player is rolled for."),
     Option("souls_to_win", int, 10, help="Souls that win the game."),
     Option("turn_cap", int, 2000,
            help="Safety net only: a game is stopped after this many turns (reported)."),
 )
+
+#: The rule numbers the printed rules quote, by name (the rulebook's and cheat sheet's `rules`),
+#: with the options' defaults: a rule changed here is changed in print.
+RULE_NUMBERS: Mapping[str, int] = {
+    "limit": LIMIT, "draft": DRAFT, "hire_at": HIRE_AT, "escape_at": ESCAPE_AT,
+    "max_mercs": MAX_MERCS, "merc_holds": MERC_HOLDS, "merc_calls": MERC_CALLS,
+    "class_cost": CLASS_COST, "souls_solo": SOULS_SOLO, "souls_shared": SOULS_SHARED,
+    "rival_loss": RIVAL_LOSS, "rival_loss_shared": RIVAL_LOSS_SHARED, "reset_cost": RESET_COST,
+    "reset_cards": RESET_CARDS, "gentle_cards": GENTLE_CARDS,
+    **{o.name: o.default for o in OPTIONS if o.name in ("start_hand", "souls_to_win")}}
 
 
 def _passive(effects: Sequence[Any], genre_bit: dict[str, int]) -> dict[str, Any]:
@@ -75,7 +96,7 @@ class CardTables(core.Prepared):
 
     def __init__(self, game: Any, options: Mapping[str, Any], sets: Sequence[str]):
         super().__init__(game, options, sets)
-        if options.get("souls_to_win", 10) < 1 or options.get("turn_cap", 1) < 1:
+        if options["souls_to_win"] < 1 or options["turn_cap"] < 1:
             raise core.EngineError("souls_to_win and turn_cap are at least 1")
         types = {c.type for c in game.cards}
         missing = {"sound", "monster"} - types
