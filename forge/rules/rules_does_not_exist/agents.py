@@ -26,12 +26,12 @@ from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEE
                       REROLL, STAND, Call, Choice, Give, Pick)
 from .tables import CardTables, Strength, lineup_strength
 
-T = TypeVar("T", Pick, Call, Give)
+_T = TypeVar("_T", Pick, Call, Give)
 
 
 class _Sight:
     """What seat ``s`` sees (its view ``v``), with card ids turned into handles of the static
-    tables, and lineup strength computed from it exactly as the engine's `Match.strength` does."""
+    tables, and lineup strength computed from it exactly as the engine's `State.strength` does."""
 
     __slots__ = ("p", "v", "ix", "s", "host", "expect", "souls", "win", "_cards", "_line",
                  "_extra")
@@ -95,7 +95,7 @@ def _wins(t: _Sight, owner: int, key: Strength, target: Strength | None) -> bool
     return target is None or key > target or (key == target and owner == t.host)
 
 
-def _of(options: Sequence[Choice], kind: type[T], verbs: tuple[str, ...] = ()) -> list[T]:
+def _of(options: Sequence[Choice], kind: type[_T], verbs: tuple[str, ...] = ()) -> list[_T]:
     """The options of type ``kind`` (and with one of ``verbs``, when given)."""
     return [o for o in options if isinstance(o, kind) and (not verbs or o.verb in verbs)]
 

@@ -3,8 +3,8 @@
 
 Options stay tuples ``(verb, *args)``, equal to plain ones, so a replayed log (whose choices
 come back as plain tuples), a scenario's actions and `State.label` read them alike; the engine
-therefore reads the choice it gets back by position. The builders make them with the C-level
-``tuple.__new__``, at the cost of a plain tuple: a random game makes thousands.
+therefore reads the choice it gets back by position. A random game offers thousands: `Choices`
+makes each once per configuration (a NamedTuple costs twice what a plain tuple costs to make).
 """
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from typing import Iterable, NamedTuple, Union
 
 
 class Verb(NamedTuple):
-    """An option with no argument: ``stand``, ``rave``, ``pass``, ``invite``, ``buy``, ``hire``,
-    ``invade``, ``keep``/``reroll``, ``done``, ``end``, ``decline``/``accept``, ``pay``/``leave``."""
+    """An option with no argument: ``stand``, ``rave``, ``pass``, ``invite``, ``buy``,
+    ``hire``, ``invade``, ``keep``/``reroll``, ``done``, ``end``, ``decline``/``accept``,
+    ``pay``/``leave``."""
 
     verb: str
 
@@ -50,24 +51,37 @@ class Give(NamedTuple):
 
 Choice = Union[Verb, Pick, Target, Call, Give]
 
-_new = tuple.__new__
+#: The verbs of the options that name a card (`Pick`).
+PICK_VERBS = ("lay", "lay_inv", "merc", "stash", "drop", "drop_inv", "keep", "pay", "pay_inv",
+              "invite", "offer", "give", "toss", "dismiss")
 
 
-def picks(verb: str, cards: Iterable[int]) -> list[Pick]:
-    return [_new(Pick, (verb, x)) for x in cards]
+class Choices:
+    """Every option one configuration can offer, made once: options are immutable, so a
+    decision's list costs what a list of plain tuples would, though each is typed."""
 
+    def __init__(self, handles: int, seats: int, promises: int):
+        self._pick = {v: [Pick(v, h) for h in range(handles)] for v in PICK_VERBS}
+        self._give = {v: [[Give(v, s, h) for h in range(handles)] for s in range(seats)]
+                      for v in ("add", "add_inv")}
+        self._call = [[Call("call", s, k) for k in range(promises + 1)] for s in range(seats)]
+        self._trade = [Target("trade", s) for s in range(seats)]
 
-def targets(verb: str, seats: Iterable[int]) -> list[Target]:
-    return [_new(Target, (verb, s)) for s in seats]
+    def picks(self, verb: str, cards: Iterable[int]) -> list[Pick]:
+        made = self._pick[verb]
+        return [made[h] for h in cards]
 
+    def gives(self, verb: str, seat: int, cards: Iterable[int]) -> list[Give]:
+        """``add``/``add_inv`` each of ``cards`` to ``seat``'s lineup."""
+        made = self._give[verb][seat]
+        return [made[h] for h in cards]
 
-def calls(seats: Iterable[int], most: int) -> list[Call]:
-    """A call to each of ``seats``, with every promise from 0 to ``most`` reward cards."""
-    return [_new(Call, ("call", s, k)) for s in seats for k in range(most + 1)]
+    def calls(self, seats: Iterable[int], most: int) -> list[Call]:
+        """A call to each of ``seats``, with every promise from 0 to ``most`` reward cards."""
+        return [c for s in seats for c in self._call[s][:most + 1]]
 
-
-def gives(verb: str, seat: int, cards: Iterable[int]) -> list[Give]:
-    return [_new(Give, (verb, seat, x)) for x in cards]
+    def trades(self, seats: Iterable[int]) -> list[Target]:
+        return [self._trade[s] for s in seats]
 
 
 STAND, RAVE, PASS, INVITE, BUY, HIRE, INVADE = map(Verb, ("stand", "rave", "pass", "invite", "buy",

@@ -1,5 +1,5 @@
-"""«Rules. Does Not Exist.»: the flow of the Basic mode (edition 0.8) for 2-5 players, played from the card
-data in ``cards/rules_does_not_exist``.
+"""«Rules. Does Not Exist.»: the flow of the Basic mode (edition 0.8) for 2-5 players, played
+from the card data in ``cards/rules_does_not_exist``.
 
 State is plain lists of integer card handles (one handle per physical card); the flow of the
 game is one generator (`Match.flow`) that yields a `Decision` whenever a seat must choose. Where
@@ -24,7 +24,7 @@ from typing import Any, Generator, Iterator, Mapping, Sequence
 
 from .. import core
 from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, PASS, RAVE,
-                      REROLL, STAND, Choice, calls, gives, picks, targets)
+                      REROLL, STAND, Choice)
 from .operations import Operations
 from .tables import (CLASS_COST, DRAFT, ESCAPE_AT, GENTLE_CARDS, HIRE_AT, LIMIT, MAX_MERCS,
                      MERC_CALLS, MERC_HOLDS, OPTIONS, RIVAL_LOSS, RIVAL_LOSS_SHARED, CardTables,
@@ -82,7 +82,8 @@ class Match(Operations):
                 yield from self._draw_to(self.hand[s])
                 if r < GENTLE_CARDS - 1:
                     while self.hand[s]:
-                        c = yield from self.ask("gentle", s, [DONE, *picks("lay", self.hand[s])])
+                        c = yield from self.ask("gentle", s,
+                                                [DONE, *self.choices.picks("lay", self.hand[s])])
                         if c[0] == "done":
                             break
                         self.hand[s].remove(c[1])
@@ -96,7 +97,7 @@ class Match(Operations):
             self.hand[s].extend(self.line[s])
             self.line[s] = []
             while len(self.hand[s]) > LIMIT:
-                c = yield from self.ask("drop", s, picks("drop", self.hand[s]))
+                c = yield from self.ask("drop", s, self.choices.picks("drop", self.hand[s]))
                 self.hand[s].remove(c[1])
                 self.discard.append(c[1])
         return first
@@ -132,8 +133,8 @@ class Match(Operations):
                 opts.append(PASS)
             if not self.guest:
                 opts += [INVITE] if self._invitable() and (self.hand[h] or self.inv[h]) else []
-            opts += targets("trade", [s for s in range(n) if s != h and self.alive[s] and s not in traded
-                                      and self.hand[s] and self.hand[h]])
+            opts += self.choices.trades([s for s in range(n) if s != h and self.alive[s]
+                                         and s not in traded and self.hand[s] and self.hand[h]])
             if not shopped:
                 opts += self._shop_options(h)
             c = yield from self.ask("open", h, opts)
@@ -156,7 +157,7 @@ class Match(Operations):
         # Step 4: wrap-up
         if self.alive[h]:
             if self.line[h]:
-                c = yield from self.ask("keep", h, picks("keep", self.line[h]))
+                c = yield from self.ask("keep", h, self.choices.picks("keep", self.line[h]))
                 self.line[h].remove(c[1])
                 self.boost.pop(c[1], None)
                 self.inv[h].append(c[1])
@@ -194,7 +195,8 @@ class Match(Operations):
             self.souls[s] -= CLASS_COST
             yield from self._take_class(s)
             return
-        c = yield from self.ask("hire", s, picks("pay", self.hand[s]) + picks("pay_inv", self.inv[s]))
+        pick = self.choices.picks
+        c = yield from self.ask("hire", s, pick("pay", self.hand[s]) + pick("pay_inv", self.inv[s]))
         (self.hand[s] if c[0] == "pay" else self.inv[s]).remove(c[1])
         self.discard.append(c[1])
         roll = yield from self.die(6)
@@ -216,10 +218,11 @@ class Match(Operations):
 
     def _invite(self, h: int) -> Iterator:
         p = self.p
-        c = yield from self.ask("monster", h, picks("invite", self._invitable()))
+        c = yield from self.ask("monster", h, self.choices.picks("invite", self._invitable()))
         m = c[1]
         # DECISION: the card paid for the invitation comes from the hand or the inventory.
-        d = yield from self.ask("pay", h, picks("pay", self.hand[h]) + picks("pay_inv", self.inv[h]))
+        pick = self.choices.picks
+        d = yield from self.ask("pay", h, pick("pay", self.hand[h]) + pick("pay_inv", self.inv[h]))
         (self.hand[h] if d[0] == "pay" else self.inv[h]).remove(d[1])
         self.discard.append(d[1])
         self.monsters.remove(m)
@@ -231,8 +234,8 @@ class Match(Operations):
     def _trade(self, h: int, s: int) -> Iterator:
         """DECISION: the Host offers one hand card for one of the other player's hand cards,
         which that player chooses, or declines."""
-        c = yield from self.ask("offer", h, picks("offer", self.hand[h]))
-        d = yield from self.ask("answer", s, [DECLINE, *picks("give", self.hand[s])])
+        c = yield from self.ask("offer", h, self.choices.picks("offer", self.hand[h]))
+        d = yield from self.ask("answer", s, [DECLINE, *self.choices.picks("give", self.hand[s])])
         if d[0] == "give":
             self.hand[h].remove(c[1])
             self.hand[s].remove(d[1])
@@ -250,13 +253,17 @@ class Match(Operations):
         opts: list[Choice] = [STAND]
         part = s == h or s == self.rescuer or s in self.invaders
         if part:
-            opts += picks("lay", self.hand[s]) + picks("lay_inv", self.inv[s])
-            if s == h or s in self.invaders:
-                opts += picks("merc", [m for m in self.mercs[s] if self.under[m]])
+            hand, inv, mercs, choices = self.hand[s], self.inv[s], self.mercs[s], self.choices
+            if hand:                   # (most seats hold nothing of some kind: skip the call)
+                opts += choices.picks("lay", hand)
+            if inv:
+                opts += choices.picks("lay_inv", inv)
+            if mercs and (s == h or s in self.invaders):
+                opts += choices.picks("merc", [m for m in mercs if self.under[m]])
             if s == h and self.rescuer < 0:
                 k = self.p.rsounds[self.guest[0]] if self.guest else 0
-                opts += calls([t for t in range(n) if t != h and self.alive[t]
-                               and t not in self.invaders and t not in self._asked], k)
+                opts += choices.calls([t for t in range(n) if t != h and self.alive[t]
+                                       and t not in self.invaders and t not in self._asked], k)
         elif first and s not in self._stayed and (self.hand[s] or self.inv[s] or
                                                   any(self.under[m] for m in self.mercs[s])):
             opts.append(INVADE)
@@ -266,7 +273,8 @@ class Match(Operations):
             targets = [h] + self.invaders
             for t in targets:
                 if t != self._owner(s) and t != s:
-                    opts += gives("add", t, self.hand[s]) + gives("add_inv", t, self.inv[s])
+                    opts += self.choices.gives("add", t, self.hand[s])
+                    opts += self.choices.gives("add_inv", t, self.inv[s])
         return opts
 
     def rave(self, h: int) -> Iterator:
@@ -318,7 +326,7 @@ class Match(Operations):
             cards = self.under[m]
             fx = p.fx[m]
             if fx["choose"]:
-                d = yield from self.ask("toss", s, picks("toss", cards))
+                d = yield from self.ask("toss", s, self.choices.picks("toss", cards))
                 i = cards.index(d[1])
             else:
                 i = yield from self.pick_random("toss", cards)

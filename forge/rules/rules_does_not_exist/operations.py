@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..core import operation, operations_of, passive
-from .choices import LEAVE, PAY, picks
+from .choices import LEAVE, PAY
 from .state import State
 from .tables import RESET_CARDS, RESET_COST, ROLES
 
@@ -21,7 +21,7 @@ class Operations(State):
     def op_discard(self, s: int, count: int, zone: str) -> Iterator:
         cards = self.hand[s] if zone == "hand" else self.inv[s]
         for _ in range(min(count, len(cards))):
-            c = yield from self.ask("discard", s, picks("drop", cards))
+            c = yield from self.ask("discard", s, self.choices.picks("drop", cards))
             cards.remove(c[1])
             self.discard.append(c[1])
 
@@ -41,7 +41,7 @@ class Operations(State):
     @operation("lose_mercenaries", count=int)
     def op_lose_mercenaries(self, s: int, count: int) -> Iterator:
         for _ in range(min(count, len(self.mercs[s]))):
-            c = yield from self.ask("dismiss", s, picks("dismiss", self.mercs[s]))
+            c = yield from self.ask("dismiss", s, self.choices.picks("dismiss", self.mercs[s]))
             yield from self._dismiss(s, c[1])
 
     @operation("skip_turn")

@@ -7,7 +7,6 @@ from typing import Any, Generator, Iterator
 
 from .. import core
 from ..core import SEAT_NAMES, InvariantViolation
-from .choices import picks
 from .tables import (CLASS, LIMIT, MAX_MERCS, MERC, MONSTER, NUMERIC_FX, PLAYERS, SOULS_SHARED,
                      SOULS_SOLO, SOUND,
                      CardTables, Rave, Strength, lineup_strength)
@@ -23,6 +22,7 @@ class State(core.Match):
         super().__init__(players, seed, log)
         n = players
         self.p = prep
+        self.choices = prep.choices
         opt = prep.options
         self.first_player = opt["first_player"]
         self.start_hand = opt["start_hand"]
@@ -94,9 +94,15 @@ class State(core.Match):
 
     def refx(self, s: int) -> None:
         """Recompute the ability table of ``s`` (after its Class or Mercenaries change)."""
-        fx = self.p.fx
+        self._fx[s] = self._abilities(s)
+
+    def _abilities(self, s: int) -> dict[str, int]:
+        """The abilities of the Class and Mercenaries of ``s``, summed."""
         cards = self.cls[s] + self.mercs[s]
-        self._fx[s] = {k: sum(fx[c][k] for c in cards) for k in NUMERIC_FX}
+        if not cards:
+            return dict.fromkeys(NUMERIC_FX, 0)
+        fx = self.p.fx
+        return {k: sum(fx[c][k] for c in cards) for k in NUMERIC_FX}
 
     def hand_limit(self, s: int) -> int:
         return LIMIT + self.fx(s, "hand")
@@ -127,12 +133,13 @@ class State(core.Match):
         hl, il = self.hand_limit(s), self.inv_limit(s)
         while len(self.hand[s]) > hl:
             room = len(self.inv[s]) < il
-            opts = (picks("stash", self.hand[s]) if room else []) + picks("drop", self.hand[s])
+            pick = self.choices.picks
+            opts = (pick("stash", self.hand[s]) if room else []) + pick("drop", self.hand[s])
             c = yield from self.ask("limit", s, opts)
             self.hand[s].remove(c[1])
             (self.inv[s] if c[0] == "stash" else self.discard).append(c[1])
         while len(self.inv[s]) > il:
-            c = yield from self.ask("limit", s, picks("drop_inv", self.inv[s]))
+            c = yield from self.ask("limit", s, self.choices.picks("drop_inv", self.inv[s]))
             self.inv[s].remove(c[1])
             self.discard.append(c[1])
 
@@ -217,13 +224,13 @@ class State(core.Match):
         p = self.p
         kinds = (("deck", SOUND), ("discard", SOUND), ("monsters", MONSTER), ("guest", MONSTER),
                  ("classes", CLASS), ("merc_deck", MERC))
+        types = p.type.__getitem__
         for name, t in kinds:
-            if any(p.type[h] != t for h in getattr(self, name)):
+            cards = getattr(self, name)
+            if [*map(types, cards)].count(t) != len(cards):
                 raise InvariantViolation(f"{name}: a card of the wrong type")
-        fx = p.fx
         for s in range(self.n):
-            cards = self.cls[s] + self.mercs[s]
-            if any(self._fx[s][k] != sum(fx[c][k] for c in cards) for k in NUMERIC_FX):
+            if self._fx[s] != self._abilities(s):
                 raise InvariantViolation(f"seat {SEAT_NAMES[s]}: ability table out of date")
         if set(self.under) != {m for s in range(self.n) for m in self.mercs[s]}:
             raise InvariantViolation("Mercenaries and the cards under them disagree")

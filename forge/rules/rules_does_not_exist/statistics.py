@@ -8,7 +8,7 @@ from ..tally import spread
 from .tables import CardTables
 
 def tally(prep: CardTables, stats: dict) -> dict:
-    """One game's `Match.stats()` as counts that add up over games (see `statistics`): its
+    """One game's `State.stats()` as counts that add up over games (see `statistics`): its
     length as a histogram entry, a shared win as a fraction per winner's Class."""
     share = Fraction(1, max(1, len(stats["winner_classes"])))
     class_wins: dict[str, Fraction] = {}

@@ -6,6 +6,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from .. import core
 from ..core import Option, Requires
+from .choices import Choices
 
 NAME = "rules_does_not_exist"
 #: Seats the Basic mode is written for.
@@ -142,6 +143,8 @@ class CardTables(core.Prepared):
                 self.failure.append(fail)
                 self.fx.append(fx)
         self.n = len(self.cid)
+        #: Every option a match of these cards can offer (`choices.Choices`).
+        self.choices = Choices(self.n, PLAYERS[1], max(self.rsounds, default=0))
         for h, i in enumerate(self.cid):
             self.handles_of.setdefault(i, []).append(h)
         #: {card id: its first handle}: every copy of a card shares its row in these tables, so
@@ -151,6 +154,9 @@ class CardTables(core.Prepared):
     def playable_ids(self) -> list[str]:
         """Cards a game can put to use (dead-card statistics)."""
         return sorted(self.handles_of)
+
+
+_new = tuple.__new__          # a NamedTuple made at C speed: this runs for every lineup
 
 
 class Strength(NamedTuple):
@@ -200,4 +206,4 @@ def lineup_strength(p: CardTables, cards: Sequence[int], boosts: Sequence[int],
                     best = 3
         twice += b * best
         total += dur[h]
-    return Strength(twice // 2, total)
+    return _new(Strength, (twice // 2, total))
