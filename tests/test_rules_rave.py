@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from forge.model import load_game
+from forge.render.layout import layout_elements
 from forge.rulebook.context import render_template
 from forge.rules import rules_does_not_exist as rave
 from forge.rules.agents import random_agent
@@ -245,3 +246,25 @@ def test_printed_rule_numbers_come_from_the_engine(game, monkeypatch):
     assert "escape on a d6 (4–6)" in changed and "1–3 suffers" in changed
     assert "keep at most 6 in hand" in changed and "hold 12 souls" in changed
     assert "(chance 3/6, 50 %)" in changed        # the odds follow the roll
+
+
+def test_card_faces_print_the_engines_rule_numbers(monkeypatch):
+    """A monster's failure heading and a Mercenary's note print the escape roll and the cards a
+    Mercenary holds from the engine, like the rulebook (a fresh game: layouts are cached per game)."""
+    def printed(numbers: dict) -> tuple[list, list]:
+        monkeypatch.setattr(rave, "RULE_NUMBERS", {**rave.RULE_NUMBERS, **numbers})
+        g, _ = load_game(CARDS)
+        monster = next(c for c in g.cards if c.type == "monster")
+        merc = next(c for c in g.cards if c.type == "mercenary")
+        heading = [e["text"] for e in layout_elements(g, monster, "en")
+                   if e.get("what") == "failure heading"]
+        note = [p["text"] for e in layout_elements(g, merc, "en")
+                if e.get("what") == "ability text" for p in e["paras"]]
+        return heading, note
+
+    heading, note = printed({})
+    assert heading == ["Failure: if you do not escape (1–4 on d6)"]
+    assert "Holds 2 face-down Sound cards." in note
+    heading, note = printed({"escape_at": 4, "merc_holds": 3})
+    assert heading == ["Failure: if you do not escape (1–3 on d6)"]
+    assert "Holds 3 face-down Sound cards." in note

@@ -27,11 +27,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from ..errors import EngineError, Finding, display_path
+from ..errors import Finding, display_path
 from ..model import Game
 from ..paths import DataPathError, data_path, project_folder, real_folder
 from ..resources import BUILTIN
-from ..rules import engine_for
+from ..rules.printed import rule_numbers
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           templates_root)
 from ..scenario import ScenarioError, load_scenario
@@ -266,17 +266,6 @@ def _scenario(game: Game, path: Path) -> dict | ScenarioError:
             made = exc.with_traceback(None)  # its frames would keep the game alive
         hit = known[path] = (stamp, made)
     return hit[1]
-
-
-def rule_numbers(game: Game) -> dict[str, int]:
-    """The rule numbers the game's engine declares for print (``RULE_NUMBERS``, docs/engines.md),
-    so a template prints ``{{ rules.escape_at }}`` rather than typing the engine's number again.
-    Empty without an engine, or with one that does not load (`forge check` reports that)."""
-    try:
-        engine = engine_for(game)
-    except EngineError:
-        return {}
-    return dict(getattr(engine, "RULE_NUMBERS", None) or {})
 
 
 def render_template(game: Game, kind: str, lang: str, root: Path | None = None) -> Rendered:
