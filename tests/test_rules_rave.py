@@ -241,8 +241,9 @@ def test_printed_rule_numbers_come_from_the_engine(game, monkeypatch):
     now = text()
     assert "escape on a d6 (5–6)" in now and "1–4 suffers" in now and "hold 10 souls" in now
     monkeypatch.setattr(rave, "RULE_NUMBERS", {**rave.RULE_NUMBERS, "escape_at": 4,
-                                                "limit": 6, "souls_to_win": 12})
+                                                "limit": 6, "souls_to_win": 12, "genre_one": 60})
     changed = text()
+    assert "counts +50 %" in now and "counts +60 %" in changed
     assert "escape on a d6 (4–6)" in changed and "1–3 suffers" in changed
     assert "keep at most 6 in hand" in changed and "hold 12 souls" in changed
     assert "(chance 3/6, 50 %)" in changed        # the odds follow the roll

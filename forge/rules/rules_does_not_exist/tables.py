@@ -36,6 +36,8 @@ RIVAL_LOSS_SHARED = 1  # ... and by each of the Host and the Rescuer together
 RESET_COST = 1     # souls a Reset costs to stay in the game
 RESET_CARDS = 5    # Sound cards drawn after paying for a Reset
 GENTLE_CARDS = 9   # cards each player takes in the gentle round
+GENRE_ONE = 50     # % a card's bonus grows by when another card of its lineup shares a genre
+GENRE_TWO = 100    # ... two or more genres
 ROLES = ("host", "rescuer", "invader")
 NUMERIC_FX = ("hand", "inventory", "draft", "escape", "hire", "reroll", "host", "rescuer", "invader")
 FIRST_PLAYER = ("roll", "gentle")
@@ -58,7 +60,8 @@ RULE_NUMBERS: Mapping[str, int] = {
     "max_mercs": MAX_MERCS, "merc_holds": MERC_HOLDS, "merc_calls": MERC_CALLS,
     "class_cost": CLASS_COST, "souls_solo": SOULS_SOLO, "souls_shared": SOULS_SHARED,
     "rival_loss": RIVAL_LOSS, "rival_loss_shared": RIVAL_LOSS_SHARED, "reset_cost": RESET_COST,
-    "reset_cards": RESET_CARDS, "gentle_cards": GENTLE_CARDS,
+    "reset_cards": RESET_CARDS, "gentle_cards": GENTLE_CARDS, "genre_one": GENRE_ONE,
+    "genre_two": GENRE_TWO,
     **{o.name: o.default for o in OPTIONS if o.name in ("start_hand", "souls_to_win")}}
 
 
@@ -157,6 +160,7 @@ class CardTables(core.Prepared):
 
 
 _new = tuple.__new__          # a NamedTuple made at C speed: this runs for every lineup
+_ONE, _TWO = 100 + GENRE_ONE, 100 + GENRE_TWO    # a card's bonus in hundredths, by its match
 
 
 class Strength(NamedTuple):
@@ -183,27 +187,27 @@ def lineup_strength(p: CardTables, cards: Sequence[int], boosts: Sequence[int],
                     extra: Sequence[tuple[int, int]]) -> Strength:
     """The `Strength` of a lineup of ``cards``; ``boosts`` are the Mercenary boosts of its
     first cards, ``extra`` the owner's (genre mask, bonus) from Class and Mercenaries.
-    DECISION: each card counts its printed bonus plus those, times 1.5 when another card of the
-    lineup shares one genre with it, times 2 when one shares two or more; the total is rounded
-    down. The engine and the agents count with this one function."""
-    gm, bonus, dur = p.gm, p.bonus, p.dur
+    DECISION: each card counts its printed bonus plus those, `GENRE_ONE` % more when another card
+    of the lineup shares one genre with it, `GENRE_TWO` % more when one shares two or more; the
+    total is rounded down. The engine and the agents count with this one function."""
+    gm, bonus, dur, one, two = p.gm, p.bonus, p.dur, _ONE, _TWO
     nb = len(boosts)
-    twice = total = 0
+    hundredfold = total = 0
     for i, h in enumerate(cards):
         g = gm[h]
         b = bonus[h] + (boosts[i] if i < nb else 0)
         for mask, amt in extra:
             if g & mask:
                 b += amt
-        best = 2
+        best = 100
         for j, k in enumerate(cards):
             if j != i:
                 common = g & gm[k]
                 if common:
                     if common & (common - 1):
-                        best = 4
+                        best = two
                         break
-                    best = 3
-        twice += b * best
+                    best = one
+        hundredfold += b * best
         total += dur[h]
-    return _new(Strength, (twice // 2, total))
+    return _new(Strength, (hundredfold // 100, total))
