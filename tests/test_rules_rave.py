@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from forge.model import load_game
+from forge.render.layout import layout_elements
+from forge.rulebook.context import render_template
 from forge.rules import rules_does_not_exist as rave
 from forge.rules.agents import random_agent
 from forge.rules.core import play_game, replay
-from forge.rules.rave_agents import sensible_agent
+from forge.rules.rules_does_not_exist.agents import sensible_agent
 from forge.scenario import run_scenario
 from conftest import forge_forked
 
@@ -226,3 +228,44 @@ def test_simulate_json_is_deterministic():
 
     a, b = run(), run()
     assert a == b and not a["violations"] and a["engine"]["turn_cap_hits"] == 0
+
+
+def test_printed_rule_numbers_come_from_the_engine(game, monkeypatch):
+    """The cheat sheet prints the engine's escape roll, hand limit and winning souls: a rule
+    changed in the engine is changed in print (nothing typed twice)."""
+    def text() -> str:
+        out = render_template(game, "cheatsheet", "en")
+        assert not out.findings
+        return out.markdown
+
+    now = text()
+    assert "escape on a d6 (5–6)" in now and "1–4 suffers" in now and "hold 10 souls" in now
+    monkeypatch.setattr(rave, "RULE_NUMBERS", {**rave.RULE_NUMBERS, "escape_at": 4,
+                                                "limit": 6, "souls_to_win": 12, "genre_one": 60})
+    changed = text()
+    assert "counts +50 %" in now and "counts +60 %" in changed
+    assert "escape on a d6 (4–6)" in changed and "1–3 suffers" in changed
+    assert "keep at most 6 in hand" in changed and "hold 12 souls" in changed
+    assert "(chance 3/6, 50 %)" in changed        # the odds follow the roll
+
+
+def test_card_faces_print_the_engines_rule_numbers(monkeypatch):
+    """A monster's failure heading and a Mercenary's note print the escape roll and the cards a
+    Mercenary holds from the engine, like the rulebook (a fresh game: layouts are cached per game)."""
+    def printed(numbers: dict) -> tuple[list, list]:
+        monkeypatch.setattr(rave, "RULE_NUMBERS", {**rave.RULE_NUMBERS, **numbers})
+        g, _ = load_game(CARDS)
+        monster = next(c for c in g.cards if c.type == "monster")
+        merc = next(c for c in g.cards if c.type == "mercenary")
+        heading = [e["text"] for e in layout_elements(g, monster, "en")
+                   if e.get("what") == "failure heading"]
+        note = [p["text"] for e in layout_elements(g, merc, "en")
+                if e.get("what") == "ability text" for p in e["paras"]]
+        return heading, note
+
+    heading, note = printed({})
+    assert heading == ["Failure: if you do not escape (1–4 on d6)"]
+    assert "Holds 2 face-down Sound cards." in note
+    heading, note = printed({"escape_at": 4, "merc_holds": 3})
+    assert heading == ["Failure: if you do not escape (1–3 on d6)"]
+    assert "Holds 3 face-down Sound cards." in note

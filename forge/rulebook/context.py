@@ -31,6 +31,7 @@ from ..errors import Finding, display_path
 from ..model import Game
 from ..paths import DataPathError, data_path, project_folder, real_folder
 from ..resources import BUILTIN
+from ..rules.printed import rule_numbers
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           templates_root)
 from ..scenario import ScenarioError, load_scenario
@@ -286,7 +287,7 @@ def render_template(game: Game, kind: str, lang: str, root: Path | None = None) 
         "sets": list(game.manifest.sets.items()), "players": game.manifest.players,
         "card_picture": rec.card_picture, "card_row": rec.card_row, "scenario": rec.scenario,
         "scenario_data": rec.scenario_data, "d6_odds": d6_odds, "d6_battle": d6_battle,
-        "d6_faces": d6_faces,
+        "d6_faces": d6_faces, "rules": rule_numbers(game),
         "effect": rec.effect, "ops": rec.ops,
     }
     context["_recorder"] = rec
