@@ -245,6 +245,7 @@ def test_the_registry_holds_engines_and_an_engine_checks_its_own_fields():
            "agents": ({"a": 1}, "agents must map names to agent functions"),
            "default_agents": (("nobody",), "default_agents must be a tuple of known agents"),
            "score_unit": ({"en": "VP"}, "score_unit must map languages"),
+           "rules": ({"rounds": "ten"}, "rules must map identifiers to whole numbers"),
            "prepare": (lambda game: None, "prepare must be a function taking (game, options, sets)"),
            "statistics": (lambda prepared, records: {}, "statistics must be a function taking "
                                                          "(prepared, totals, games)"),

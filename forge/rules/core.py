@@ -778,6 +778,9 @@ class Engine:
     describe_expect: Callable[[dict, str, Any], list[str]] | None = None
     #: What a score counts, per language: its plural forms (uk: one, few, many).
     score_unit: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The rule numbers a rulebook prints, {name: number}: its templates read them as
+    #: ``rules.NAME``, so print states the numbers the engine plays with.
+    rules: Mapping[str, int] = field(default_factory=dict)
     #: ``check_data(game) -> findings`` certain from the card data alone (`forge check`).
     check_data: Callable[[Any], Iterable[Any]] | None = None
     #: ``tally(prepared, match.stats()) -> counts`` that add up over games.
@@ -829,6 +832,10 @@ class Engine:
                 isinstance(v, tuple) and v and all(isinstance(w, str) for w in v)
                 for v in self.score_unit.values())):
             out.append("score_unit must map languages to a tuple of plural forms")
+        if not (isinstance(self.rules, Mapping) and all(
+                isinstance(k, str) and k.isidentifier() and type(v) is int
+                for k, v in self.rules.items())):
+            out.append("rules must map identifiers to whole numbers")
         hooks: dict[str, tuple[Callable | None, tuple[str, ...]]] = {   # what each is called with
             "prepare": (self.prepare, ("game", "options", "sets")),
             "scenario_setup": (self.scenario_setup, ("match", "data", "ctx")),

@@ -1,5 +1,5 @@
-"""The rule numbers a game's engine declares for print (``RULE_NUMBERS``, docs/engines.md): what
-the rulebook, cheat sheet and card layouts get as ``rules``, so a template prints
+"""The rule numbers a game's engine declares for print (its Engine's ``rules``, docs/engines.md):
+what the rulebook, cheat sheet and card layouts get as ``rules``, so a template prints
 ``{{ rules.escape_at }}`` rather than typing the engine's number a second time."""
 from __future__ import annotations
 
@@ -16,4 +16,4 @@ def rule_numbers(game: Any) -> dict[str, int]:
         engine = engine_for(game)
     except EngineError:
         return {}
-    return dict(getattr(engine, "RULE_NUMBERS", None) or {})
+    return dict(engine.rules) if engine else {}
