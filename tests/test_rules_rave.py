@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from forge.model import load_game
 from forge.render.layout import layout_elements
 from forge.rulebook.context import render_template
-from forge.rules import rules_does_not_exist as rave
+from forge.rules import ENGINES, rules_does_not_exist as rave
 from forge.rules.agents import random_agent
 from forge.rules.core import play_game, replay
 from forge.rules.rules_does_not_exist.agents import sensible_agent
@@ -230,7 +231,17 @@ def test_simulate_json_is_deterministic():
     assert a == b and not a["violations"] and a["engine"]["turn_cap_hits"] == 0
 
 
-def test_printed_rule_numbers_come_from_the_engine(game, monkeypatch):
+@pytest.fixture
+def rule_numbers():
+    """``rule_numbers(escape_at=4, ...)`` registers the rave engine with those rule numbers
+    changed; the real engine is registered again after the test."""
+    def change(**numbers: int) -> None:
+        ENGINES.register(replace(rave.ENGINE, rules={**rave.ENGINE.rules, **numbers}))
+    yield change
+    ENGINES.register(rave.ENGINE)
+
+
+def test_printed_rule_numbers_come_from_the_engine(game, rule_numbers):
     """The cheat sheet prints the engine's escape roll, hand limit and winning souls: a rule
     changed in the engine is changed in print (nothing typed twice)."""
     def text() -> str:
@@ -240,8 +251,7 @@ def test_printed_rule_numbers_come_from_the_engine(game, monkeypatch):
 
     now = text()
     assert "escape on a d6 (5–6)" in now and "1–4 suffers" in now and "hold 10 souls" in now
-    monkeypatch.setattr(rave, "RULE_NUMBERS", {**rave.RULE_NUMBERS, "escape_at": 4,
-                                                "limit": 6, "souls_to_win": 12, "genre_one": 60})
+    rule_numbers(escape_at=4, limit=6, souls_to_win=12, genre_one=60)
     changed = text()
     assert "counts +50 %" in now and "counts +60 %" in changed
     assert "escape on a d6 (4–6)" in changed and "1–3 suffers" in changed
@@ -249,11 +259,11 @@ def test_printed_rule_numbers_come_from_the_engine(game, monkeypatch):
     assert "(chance 3/6, 50 %)" in changed        # the odds follow the roll
 
 
-def test_card_faces_print_the_engines_rule_numbers(monkeypatch):
+def test_card_faces_print_the_engines_rule_numbers(rule_numbers):
     """A monster's failure heading and a Mercenary's note print the escape roll and the cards a
     Mercenary holds from the engine, like the rulebook (a fresh game: layouts are cached per game)."""
     def printed(numbers: dict) -> tuple[list, list]:
-        monkeypatch.setattr(rave, "RULE_NUMBERS", {**rave.RULE_NUMBERS, **numbers})
+        rule_numbers(**numbers)
         g, _ = load_game(CARDS)
         monster = next(c for c in g.cards if c.type == "monster")
         merc = next(c for c in g.cards if c.type == "mercenary")

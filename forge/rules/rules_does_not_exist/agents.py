@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence, TypeVar
 
-from ..agents import random_agent
+from ..agents import Agent, random_agent
 from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, PASS, PAY, RAVE,
                       REROLL, STAND, Call, Choice, Give, Pick)
 from .tables import CardTables, Strength, lineup_strength
@@ -37,7 +37,7 @@ class _Sight:
                  "_extra")
 
     def __init__(self, p: CardTables, v: dict, s: int):
-        self.p, self.v, self.ix, self.s = p, v, p.row, s
+        self.p, self.v, self.ix, self.s = p, v, p.card_index, s
         self.host, self.expect = v["host"], v["expectation"]
         self.souls, self.win = v["souls"], v["souls_to_win"]
         self._cards: list[int] | None = None
@@ -60,7 +60,7 @@ class _Sight:
             got = self._line[owner] = [ix[c] for c in self.v["lineups"][owner]]
         return got
 
-    def strength(self, owner: int, cards: list[int], boosts: Sequence[int] = ()) -> Strength:
+    def strength(self, owner: int, cards: Sequence[int], boosts: Sequence[int] = ()) -> Strength:
         """(bonus, duration) of ``owner``'s lineup of ``cards``; ``boosts`` are the Mercenary
         boosts of its first cards (those already in the lineup)."""
         p = self.p
@@ -225,5 +225,5 @@ def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) ->
     return random_agent(m, s, options, rng)
 
 
-AGENTS = {"random": random_agent, "sensible": sensible_agent}
-AGENT_NAMES = {"sensible": {"uk": "розважливий", "en": "sensible"}}
+AGENTS: dict[str, Agent] = {"random": random_agent, "sensible": sensible_agent}
+AGENT_NAMES: dict[str, dict[str, str]] = {"sensible": {"uk": "розважливий", "en": "sensible"}}

@@ -20,9 +20,10 @@ A turn (the Host is the seat whose turn it is):
 """
 from __future__ import annotations
 
-from typing import Any, Generator, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .. import core
+from ..core import Flow
 from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, PASS, RAVE,
                       REROLL, STAND, Choice)
 from .operations import Operations
@@ -34,7 +35,7 @@ from .tables import (CLASS_COST, DRAFT, ESCAPE_AT, GENTLE_CARDS, HIRE_AT, LIMIT,
 class Match(Operations):
     """One game. Seats 0..n-1 (A, B, ...), clockwise; the next seat is the one to the left."""
 
-    def flow(self) -> Iterator:
+    def flow(self) -> Flow[None]:
         if self.start_at >= 0:                 # a scenario's position
             yield from self.play_from(self.start_at)
             return
@@ -51,7 +52,7 @@ class Match(Operations):
         self._log("first", self.first)
         yield from self.play_from(self.first)
 
-    def play_from(self, seat: int) -> Iterator:
+    def play_from(self, seat: int) -> Flow[None]:
         """Turns from ``seat`` on, until the game ends."""
         s = seat
         self.between = True
@@ -72,7 +73,7 @@ class Match(Operations):
             s = (s + 1) % self.n
         self._finish()
 
-    def _gentle_round(self) -> Generator[Any, Any, int]:
+    def _gentle_round(self) -> Flow[int]:
         """«Ніжний раунд»: 9 cards each, one at a time; until a seat holds its 9th card it may
         lay cards from its hand into a lineup; the strongest lineup starts. Then the lineups go
         back to hand and everyone discards down to 5 (DECISION: ties are broken by lot)."""
@@ -103,7 +104,7 @@ class Match(Operations):
         return first
 
     # ------------------------------------------------------------------ a turn
-    def turn(self, h: int) -> Iterator:
+    def turn(self, h: int) -> Flow[None]:
         p, n = self.p, self.n
         if self.skip[h]:
             self.skip[h] -= 1
@@ -188,7 +189,7 @@ class Match(Operations):
             opts.append(HIRE)
         return opts
 
-    def _shop(self, s: int, verb: str) -> Iterator:
+    def _shop(self, s: int, verb: str) -> Flow[None]:
         p = self.p
         if verb == "buy":
             # One Class at a time: the old one goes back into the Class deck (DECISION).
@@ -216,7 +217,7 @@ class Match(Operations):
         lv = self.p.level
         return [m for m in self.monsters if lv[m] <= self.expect]
 
-    def _invite(self, h: int) -> Iterator:
+    def _invite(self, h: int) -> Flow[None]:
         p = self.p
         c = yield from self.ask("monster", h, self.choices.picks("invite", self._invitable()))
         m = c[1]
@@ -231,7 +232,7 @@ class Match(Operations):
         self.played.append((p.dix[m], h))
         self._log("invite", h, p.cid[m])
 
-    def _trade(self, h: int, s: int) -> Iterator:
+    def _trade(self, h: int, s: int) -> Flow[None]:
         """DECISION: the Host offers one hand card for one of the other player's hand cards,
         which that player chooses, or declines."""
         c = yield from self.ask("offer", h, self.choices.picks("offer", self.hand[h]))
@@ -277,7 +278,7 @@ class Match(Operations):
                     opts += self.choices.gives("add_inv", t, self.inv[s])
         return opts
 
-    def rave(self, h: int) -> Iterator:
+    def rave(self, h: int) -> Flow[None]:
         """Step 2: lay lineups until a whole round of seats adds nothing."""
         n = self.n
         self._asked: set[int] = set()
@@ -307,7 +308,7 @@ class Match(Operations):
             if not acted:
                 break
 
-    def _rave_act(self, s: int, c: tuple) -> Iterator:
+    def _rave_act(self, s: int, c: tuple) -> Flow[None]:
         p = self.p
         v = c[0]
         if v in ("lay", "lay_inv"):
@@ -363,7 +364,7 @@ class Match(Operations):
                 best, who = key, o
         return who
 
-    def bounty(self, h: int) -> Iterator:
+    def bounty(self, h: int) -> Flow[None]:
         p = self.p
         w = self.winner()
         r = self.rescuer

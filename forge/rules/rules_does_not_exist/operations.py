@@ -3,9 +3,7 @@ or Mercenary's abilities are passive (`tables` reads them into the owners' abili
 `check` validates the card data against `OPERATIONS`."""
 from __future__ import annotations
 
-from typing import Iterator
-
-from ..core import operation, operations_of, passive
+from ..core import Flow, operation, operations_of, passive
 from .choices import LEAVE, PAY
 from .state import State
 from .tables import RESET_CARDS, RESET_COST, ROLES
@@ -18,7 +16,7 @@ class Operations(State):
     # abilities are passive: `CardTables` reads them into `fx` tables, and `State.fx` sums them
     # for the owner; their methods below only register them (they never run on their own).
     @operation("discard", count=int, zone=("hand", "inventory"))
-    def op_discard(self, s: int, count: int, zone: str) -> Iterator:
+    def op_discard(self, s: int, count: int, zone: str) -> Flow[None]:
         cards = self.hand[s] if zone == "hand" else self.inv[s]
         for _ in range(min(count, len(cards))):
             c = yield from self.ask("discard", s, self.choices.picks("drop", cards))
@@ -26,32 +24,32 @@ class Operations(State):
             self.discard.append(c[1])
 
     @operation("lose_souls", count=int)
-    def op_lose_souls(self, s: int, count: int) -> Iterator:
+    def op_lose_souls(self, s: int, count: int) -> Flow[None]:
         self.souls[s] = max(0, self.souls[s] - count)
         return
         yield
 
     @operation("lose_class")
-    def op_lose_class(self, s: int) -> Iterator:
+    def op_lose_class(self, s: int) -> Flow[None]:
         self.classes.extend(self.cls[s])
         self.cls[s] = []
         self.refx(s)
         yield from self.limits(s)
 
     @operation("lose_mercenaries", count=int)
-    def op_lose_mercenaries(self, s: int, count: int) -> Iterator:
+    def op_lose_mercenaries(self, s: int, count: int) -> Flow[None]:
         for _ in range(min(count, len(self.mercs[s]))):
             c = yield from self.ask("dismiss", s, self.choices.picks("dismiss", self.mercs[s]))
             yield from self._dismiss(s, c[1])
 
     @operation("skip_turn")
-    def op_skip_turn(self, s: int) -> Iterator:
+    def op_skip_turn(self, s: int) -> Flow[None]:
         self.skip[s] += 1
         return
         yield
 
     @operation("reset")
-    def op_reset(self, s: int) -> Iterator:
+    def op_reset(self, s: int) -> Flow[None]:
         """«Обнулення»: hand, inventory, Class and Mercenaries go; then pay a soul for 5 cards
         and a random Class, or leave; with no soul the player is out."""
         self.resets += 1

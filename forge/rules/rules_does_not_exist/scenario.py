@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from ..core import SEAT_NAMES, ScenarioKeys
-from ..scenario import ANY, SEAT, Map, N, Rec, card
+from ..scenario import ANY, SEAT, Map, N, Rec, SetupContext, card
 from .state import State
 from .tables import CLASS, MERC, MONSTER, SOUND, Strength
 
@@ -41,7 +41,7 @@ SCENARIO = ScenarioKeys(
     stops={"turns": "turn"})
 
 
-def scenario_setup(m: State, d: dict, ctx: Any) -> None:
+def scenario_setup(m: State, d: dict, ctx: SetupContext) -> None:
     """Place a position: seats' hands, inventories, Classes, Mercenaries (with the cards under
     them), souls, skipped turns, players out; the top of the Sound deck and the discard; every
     other card goes to its deck (monsters to the face-up row), shuffled. The game resumes with
@@ -84,11 +84,7 @@ def scenario_setup(m: State, d: dict, ctx: Any) -> None:
                             "inventory limit")
 
 
-def _ids(m: State, hs: list[int]) -> list[str]:
-    return sorted(m.p.cid[h] for h in hs)
-
-
-def scenario_expect(m: State, e: dict, ctx: Any) -> None:
+def scenario_expect(m: State, e: dict, ctx: SetupContext) -> None:
     """Check this game's `expect:` keys (docs/scenarios.md)."""
     seat = SEAT_NAMES.index
     for name, v in (e.get("souls") or {}).items():
@@ -97,8 +93,8 @@ def scenario_expect(m: State, e: dict, ctx: Any) -> None:
     for name, z in (e.get("zones") or {}).items():
         s = seat(name)
         for key, zone in (("hand", m.hand[s]), ("inventory", m.inv[s]), ("mercenaries", m.mercs[s])):
-            if key in z and _ids(m, zone) != sorted(z[key]):
-                ctx.fail(("zones", name, key), f"{name}'s {key}: {_ids(m, zone)}, expected {sorted(z[key])}")
+            if key in z and ctx.card_ids(zone) != sorted(z[key]):
+                ctx.fail(("zones", name, key), f"{name}'s {key}: {ctx.card_ids(zone)}, expected {sorted(z[key])}")
         for key, zone in (("hand_size", m.hand[s]), ("inventory_size", m.inv[s])):
             if key in z and len(zone) != z[key]:
                 ctx.fail(("zones", name, key), f"{name}'s {key}: {len(zone)}, expected {z[key]}")

@@ -3,10 +3,10 @@ abilities, limits, drawing, lineup strength, the end, invariants, and what a sea
 `operations.Operations` adds the card operations, `flow.Match` the turn itself."""
 from __future__ import annotations
 
-from typing import Any, Generator, Iterator
+from typing import Iterator
 
 from .. import core
-from ..core import SEAT_NAMES, InvariantViolation
+from ..core import SEAT_NAMES, Flow, InvariantViolation
 from .tables import (CLASS, LIMIT, MAX_MERCS, MERC, MONSTER, NUMERIC_FX, PLAYERS, SOULS_SHARED,
                      SOULS_SOLO, SOUND,
                      CardTables, Rave, Strength, lineup_strength)
@@ -14,6 +14,8 @@ from .tables import (CLASS, LIMIT, MAX_MERCS, MERC, MONSTER, NUMERIC_FX, PLAYERS
 
 class State(core.Match):
     """One game. Seats 0..n-1 (A, B, ...), clockwise; the next seat is the one to the left."""
+
+    p: CardTables
 
     def __init__(self, prep: CardTables, players: int, seed: int, log: bool = False):
         lo, hi = PLAYERS
@@ -68,16 +70,6 @@ class State(core.Match):
         #: The last rave held (None: none yet).
         self.last_rave: Rave | None = None
 
-    def pick_random(self, kind: str, cards: list[int]) -> Generator[Any, Any, int]:
-        """Index of a card taken at random from ``cards``: a chance over their card ids, so a
-        scenario scripts it by id (``rolls: {class: [wingman]}``); copies of one card are alike."""
-        cid = self.p.cid
-        got = yield from self.roll(kind, [cid[h] for h in cards])
-        for i, h in enumerate(cards):
-            if cid[h] == got:
-                return i
-        return 0
-
     # ------------------------------------------------------------------ setup
     def setup(self) -> None:
         """Deal the decks (not shuffled yet: `flow` shuffles them as chance events)."""
@@ -110,7 +102,7 @@ class State(core.Match):
     def inv_limit(self, s: int) -> int:
         return LIMIT + self.fx(s, "inventory")
 
-    def _draw(self) -> Generator[Any, Any, int]:
+    def _draw(self) -> Flow[int]:
         """Top card of the Sound deck; an empty deck is refilled from the shuffled discard
         (DECISION); with both empty, -1 (nothing is drawn)."""
         if not self.deck:
@@ -121,13 +113,13 @@ class State(core.Match):
             self._log("reshuffle")
         return self.deck.pop()
 
-    def _draw_to(self, zone: list[int]) -> Generator[Any, Any, int]:
+    def _draw_to(self, zone: list[int]) -> Flow[int]:
         h = yield from self._draw()
         if h >= 0:
             zone.append(h)
         return h
 
-    def limits(self, s: int) -> Iterator:
+    def limits(self, s: int) -> Flow[None]:
         """Bring the hand and inventory of ``s`` within their limits: extra hand cards go to the
         inventory while it has room, or to the discard, as the player chooses."""
         hl, il = self.hand_limit(s), self.inv_limit(s)
@@ -154,7 +146,7 @@ class State(core.Match):
         """Souls a success in ``role`` earns (before monster rewards)."""
         return (SOULS_SOLO if solo else SOULS_SHARED) + self.fx(s, role)
 
-    def _take_class(self, s: int) -> Iterator:
+    def _take_class(self, s: int) -> Flow[None]:
         """A random Class from the deck; a Class already held goes back into the deck."""
         p = self.p
         if not self.classes:
@@ -168,7 +160,7 @@ class State(core.Match):
         self._log("class", s, p.cid[k])
         yield from self.limits(s)
 
-    def _dismiss(self, s: int, m: int) -> Iterator:
+    def _dismiss(self, s: int, m: int) -> Flow[None]:
         self.mercs[s].remove(m)
         self.refx(s)
         self.discard.extend(self.under.pop(m))
@@ -191,14 +183,12 @@ class State(core.Match):
         return (1 if self.alive[seat] else 0, self.out_turn[seat])
 
     def _finish(self) -> None:
-        result = self.finish()
-        result["turns"] = self.turns
-        result["capped"] = self.capped
+        self.finish(turns=self.turns, capped=self.capped)
 
     def stats(self) -> dict:
         """This game's figures for `simulate` (see `statistics`)."""
         p = self.p
-        w = self.result["winners"] if self.result else []
+        w = self.result.winners if self.result else []
         return {"turns": self.turns, "capped": self.capped, "resets": self.resets,
                 "invited": {p.def_ids[d]: k for d, k in self.invited.items()},
                 "satisfied": {p.def_ids[d]: k for d, k in self.satisfied.items()},
@@ -213,12 +203,6 @@ class State(core.Match):
                 yield f"{name}[{SEAT_NAMES[s]}]", getattr(self, name)[s]
         for m, cards in self.under.items():
             yield f"under[{self.p.cid[m]}]", cards
-
-    def total(self) -> int:
-        return self.p.n
-
-    def handle_name(self, h: int) -> str:
-        return self.p.cid[h]
 
     def invariants(self) -> None:
         p = self.p

@@ -8,7 +8,6 @@ from .. import core
 from ..core import Option, Requires
 from .choices import Choices
 
-NAME = "rules_does_not_exist"
 #: Seats the Basic mode is written for.
 PLAYERS = (2, 5)
 
@@ -20,7 +19,7 @@ REQUIRES = Requires({"sound": ("bonus", "genres", "duration"),
 
 SOUND, MONSTER, CLASS, MERC = range(4)
 TYPE_CODES = {"sound": SOUND, "monster": MONSTER, "class": CLASS, "mercenary": MERC}
-# The rule numbers. The rulebooks and cheat sheets print them from `RULE_NUMBERS`.
+# The rule numbers. The rulebooks, cheat sheets and cards print them from `RULE_NUMBERS`.
 LIMIT = 5          # hand and inventory
 DRAFT = 2          # Sound cards drawn at the start of a turn
 HIRE_AT = 5        # a d6 of 5-6 hires a Mercenary
@@ -53,8 +52,9 @@ OPTIONS = (
            help="Safety net only: a game is stopped after this many turns (reported)."),
 )
 
-#: The rule numbers the printed rules quote, by name (the rulebook's and cheat sheet's `rules`),
-#: with the options' defaults: a rule changed here is changed in print.
+#: The rule numbers the printed rules quote, by name, with the options' defaults: the engine's
+#: ``rules`` (the rulebook's, cheat sheet's and card faces' `rules`), so a rule changed here is
+#: changed in print.
 RULE_NUMBERS: Mapping[str, int] = {
     "limit": LIMIT, "draft": DRAFT, "hire_at": HIRE_AT, "escape_at": ESCAPE_AT,
     "max_mercs": MAX_MERCS, "merc_holds": MERC_HOLDS, "merc_calls": MERC_CALLS,
@@ -150,13 +150,6 @@ class CardTables(core.Prepared):
         self.choices = Choices(self.n, PLAYERS[1], max(self.rsounds, default=0))
         for h, i in enumerate(self.cid):
             self.handles_of.setdefault(i, []).append(h)
-        #: {card id: its first handle}: every copy of a card shares its row in these tables, so
-        #: an agent that sees only card ids reads the tables through it.
-        self.row = {i: hs[0] for i, hs in self.handles_of.items()}
-
-    def playable_ids(self) -> list[str]:
-        """Cards a game can put to use (dead-card statistics)."""
-        return sorted(self.handles_of)
 
 
 _new = tuple.__new__          # a NamedTuple made at C speed: this runs for every lineup
