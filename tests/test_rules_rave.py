@@ -2,6 +2,7 @@
 lineup strength, the data checks, statistics and agents."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -83,6 +84,17 @@ def test_sensible_beats_random(prep):
         if 0 in m.result.winners:
             wins += 1 / len(m.result.winners)
     assert wins / 40 > 0.5
+
+
+def test_every_module_of_the_engine_imports_on_its_own():
+    """In a fresh interpreter each, so no module leans on another having been imported first
+    (the agents once failed to import before the engine did)."""
+    package = Path(rave.__file__).parent
+    for module in sorted(f.stem for f in package.glob("*.py") if f.stem != "__init__"):
+        done = subprocess.run([sys.executable, "-c", f"import forge.rules.rules_does_not_exist.{module}"],
+                              capture_output=True, text=True, cwd=ROOT,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert done.returncode == 0, f"{module}: {done.stderr}"
 
 
 def _lineup(prep, *ids):
