@@ -2,18 +2,22 @@
 lineup strength, the data checks, statistics and agents."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from forge.model import load_game
-from forge.rules import rules_does_not_exist as rave
+from forge.render.layout import layout_elements
+from forge.rulebook.context import render_template
+from forge.rules import ENGINES, rules_does_not_exist as rave
 from forge.rules.agents import random_agent
 from forge.rules.core import play_game, replay
-from forge.rules.rave_agents import sensible_agent
+from forge.rules.rules_does_not_exist.agents import sensible_agent
 from forge.scenario import run_scenario
 from conftest import forge_forked
 
@@ -80,6 +84,17 @@ def test_sensible_beats_random(prep):
         if 0 in m.result.winners:
             wins += 1 / len(m.result.winners)
     assert wins / 40 > 0.5
+
+
+def test_every_module_of_the_engine_imports_on_its_own():
+    """In a fresh interpreter each, so no module leans on another having been imported first
+    (the agents once failed to import before the engine did)."""
+    package = Path(rave.__file__).parent
+    for module in sorted(f.stem for f in package.glob("*.py") if f.stem != "__init__"):
+        done = subprocess.run([sys.executable, "-c", f"import forge.rules.rules_does_not_exist.{module}"],
+                              capture_output=True, text=True, cwd=ROOT,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert done.returncode == 0, f"{module}: {done.stderr}"
 
 
 def _lineup(prep, *ids):
@@ -226,3 +241,53 @@ def test_simulate_json_is_deterministic():
 
     a, b = run(), run()
     assert a == b and not a["violations"] and a["engine"]["turn_cap_hits"] == 0
+
+
+@pytest.fixture
+def rule_numbers():
+    """``rule_numbers(escape_at=4, ...)`` registers the rave engine with those rule numbers
+    changed; the real engine is registered again after the test."""
+    def change(**numbers: int) -> None:
+        ENGINES.register(replace(rave.ENGINE, rules={**rave.ENGINE.rules, **numbers}))
+    yield change
+    ENGINES.register(rave.ENGINE)
+
+
+def test_printed_rule_numbers_come_from_the_engine(game, rule_numbers):
+    """The cheat sheet prints the engine's escape roll, hand limit and winning souls: a rule
+    changed in the engine is changed in print (nothing typed twice)."""
+    def text() -> str:
+        out = render_template(game, "cheatsheet", "en")
+        assert not out.findings
+        return out.markdown
+
+    now = text()
+    assert "escape on a d6 (5–6)" in now and "1–4 suffers" in now and "hold 10 souls" in now
+    rule_numbers(escape_at=4, limit=6, souls_to_win=12, genre_one=60)
+    changed = text()
+    assert "counts +50 %" in now and "counts +60 %" in changed
+    assert "escape on a d6 (4–6)" in changed and "1–3 suffers" in changed
+    assert "keep at most 6 in hand" in changed and "hold 12 souls" in changed
+    assert "(chance 3/6, 50 %)" in changed        # the odds follow the roll
+
+
+def test_card_faces_print_the_engines_rule_numbers(rule_numbers):
+    """A monster's failure heading and a Mercenary's note print the escape roll and the cards a
+    Mercenary holds from the engine, like the rulebook (a fresh game: layouts are cached per game)."""
+    def printed(numbers: dict) -> tuple[list, list]:
+        rule_numbers(**numbers)
+        g, _ = load_game(CARDS)
+        monster = next(c for c in g.cards if c.type == "monster")
+        merc = next(c for c in g.cards if c.type == "mercenary")
+        heading = [e["text"] for e in layout_elements(g, monster, "en")
+                   if e.get("what") == "failure heading"]
+        note = [p["text"] for e in layout_elements(g, merc, "en")
+                if e.get("what") == "ability text" for p in e["paras"]]
+        return heading, note
+
+    heading, note = printed({})
+    assert heading == ["Failure: if you do not escape (1–4 on d6)"]
+    assert "Holds 2 face-down Sound cards." in note
+    heading, note = printed({"escape_at": 4, "merc_holds": 3})
+    assert heading == ["Failure: if you do not escape (1–3 on d6)"]
+    assert "Holds 3 face-down Sound cards." in note

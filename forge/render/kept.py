@@ -12,6 +12,8 @@ hides, the `once` groups the faces share), and is keyed by all that a face is ma
   followed; includes, imports and macros come from there too), by content, read when the
   game's template environment is made (it never reads a template again);
 - its icons (the SVG bytes `icons.game_icons` read) and where each card's art is;
+- the rule numbers its engine prints (`rules.printed.rule_numbers`: a plugin engine's code is
+  not forge's);
 - forge's own code (path, size and modification time of each of its .py files, as Python's
   `__pycache__` judges a source), Python's version, and the libraries a face goes through and
   the font files by the same three (installing another version writes them anew);
@@ -40,6 +42,7 @@ from typing import Any
 from .. import cache
 from ..errors import ForgeError
 from ..model.cards import art_file
+from ..rules.printed import rule_numbers
 from ..templating import MAX_TEMPLATE_BYTES, templates_root
 from . import layout
 from .fonts import font_folder
@@ -167,15 +170,16 @@ _GAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _game(game: Any) -> bytes:
-    """The game as its layouts see it: the loaded model and its icons (read once per game
-    object), and where each card's art is (looked for each time)."""
+    """The game as its layouts see it: the loaded model, its icons and its engine's rule numbers
+    (read once per game object), and where each card's art is (looked for each time)."""
     made = _GAMES.get(game)
     if made is None:
         icons = game_icons(game)
         made = _GAMES[game] = _digest([
             str(game.root), game.id, sorted(game.declared_ids), game.manifest.model_dump_json(),
             [(card.model_dump_json(), sorted(card.model_fields_set)) for card in game.cards],
-            sorted(icons.broken), [(name, icons.svg[name].data) for name in sorted(icons.svg)]])
+            sorted(icons.broken), [(name, icons.svg[name].data) for name in sorted(icons.svg)],
+            sorted(rule_numbers(game).items())])
     return made + _digest([str(art_file(card, game.root) or "") for card in game.cards])
 
 

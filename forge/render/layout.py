@@ -42,6 +42,7 @@ import jinja2.meta
 from ..errors import ForgeError, display_path
 from ..load import parse_yaml
 from ..model.cards import art_file
+from ..rules.printed import rule_numbers
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           layout_folders, templates_root)
 from ..text.effects import OperationTextError, effect_text, operations_text
@@ -417,7 +418,8 @@ def _game_context(game: Any, lang: str) -> dict:
         return operations_text(manifest, operations or (), lang)
 
     return dict(game=game, manifest=manifest, lang=lang, t=t, card_name=card_name, ops=ops,
-                W=manifest.card_size.width, H=manifest.card_size.height, title=manifest.title[lang])
+                W=manifest.card_size.width, H=manifest.card_size.height, title=manifest.title[lang],
+                rules=rule_numbers(game))
 
 
 def _context(game: Any, card: Any | None, lang: str, back: str | None = None) -> dict:

@@ -1,11 +1,153 @@
-"""The rave game's worked examples in words: its own `expect:` keys (SCENARIO in
-rules_does_not_exist.py, checked by `scenario_expect` there) as sentences a player reads, in
-Ukrainian and English. forge/rulebook/outcome.py phrases the common keys and hands `w` (card
-names in quotes, seats as «гравець А» by case, plurals); a key not phrased here is not printed.
+"""The rave game's scenarios (docs/scenarios.md): the keys it adds to the scenario schema
+(`SCENARIO`), placing a position (`scenario_setup`), checking its own `expect:` keys
+(`scenario_expect`), and those keys as sentences a player reads, in Ukrainian and English, for
+the rulebook's worked examples (`describe_expect`). forge/rulebook/outcome.py phrases the
+common keys and hands `w` (card names in quotes, seats as «гравець А» by case, plurals); a key
+not phrased here is not printed.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Callable
+
+from ..core import SEAT_NAMES, ScenarioKeys
+from ..scenario import ANY, SEAT, Map, N, Rec, SetupContext, card
+from .state import State
+from .tables import CLASS, MERC, MONSTER, SOUND, Strength
+
+
+_SOUND = card("sound")
+_MERC = Rec({"card": card("mercenary"), "under": [_SOUND]}, required=("card",))
+#: The zones `sizes:` may name (attributes of the match), and in words where each is (uk, en).
+_ZONES = {"deck": ("у колоді Звуку", "the Sound deck holds"),
+          "discard": ("у скиді", "the discard pile holds"),
+          "monsters": ("у колоді Монстрів", "the Monster deck holds"),
+          "classes": ("у колоді Класів", "the Class deck holds"),
+          "merc_deck": ("у колоді Найомничків", "the Mercenary deck holds")}
+SCENARIO = ScenarioKeys(
+    setup={"turn": SEAT, "deck": [_SOUND], "discard": [_SOUND]},
+    seat=Rec({"hand": [_SOUND], "inventory": [_SOUND], "class": card("class"),
+              "mercenaries": [(card("mercenary"), _MERC)], "souls": N, "skip": N, "out": bool}),
+    expect={
+        "souls": Map(SEAT, N),
+        "zones": Map(SEAT, Rec({"hand": [ANY], "hand_size": N, "inventory": [ANY],
+                                "inventory_size": N, "class": (card("class"), None),
+                                "mercenaries": [ANY], "under": Map(card("mercenary"), N)})),
+        "out": [SEAT], "skip": Map(SEAT, N), "resets": N, "turns": N,
+        "rave": Rec({"expectation": N, "winner": (SEAT, frozenset({"none"})),
+                     "bonus": Map(SEAT, N), "duration": Map(SEAT, N)}),
+        "invited": Map(card("monster"), N), "satisfied": Map(card("monster"), N),
+        "discard": [ANY], "sizes": Map(frozenset(_ZONES), N)},
+    stops={"turns": "turn"})
+
+
+def scenario_setup(m: State, d: dict, ctx: SetupContext) -> None:
+    """Place a position: seats' hands, inventories, Classes, Mercenaries (with the cards under
+    them), souls, skipped turns, players out; the top of the Sound deck and the discard; every
+    other card goes to its deck (monsters to the face-up row), shuffled. The game resumes with
+    the turn of `turn` (default A). With `deal: true` the engine deals from the seed."""
+    if d.get("deal"):
+        m.setup()
+        return
+    p = m.p
+    for name, spec in (d.get("seats") or {}).items():
+        s, at = ctx.seat(name), ("seats", name)
+        spec = spec or {}
+        m.hand[s] += ctx.take_all(at + ("hand",), spec.get("hand", []))
+        m.inv[s] += ctx.take_all(at + ("inventory",), spec.get("inventory", []))
+        if "class" in spec:
+            m.cls[s].append(ctx.take(spec["class"], at + ("class",)))
+        for i, ms in enumerate(spec.get("mercenaries", [])):
+            ms = {"card": ms} if isinstance(ms, str) else ms
+            merc = ctx.take(ms["card"], at + ("mercenaries", i, "card"))
+            m.mercs[s].append(merc)
+            m.under[merc] = ctx.take_all(at + ("mercenaries", i, "under"), ms.get("under", []))
+        m.refx(s)
+        m.souls[s] = spec.get("souls", 0)
+        m.skip[s] = spec.get("skip", 0)
+        if spec.get("out"):
+            if m.hand[s] or m.inv[s] or m.cls[s] or m.mercs[s]:
+                raise ctx.error(at + ("out",), f"seat {name} is out of the game but holds cards")
+            m.alive[s], m.souls[s], m.out_turn[s] = False, 0, 0
+    top = ctx.take_all(("deck",), d.get("deck", []))
+    m.discard += ctx.take_all(("discard",), d.get("discard", []))
+    rest = ctx.rest(shuffle=True)
+    sounds = [h for h in rest if p.type[h] == SOUND]
+    m.deck = sounds + top[::-1]           # drawn with pop(): the top is the end
+    m.monsters = [h for h in rest if p.type[h] == MONSTER]
+    m.classes = [h for h in rest if p.type[h] == CLASS]
+    m.merc_deck = [h for h in rest if p.type[h] == MERC]
+    m.start_at = ctx.seat(d.get("turn", "A"))
+    for s in range(m.n):
+        if len(m.hand[s]) > m.hand_limit(s) or len(m.inv[s]) > m.inv_limit(s):
+            raise ctx.error(("seats", SEAT_NAMES[s]), f"seat {SEAT_NAMES[s]} is over its hand or "
+                            "inventory limit")
+
+
+def scenario_expect(m: State, e: dict, ctx: SetupContext) -> None:
+    """Check this game's `expect:` keys (docs/scenarios.md)."""
+    seat = SEAT_NAMES.index
+    for name, v in (e.get("souls") or {}).items():
+        if m.souls[seat(name)] != v:
+            ctx.fail(("souls", name), f"{name} has {m.souls[seat(name)]} souls, expected {v}")
+    for name, z in (e.get("zones") or {}).items():
+        s = seat(name)
+        for key, zone in (("hand", m.hand[s]), ("inventory", m.inv[s]), ("mercenaries", m.mercs[s])):
+            if key in z and ctx.card_ids(zone) != sorted(z[key]):
+                ctx.fail(("zones", name, key), f"{name}'s {key}: {ctx.card_ids(zone)}, expected {sorted(z[key])}")
+        for key, zone in (("hand_size", m.hand[s]), ("inventory_size", m.inv[s])):
+            if key in z and len(zone) != z[key]:
+                ctx.fail(("zones", name, key), f"{name}'s {key}: {len(zone)}, expected {z[key]}")
+        if "class" in z:
+            held = m.p.cid[m.cls[s][0]] if m.cls[s] else None
+            if held != z["class"]:
+                ctx.fail(("zones", name, "class"), f"{name}'s Class: {held}, expected {z['class']}")
+        for mid, k in (z.get("under") or {}).items():
+            counts = [len(m.under[x]) for x in m.mercs[s] if m.p.cid[x] == mid]
+            if counts != [k]:
+                ctx.fail(("zones", name, "under", mid), f"cards under {mid}: {counts or 'not in play'}, expected {k}")
+    if "out" in e:
+        gone = sorted(SEAT_NAMES[s] for s in range(m.n) if not m.alive[s])
+        if gone != sorted(e["out"]):
+            ctx.fail(("out",), f"out of the game: {gone}, expected {sorted(e['out'])}")
+    for name, v in (e.get("skip") or {}).items():
+        if m.skip[seat(name)] != v:
+            ctx.fail(("skip", name), f"{name} skips {m.skip[seat(name)]} turn(s), expected {v}")
+    for key, count in (("resets", m.resets), ("turns", m.turns)):
+        if key in e and count != e[key]:
+            ctx.fail((key,), f"{key}: {count}, expected {e[key]}")
+    if "rave" in e:
+        r, want = m.last_rave, e["rave"]
+        if r is None:
+            ctx.fail(("rave",), "no rave was held")
+        else:
+            if "expectation" in want and r.expect != want["expectation"]:
+                ctx.fail(("rave", "expectation"), f"expectation {r.expect}, expected {want['expectation']}")
+            if "winner" in want:
+                got = SEAT_NAMES[r.winner] if r.winner >= 0 else "none"
+                if got != want["winner"]:
+                    ctx.fail(("rave", "winner"), f"the rave was won by {got}, expected {want['winner']}")
+            for key in Strength._fields:              # bonus, duration
+                for name, v in (want.get(key) or {}).items():
+                    k = r.lineups.get(seat(name))
+                    if k is None or getattr(k, key) != v:
+                        ctx.fail(("rave", key, name), f"{name}'s lineup {key}: "
+                                 f"{getattr(k, key) if k else 'no lineup'}, expected {v}")
+    for key, table in (("invited", m.invited), ("satisfied", m.satisfied)):
+        for mid, v in (e.get(key) or {}).items():
+            times = sum(k for d, k in table.items() if m.p.def_ids[d] == mid)
+            if times != v:
+                ctx.fail((key, mid), f"{mid} {key} {times} time(s), expected {v}")
+    if "discard" in e:
+        have = Counter(m.p.cid[h] for h in m.discard)
+        missing = Counter(e["discard"]) - have
+        if missing:
+            ctx.fail(("discard",), f"not in the discard: {sorted(missing.elements())}")
+    for zone, v in (e.get("sizes") or {}).items():
+        size = len(getattr(m, zone))
+        if size != v:
+            ctx.fail(("sizes", zone), f"{zone} holds {size} cards, expected {v}")
+
 
 #: The unit of a score: the game is scored in souls (uk: the accusative after «має»).
 SCORE_UNIT = {"uk": ("душу", "душі", "душ"), "en": ("soul", "souls")}
@@ -14,12 +156,6 @@ _CARDS = (("карта", "карти", "карт"), ("card", "cards"))
 _TURNS = (("хід", "ходи", "ходів"), ("turn", "turns"))
 _TIMES = ("раз", "рази", "разів")
 _LIE = ("лежить", "лежать", "лежить")
-#: `sizes:` zones: where (uk, en).
-_ZONES = {"deck": ("у колоді Звуку", "the Sound deck holds"),
-          "discard": ("у скиді", "the discard pile holds"),
-          "monsters": ("у колоді Монстрів", "the Monster deck holds"),
-          "classes": ("у колоді Класів", "the Class deck holds"),
-          "merc_deck": ("у колоді Найомничків", "the Mercenary deck holds")}
 
 
 def describe_expect(expect: dict, lang: str, w: Any) -> list[str]:

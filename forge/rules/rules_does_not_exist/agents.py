@@ -19,26 +19,30 @@ and the printed card data of the prepared game (``match.p``); it never reads the
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Sequence, TypeVar
 
-from .agents import Agent, random_agent
-from .rules_does_not_exist import lineup_strength  # defined before this module is imported
+from ..agents import Agent, random_agent
+from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, PASS, PAY, RAVE,
+                      REROLL, STAND, Call, Choice, Give, Pick)
+from .tables import CardTables, Strength, lineup_strength
+
+_T = TypeVar("_T", Pick, Call, Give)
 
 
 class _Sight:
     """What seat ``s`` sees (its view ``v``), with card ids turned into handles of the static
-    tables, and lineup strength computed from it exactly as the engine's `Match.strength` does."""
+    tables, and lineup strength computed from it exactly as the engine's `State.strength` does."""
 
     __slots__ = ("p", "v", "ix", "s", "host", "expect", "souls", "win", "_cards", "_line",
                  "_extra")
 
-    def __init__(self, p: Any, v: dict, s: int):
+    def __init__(self, p: CardTables, v: dict, s: int):
         self.p, self.v, self.ix, self.s = p, v, p.card_index, s
         self.host, self.expect = v["host"], v["expectation"]
         self.souls, self.win = v["souls"], v["souls_to_win"]
         self._cards: list[int] | None = None
         self._line: dict[int, list[int]] = {}
-        self._extra: dict[int, list] = {}
+        self._extra: dict[int, list[tuple[int, int]]] = {}
 
     @property
     def cards(self) -> list[int]:
@@ -56,7 +60,7 @@ class _Sight:
             got = self._line[owner] = [ix[c] for c in self.v["lineups"][owner]]
         return got
 
-    def strength(self, owner: int, cards: Sequence[int], boosts: Sequence[int] = ()) -> tuple[int, int]:
+    def strength(self, owner: int, cards: Sequence[int], boosts: Sequence[int] = ()) -> Strength:
         """(bonus, duration) of ``owner``'s lineup of ``cards``; ``boosts`` are the Mercenary
         boosts of its first cards (those already in the lineup)."""
         p = self.p
@@ -68,108 +72,117 @@ class _Sight:
             self._extra[owner] = extra
         return lineup_strength(p, cards, boosts, extra)
 
-    def lineup(self, owner: int, more: Sequence[int] = ()) -> tuple[int, int]:
+    def lineup(self, owner: int, more: Sequence[int] = ()) -> Strength:
         """Strength of ``owner``'s lineup on the table with ``more`` cards added."""
         return self.strength(owner, self.line(owner) + list(more), self.v["lineup_boosts"][owner])
 
 
 def _potential(t: _Sight, owner: int) -> int:
     """Bonus of ``owner``'s lineup if the seat added every card it holds."""
-    return t.lineup(owner, t.cards)[0]
+    return t.lineup(owner, t.cards).bonus
 
 
-def _rivals_best(t: _Sight, owner: int) -> tuple[int, int] | None:
+def _rivals_best(t: _Sight, owner: int) -> Strength | None:
     """The strongest other lineup of this rave (None: only the expectation to beat)."""
     keys = [t.lineup(o) for o in [t.host] + t.v["invaders"] if o != owner and t.line(o)]
     return max(keys) if keys else None
 
 
-def _wins(t: _Sight, owner: int, key: tuple[int, int], target: tuple[int, int] | None) -> bool:
+def _wins(t: _Sight, owner: int, key: Strength, target: Strength | None) -> bool:
     """Whether a lineup of strength ``key`` wins against the expectation and ``target``."""
-    if key[0] <= t.expect:
+    if key.bonus <= t.expect:
         return False
     return target is None or key > target or (key == target and owner == t.host)
 
 
-def _weakest(p: Any, options: list, verbs: tuple = ()) -> tuple:
-    """The option whose card (its last argument) has the lowest printed bonus, then duration."""
+def _of(options: Sequence[Choice], kind: type[_T], verbs: tuple[str, ...] = ()) -> list[_T]:
+    """The options of type ``kind`` (and with one of ``verbs``, when given)."""
+    return [o for o in options if isinstance(o, kind) and (not verbs or o.verb in verbs)]
+
+
+def _cards(options: Sequence[Choice]) -> list[Pick | Give]:
+    """The options that name a card, in order."""
+    return [o for o in options if isinstance(o, (Pick, Give))]
+
+
+def _weakest(p: CardTables, options: Sequence[Choice]) -> Pick | Give:
+    """The option whose card has the lowest printed bonus, then duration."""
     b, d = p.bonus, p.dur
-    pool = [o for o in options if not verbs or o[0] in verbs]
-    return min(pool, key=lambda o: (b[o[-1]], d[o[-1]]))
+    return min(_cards(options), key=lambda o: (b[o.card], d[o.card]))
 
 
-def _strongest(p: Any, options: list, verbs: tuple = ()) -> tuple:
+def _strongest(p: CardTables, options: Sequence[Choice]) -> Pick | Give:
     b, d = p.bonus, p.dur
-    pool = [o for o in options if not verbs or o[0] in verbs]
-    return max(pool, key=lambda o: (b[o[-1]], d[o[-1]]))
+    return max(_cards(options), key=lambda o: (b[o.card], d[o.card]))
 
 
-def _find(options: list, verb: str) -> tuple | None:
+def _find(options: Sequence[Choice], verb: str) -> Choice | None:
     for o in options:
-        if o[0] == verb:
+        if o.verb == verb:
             return o
     return None
 
 
-def _lay(t: _Sight, s: int, owner: int, options: list) -> tuple:
+def _lay(t: _Sight, s: int, owner: int, options: Sequence[Choice]) -> Choice:
     """Lay the smallest card that makes ``owner``'s lineup win, else the one adding most."""
     target = _rivals_best(t, owner)
     if t.line(owner) and _wins(t, owner, t.lineup(owner), target):
-        return ("stand",)
-    lays = [o for o in options if o[0] in ("lay", "lay_inv")]
+        return STAND
+    lays = _of(options, Pick, ("lay", "lay_inv"))
     if lays:
-        winning = [o for o in lays if _wins(t, owner, t.lineup(owner, [o[1]]), target)]
+        winning = [o for o in lays if _wins(t, owner, t.lineup(owner, [o.card]), target)]
         if winning:
             return _weakest(t.p, winning)
-        if s == owner or _potential(t, owner) > max(t.expect, target[0] if target else 0):
-            return max(lays, key=lambda o: (t.lineup(owner, [o[1]])[0], -t.p.bonus[o[1]]))
+        if s == owner or _potential(t, owner) > max(t.expect, target.bonus if target else 0):
+            return max(lays, key=lambda o: (t.lineup(owner, [o.card]).bonus, -t.p.bonus[o.card]))
     merc = _find(options, "merc")
     if merc:
         return merc
-    calls = [o for o in options if o[0] == "call"]
+    calls = _of(options, Call)
     if calls:
         # ask the seat holding most cards, promising every reward card
         sizes, invs = t.v["hand_sizes"], t.v["inventories"]
-        return max(calls, key=lambda o: (sizes[o[1]] + len(invs[o[1]]), o[2], -o[1]))
-    return ("stand",)
+        return max(calls, key=lambda o: (sizes[o.seat] + len(invs[o.seat]), o.promise, -o.seat))
+    return STAND
 
 
-def _shopping(t: _Sight, options: list, cards_to_hire: int) -> tuple | None:
+def _shopping(t: _Sight, options: Sequence[Choice], cards_to_hire: int) -> Choice | None:
     """Buy a Class with souls to spare when it has none; hire with spare cards; else None."""
     s, v = t.s, t.v
     if not v["classes"][s] and t.souls[s] >= 2 and t.souls[s] + 2 < t.win and _find(options, "buy"):
-        return ("buy",)
+        return BUY
     if len(v["mercenaries"][s]) < 2 and len(t.cards) >= cards_to_hire and _find(options, "hire"):
-        return ("hire",)
+        return HIRE
     return None
 
 
-def sensible_agent(m: Any, s: int, options: list, rng: random.Random) -> tuple:
+def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) -> tuple:
     p = m.p
     v = m.view(s)
     kind = v["decision"] or ""
     # decided by the options and the printed cards alone
     if kind == "monster":
-        return max(options, key=lambda o: (p.rsouls[o[1]] * 2 + p.rsounds[o[1]], p.level[o[1]]))
+        return max(_of(options, Pick), key=lambda o: (p.rsouls[o.card] * 2 + p.rsounds[o.card],
+                                                      p.level[o.card]))
     if kind in ("pay", "hire", "offer", "discard"):
         return _weakest(p, options)
     if kind == "limit":
-        stash = [o for o in options if o[0] == "stash"]
+        stash = _of(options, Pick, ("stash",))
         if stash:
             return _strongest(p, stash)
         return _weakest(p, options)
     if kind == "keep" or kind == "toss":
         return _strongest(p, options)
     if kind == "reset":
-        return ("pay",) if ("pay",) in options else options[0]
+        return PAY if PAY in options else options[0]
     if kind == "answer":
-        return ("decline",)
+        return DECLINE
     if kind == "gentle":
-        lays = [o for o in options if o[0] == "lay"]
-        return lays[0] if lays else ("done",)
+        lays = _of(options, Pick, ("lay",))
+        return lays[0] if lays else DONE
     if kind == "dismiss":
         under = v["under"]
-        return min(options, key=lambda o: under[p.cid[o[1]]])
+        return min(_of(options, Pick), key=lambda o: under[p.cid[o.card]])
     # decided by the table
     t = _Sight(p, v, s)
     if kind == "open":
@@ -181,18 +194,18 @@ def sensible_agent(m: Any, s: int, options: list, rng: random.Random) -> tuple:
             cards = t.cards
             weakest = min(range(len(cards)), key=lambda i: p.bonus[cards[i]])
             rest = cards[:weakest] + cards[weakest + 1:]
-            if t.strength(s, rest)[0] >= t.expect + 4:
-                return ("invite",)
+            if t.strength(s, rest).bonus >= t.expect + 4:
+                return INVITE
         if power <= t.expect and _find(options, "pass"):
-            return ("pass",)
-        return ("rave",)
+            return PASS
+        return RAVE
     if kind == "reroll":
-        return ("reroll",) if _potential(t, s) <= t.expect else ("keep",)
+        return REROLL if _potential(t, s) <= t.expect else KEEP
     if kind == "rescue":
         near = t.souls[t.host] + 1 >= t.win
-        return ("accept",) if not near and t.cards else ("decline",)
+        return ACCEPT if not near and t.cards else DECLINE
     if kind == "shop":
-        return _shopping(t, options, 6) or ("end",)
+        return _shopping(t, options, 6) or END
     if kind == "rave":
         h = t.host
         invaders = v["invaders"]
@@ -201,14 +214,14 @@ def sensible_agent(m: Any, s: int, options: list, rng: random.Random) -> tuple:
         if s == v["rescuer"]:
             return _lay(t, s, h, options)
         if _find(options, "invade"):
-            host_key = t.lineup(h) if t.line(h) else (0, 0)
-            mine = t.strength(s, t.cards)[0]
-            if mine >= max(t.expect + 1, host_key[0] + 3) and t.souls[h] + 2 >= t.souls[s]:
-                return ("invade",)
-        adds = [o for o in options if o[0] in ("add", "add_inv") and o[1] != h]
+            host = t.lineup(h).bonus if t.line(h) else 0
+            mine = t.strength(s, t.cards).bonus
+            if mine >= max(t.expect + 1, host + 3) and t.souls[h] + 2 >= t.souls[s]:
+                return INVADE
+        adds = [o for o in _of(options, Give) if o.seat != h]
         if adds and t.line(h) and _wins(t, h, t.lineup(h), _rivals_best(t, h)):
             return _strongest(p, adds)
-        return ("stand",)
+        return STAND
     return random_agent(m, s, options, rng)
 
 
