@@ -14,7 +14,7 @@ import pytest
 from forge.model import load_game
 from forge.rules import anima_shadow_of_omega as anima
 from forge.rules.agents import random_agent
-from forge.rules.anima_agents import pursuer_agent
+from forge.rules.anima_shadow_of_omega.agents import pursuer_agent
 from forge.rules.core import play_game, replay
 from forge.scenario import run_scenario
 from conftest import forge_forked
