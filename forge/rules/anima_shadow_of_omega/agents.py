@@ -93,7 +93,7 @@ def pursuer_agent(m: Match, s: int, options: list, rng: random.Random) -> tuple:
         return ("pass",)
     if kind == "reward":
         return max(options, key=lambda o: (o.mission >= 0, o.kind == R_HIRE and len(m.group[s]) < 3,
-                                           o.kind == R_BONUS, -o.index))
+                                           o.kind == R_BONUS, -o.slot))
     if kind == "battle":
         b = m.in_battle
         if b is not None:

@@ -4,10 +4,8 @@ and resolving an event where a group stands or arrives.
 """
 from __future__ import annotations
 
-from typing import Iterator
-
 from .cards import Cards
-from .state import Fight, Totals
+from .state import Fight, Flow, Totals
 from .tables import (ALARM, CANCELLED, D6, FAIL, FLED, KILL_MARGIN, LOSE, PASS, WIN, W_BATTLE,
                      W_CANCEL_EVENT, W_CANCEL_MONSTER, W_GUARD, W_NORMAL)
 
@@ -15,7 +13,7 @@ from .tables import (ALARM, CANCELLED, D6, FAIL, FLED, KILL_MARGIN, LOSE, PASS, 
 class Battles(Cards):
     """Battles, deaths and events."""
 
-    def battle(self, s: int, t: int = -1, monster: int = -1, foe: int = 0, lair: int = 0) -> Iterator:
+    def battle(self, s: int, t: int = -1, monster: int = -1, foe: int = 0, lair: int = 0) -> Flow[tuple[int, int]]:
         """A battle of the group of ``s`` against seat ``t``, a monster, or a foe of Strength
         ``foe``. Returns (outcome, margin) from the side of ``s``: WIN, LOSE, FLED (avoided),
         CANCELLED (a monster sent away). Battle cards are played first (``s``, then ``t``),
@@ -85,7 +83,7 @@ class Battles(Cards):
             self.b_str[t] = 0
         self.in_battle = None
 
-    def battle_cards(self, s: int, t: int, monster: int) -> Iterator:
+    def battle_cards(self, s: int, t: int, monster: int) -> Flow[None]:
         """The battle window of ``s``: battle cards and abilities, cancelling a monster, fleeing;
         `fight` (labelled `pass`) starts the dice."""
         p = self.p
@@ -120,7 +118,7 @@ class Battles(Cards):
                 return
             yield from self.act(s, c)
 
-    def lose_battle(self, s: int, margin: int, monster: int = -1) -> Iterator:
+    def lose_battle(self, s: int, margin: int, monster: int = -1) -> Flow[None]:
         """What losing costs: a loss by 5 or more kills a character of the owner's choice
         (DECISION: a monster whose defeat effects kill replaces that death with its own); the
         monster's and the organisation's defeat effects; the turn of ``s`` ends."""
@@ -135,12 +133,12 @@ class Battles(Cards):
                 yield from self.run(s, o, p.defeat[o])
         self.lost[s] = True
 
-    def kill_one(self, s: int) -> Iterator:
+    def kill_one(self, s: int) -> Flow[None]:
         if self.group[s]:
             c = yield from self.ask("kill", s, [("lose", x) for x in self.group[s]])
             yield from self.die_char(s, c[1])
 
-    def die_char(self, s: int, c: int) -> Iterator:
+    def die_char(self, s: int, c: int) -> Flow[None]:
         """Character ``c`` dies, unless a guardian of the group rotates to make it sleep instead
         (DECISION: not a character that cannot sleep). A group left empty takes the top
         character of the deck as its new group, on the road, without its organisation, and its
@@ -175,7 +173,7 @@ class Battles(Cards):
                 self.log.append(("new_group", s,))
 
     # ------------------------------------------------------------------ events
-    def resolve_event(self, s: int, ev: int, L: int, lead: bool) -> Iterator:
+    def resolve_event(self, s: int, ev: int, L: int, lead: bool) -> Flow[int]:
         """Resolve event ``ev`` for the group of ``s`` at location ``L`` (a lead event stays on
         its location while a monster is not beaten). Returns PASS, FAIL or ALARM (the event is
         above the location's level: discarded, no effect)."""

@@ -4,9 +4,9 @@ their operations (`run`), rerolls, and completing a goal (a mission's prize is o
 """
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Iterator
+from typing import Any, Callable, ClassVar
 
-from .state import State
+from .state import Flow, State
 from .tables import (B_ORG, B_SKILL, EXPLORATION, GROUP_LIMIT, HAND_LIMIT, MOVEMENT, W_BATTLE,
                      W_CANCEL_BONUS, W_CANCEL_EVENT, W_CANCEL_MONSTER, W_CLAIM, W_NORMAL, W_REROLL,
                      W_TRAVEL, D6, Effects)
@@ -21,13 +21,13 @@ class Cards(State):
     the finished match class (`operations.Operations` registers them)."""
 
     #: Operation name -> the function that carries it out (the hot path's table), per class.
-    OPS: ClassVar[dict[str, Callable[..., Iterator]]] = {}
+    OPS: ClassVar[dict[str, Callable[..., Flow[None]]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.OPS = {name: op.func for name, op in cls.OPERATIONS.items() if op.func is not None}
 
-    def complete_goal(self, s: int, m: int) -> Iterator:
+    def complete_goal(self, s: int, m: int) -> Flow[None]:
         """``s`` has reached the current goal of mission ``m``: the last goal of a basic mission
         completes it (the first completed reveals the final mission) and its prize resolves; the
         last goal of the final mission wins the game."""
@@ -120,7 +120,7 @@ class Cards(State):
                 out.append(("use", c))
         return out
 
-    def play_card(self, s: int, h: int, c: int) -> Iterator:
+    def play_card(self, s: int, h: int, c: int) -> Flow[bool]:
         """Play bonus card ``h`` (a skill card with character ``c``, who rotates): a rival may
         cancel it; then its operations resolve and it goes to the discard pile, or an
         organisation stays in front of its member. Returns False when it was cancelled."""
@@ -149,21 +149,21 @@ class Cards(State):
         self.bonus_discard.append(h)
         return True
 
-    def use_ability(self, s: int, c: int) -> Iterator:
+    def use_ability(self, s: int, c: int) -> Flow[None]:
         self.rot[c] = True
         self.played.append((self.p.dix[c], s))
         if self.log is not None:
             self.log.append(("use", s, self.p.cid[c],))
         yield from self.run(s, c, self.p.ops[c])
 
-    def act(self, s: int, choice: tuple) -> Iterator:
+    def act(self, s: int, choice: tuple) -> Flow[bool]:
         """Carry out a ``play`` or ``use`` option."""
         if choice[0] == "use":
             yield from self.use_ability(s, choice[1])
             return True
         return (yield from self.play_card(s, choice[1], choice[2]))
 
-    def run(self, s: int, src: int, ops: Effects) -> Iterator:
+    def run(self, s: int, src: int, ops: Effects) -> Flow[None]:
         """Resolve operations for ``s`` (``src`` is the card they come from)."""
         if not ops:
             return
@@ -175,7 +175,7 @@ class Cards(State):
                 self._abort = False
                 break
 
-    def counter(self, s: int, h: int) -> Iterator:
+    def counter(self, s: int, h: int) -> Flow[bool]:
         """DECISION: when a seat plays a bonus card, every other seat (in turn order) that can
         may cancel it with a `cancel: bonus` card; that card itself cannot be cancelled."""
         p = self.p
@@ -250,7 +250,7 @@ class Cards(State):
                 return True
         return False
 
-    def reroll(self, s: int, value: int, kind: int) -> Iterator:
+    def reroll(self, s: int, value: int, kind: int) -> Flow[int]:
         """After a roll of ``s``: it may reroll with a card or ability that rerolls this kind of
         roll (``kind``: a bit of ROLL_KINDS), keeping the new result; again while it can."""
         while True:

@@ -6,11 +6,12 @@ written out in docs/rules-decisions.md (section «Аніма: Тінь омег�
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from .. import core
 from .cards import Over
 from .phases import Phases
+from .state import Flow
 from .tables import (BONUS, CHAR, D6, DISCARD, EVENT, EXPLORATION, INTERACTION, LOC, MOVEMENT,
                      OPTIONS,
                      Tables)
@@ -20,7 +21,7 @@ class Match(Phases):
     """One game: the whole of it is the generator `flow`."""
 
     # ------------------------------------------------------------------ the game
-    def flow(self) -> Iterator:
+    def flow(self) -> Flow[None]:
         try:
             if not self.dealt:
                 yield from self.setup()
@@ -63,11 +64,11 @@ class Match(Phases):
                 yield from self.checkpoint("turn")
         except Over:
             pass
-        self.finish()
-        self.result["turns"] = self.turn
-        self.result["capped"] = self.capped
+        result = self.finish()
+        result["turns"] = self.turn
+        result["capped"] = self.capped
 
-    def setup(self) -> Iterator:
+    def setup(self) -> Flow[None]:
         p = self.p
         n = self.n
         hk = p.handles_by_kind

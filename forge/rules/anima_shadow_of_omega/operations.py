@@ -8,11 +8,10 @@ changes a rule while its card is in play, read where that rule applies.
 """
 from __future__ import annotations
 
-from typing import Iterator
-
 from .. import core
 from ..core import operation, passive
 from .battles import Battles
+from .state import Flow
 from .tables import ALARM, FAIL, FLED, GROUP_LIMIT, HAND_LIMIT, LOSE, ROLL_KINDS, SKILL_BIT
 
 
@@ -20,7 +19,7 @@ class Operations(Battles):
     """The operations, registered on the match class with `@operation`."""
 
     @operation("draw_bonus", count=int)
-    def op_draw_bonus(self, s: int, src: int, count: int) -> Iterator:
+    def op_draw_bonus(self, s: int, src: int, count: int) -> Flow[None]:
         for _ in range(count):
             if len(self.hand[s]) >= HAND_LIMIT:
                 break
@@ -30,13 +29,13 @@ class Operations(Battles):
             self.hand[s].append(h)
 
     @operation("lose_bonus", count=int)
-    def op_lose_bonus(self, s: int, src: int, count: int) -> Iterator:
+    def op_lose_bonus(self, s: int, src: int, count: int) -> Flow[None]:
         for _ in range(min(count, len(self.hand[s]))):
             c = yield from self.ask("lose", s, [("discard", h) for h in self.hand[s]])
             self.hand[s].remove(c[1])
             self.bonus_discard.append(c[1])
 
-    def _take_from(self, s: int, victims: list[int], count: int) -> Iterator:
+    def _take_from(self, s: int, victims: list[int], count: int) -> Flow[None]:
         victims = [t for t in victims if self.hand[t]]
         if not victims:
             return
@@ -51,7 +50,7 @@ class Operations(Battles):
             yield from self.gain(s, self.hand[t].pop(i))
 
     @operation("steal_bonus", count=int)
-    def op_steal_bonus(self, s: int, src: int, count: int) -> Iterator:
+    def op_steal_bonus(self, s: int, src: int, count: int) -> Flow[None]:
         if self._foe >= 0:
             victims = [self._foe]
         else:
@@ -60,11 +59,11 @@ class Operations(Battles):
         yield from self._take_from(s, victims, count)
 
     @operation("rob", count=int)
-    def op_rob(self, s: int, src: int, count: int) -> Iterator:
+    def op_rob(self, s: int, src: int, count: int) -> Flow[None]:
         yield from self._take_from(s, [t for t in range(self.n) if t != s], count)
 
     @operation("hire", source=("deck", "discard"))
-    def op_hire(self, s: int, src: int, source: str) -> Iterator:
+    def op_hire(self, s: int, src: int, source: str) -> Flow[None]:
         if len(self.group[s]) >= GROUP_LIMIT:
             return
         if source == "deck":
@@ -93,19 +92,19 @@ class Operations(Battles):
         # `ongoing` lasts while its card is in play: read from the card tables
 
     @operation("boost", stat=("strength", "speed"), amount=int, until=("battle", "turn", "next_turn", "ongoing"))
-    def op_boost(self, s: int, src: int, stat: str, amount: int, until: str) -> Iterator:
+    def op_boost(self, s: int, src: int, stat: str, amount: int, until: str) -> Flow[None]:
         self._mod(s, stat, amount, until)
         return
         yield
 
     @operation("weaken", stat=("strength", "speed"), amount=int, until=("battle", "turn", "next_turn", "ongoing"))
-    def op_weaken(self, s: int, src: int, stat: str, amount: int, until: str) -> Iterator:
+    def op_weaken(self, s: int, src: int, stat: str, amount: int, until: str) -> Flow[None]:
         self._mod(s, stat, -amount, until)
         return
         yield
 
     @operation("hinder", amount=int)
-    def op_hinder(self, s: int, src: int, amount: int) -> Iterator:
+    def op_hinder(self, s: int, src: int, amount: int) -> Flow[None]:
         b = self.in_battle
         if b is not None:
             a, t, _ = b
@@ -118,7 +117,7 @@ class Operations(Battles):
         yield
 
     @operation("lose_turn", which=("current", "next"))
-    def op_lose_turn(self, s: int, src: int, which: str) -> Iterator:
+    def op_lose_turn(self, s: int, src: int, which: str) -> Flow[None]:
         if which == "current":
             self.lost[s] = True
         else:
@@ -127,7 +126,7 @@ class Operations(Battles):
         yield
 
     @operation("sleep", count=int, target=("own", "any", "near"))
-    def op_sleep(self, s: int, src: int, count: int, target: str) -> Iterator:
+    def op_sleep(self, s: int, src: int, count: int, target: str) -> Flow[None]:
         for _ in range(count):
             cands = self.sleep_targets(s, target)
             if not cands:
@@ -138,7 +137,7 @@ class Operations(Battles):
                 self.log.append(("asleep", self.p.cid[c[1]],))
 
     @operation("sleep_all", skill=("magic", "ki", "trickery"))
-    def op_sleep_all(self, s: int, src: int, skill: str) -> Iterator:
+    def op_sleep_all(self, s: int, src: int, skill: str) -> Flow[None]:
         bit = SKILL_BIT[skill]
         for c in self.group[s]:
             if self.p.skill[c] & bit and self.can_sleep(c):
@@ -147,7 +146,7 @@ class Operations(Battles):
         yield
 
     @operation("kill", count=int)
-    def op_kill(self, s: int, src: int, count: int) -> Iterator:
+    def op_kill(self, s: int, src: int, count: int) -> Flow[None]:
         wiped = self.wiped[s]
         for _ in range(count):
             if self.wiped[s] != wiped:
@@ -155,19 +154,19 @@ class Operations(Battles):
             yield from self.kill_one(s)
 
     @operation("cull", below=int)
-    def op_cull(self, s: int, src: int, below: int) -> Iterator:
+    def op_cull(self, s: int, src: int, below: int) -> Flow[None]:
         if len(self.group[s]) < below:
             yield from self.kill_one(s)
 
     @operation("reroll", roll=ROLL_KINDS)
-    def op_reroll(self, s: int, src: int, roll: str) -> Iterator:
+    def op_reroll(self, s: int, src: int, roll: str) -> Flow[None]:
         """Acts in `reroll` (the window rolls again once the card or ability is used)."""
         return
         yield
 
     @operation("cancel", what=("event", "monster", "bonus"),
                level=core.Param(int, default=3, required=False))
-    def op_cancel(self, s: int, src: int, what: str, level: int = 3) -> Iterator:
+    def op_cancel(self, s: int, src: int, what: str, level: int = 3) -> Flow[None]:
         """Events and monsters: marks the one being resolved as cancelled; bonus cards are
         cancelled in `counter`."""
         self._cancel = True
@@ -175,25 +174,25 @@ class Operations(Battles):
         yield
 
     @operation("redirect")
-    def op_redirect(self, s: int, src: int) -> Iterator:
+    def op_redirect(self, s: int, src: int) -> Flow[None]:
         self._redirect = True
         return
         yield
 
     @operation("travel")
-    def op_travel(self, s: int, src: int) -> Iterator:
+    def op_travel(self, s: int, src: int) -> Flow[None]:
         self._travel = True
         return
         yield
 
     @operation("claim_reward")
-    def op_claim_reward(self, s: int, src: int) -> Iterator:
+    def op_claim_reward(self, s: int, src: int) -> Flow[None]:
         self._claim = True
         return
         yield
 
     @operation("peek", deck=("event", "location", "bonus", "mission"), count=int)
-    def op_peek(self, s: int, src: int, deck: str, count: int) -> Iterator:
+    def op_peek(self, s: int, src: int, deck: str, count: int) -> Flow[None]:
         """DECISION: the player looks at the top cards and chooses the one to put on top; the
         others keep their order below it."""
         cards = self.peek_deck(s, deck)
@@ -205,7 +204,7 @@ class Operations(Battles):
         cards.append(c[1])
 
     @operation("draw_event", count=int)
-    def op_draw_event(self, s: int, src: int, count: int) -> Iterator:
+    def op_draw_event(self, s: int, src: int, count: int) -> Flow[None]:
         L = self._ctx_loc
         if L < 0:
             return
@@ -222,7 +221,7 @@ class Operations(Battles):
                 return
 
     @operation("flee")
-    def op_flee(self, s: int, src: int) -> Iterator:
+    def op_flee(self, s: int, src: int) -> Flow[None]:
         """DECISION: the battle does not take place; the group does not get past a monster (it
         does not reach the location, or leaves it without a reward) but suffers nothing."""
         if self.in_battle is not None:
@@ -231,7 +230,7 @@ class Operations(Battles):
         yield
 
     @operation("exchange")
-    def op_exchange(self, s: int, src: int) -> Iterator:
+    def op_exchange(self, s: int, src: int) -> Flow[None]:
         if not self.hand[s] or not self.bonus_discard:
             return
         c = yield from self.ask("exchange", s, [("give", h) for h in self.hand[s]])
@@ -252,7 +251,7 @@ class Operations(Battles):
         return out
 
     @operation("salvage")
-    def op_salvage(self, s: int, src: int) -> Iterator:
+    def op_salvage(self, s: int, src: int) -> Flow[None]:
         if not self.bonus_discard or len(self.hand[s]) >= HAND_LIMIT:
             return
         d = yield from self.ask("take", s, self._distinct(self.bonus_discard))
@@ -260,20 +259,20 @@ class Operations(Battles):
         self.hand[s].append(d[1])
 
     @operation("ticket")
-    def op_ticket(self, s: int, src: int) -> Iterator:
+    def op_ticket(self, s: int, src: int) -> Flow[None]:
         self.ticket[s] = self.turn + 1
         return
         yield
 
     @operation("unless_skill", skill=("magic", "ki", "trickery"))
-    def op_unless_skill(self, s: int, src: int, skill: str) -> Iterator:
+    def op_unless_skill(self, s: int, src: int, skill: str) -> Flow[None]:
         if self.has_skill(s, SKILL_BIT[skill]):
             self._abort = True
         return
         yield
 
     @operation("fight", strength=int)
-    def op_fight(self, s: int, src: int, strength: int) -> Iterator:
+    def op_fight(self, s: int, src: int, strength: int) -> Flow[None]:
         res, margin = yield from self.battle(s, foe=strength)
         if res == LOSE:
             yield from self.lose_battle(s, margin)

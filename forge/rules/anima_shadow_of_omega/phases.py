@@ -5,10 +5,8 @@ rewards).
 """
 from __future__ import annotations
 
-from typing import Iterator
-
 from .operations import Operations
-from .state import Check
+from .state import Check, Flow
 from .tables import (ALARM, ATTACK_SPREAD, CHAR, D6, DISCARD, EV, EXPLORATION, FAIL, FLED,
                      G_BATTLE, G_HOLD, G_SPEED, GROUP_LIMIT, HAND_LIMIT, INTERACTION, LOSE,
                      MOVEMENT, R_BONUS, R_HIRE, R_MISSION, REST_BONUS, REWARDS, SPECIAL, WIN,
@@ -19,7 +17,7 @@ class Phases(Operations):
     """A seat's step in each phase of the turn."""
 
     # ------------------------------------------------------------------ the discard phase
-    def discard_step(self, s: int) -> Iterator:
+    def discard_step(self, s: int) -> Flow[None]:
         p = self.p
         for o in list(self.org[s]):                # a duty that can no longer be met
             if p.needs[o] and not self.has_skill(s, p.needs[o]):
@@ -29,7 +27,7 @@ class Phases(Operations):
         while not self.lost[s]:
             # DECISION: one voluntary discard in a discard step (a bonus card, a character or
             # the organisation): announce it (`discard`), then choose it (kind `drop`)
-            opts = [("pass",)]
+            opts: list[tuple] = [("pass",)]
             if not discarded and (self.hand[s] or len(self.group[s]) > 1 or self.org[s]):
                 opts.append(("discard",))
             opts += self.plays(s, DISCARD)
@@ -60,7 +58,7 @@ class Phases(Operations):
             else:
                 yield from self.act(s, c)
 
-    def pickups(self) -> Iterator:
+    def pickups(self) -> Flow[None]:
         """After every seat's discard step: the one seat with the fewest characters may take one
         character another seat dismissed this turn, and the one seat with the fewest bonus cards
         one bonus card another seat discarded; with a tie for fewest, nobody (DECISION: one card
@@ -131,7 +129,7 @@ class Phases(Operations):
             return True
         return level == 1 if self.loc[s] < 0 else abs(level - self.p.level[self.loc[s]]) <= 1
 
-    def movement_step(self, s: int) -> Iterator:
+    def movement_step(self, s: int) -> Flow[None]:
         p = self.p
         self._travel = False
         while not self.lost[s]:
@@ -181,7 +179,7 @@ class Phases(Operations):
                 yield from self.arrive(s, L)
             return
 
-    def redirect(self, s: int, L: int) -> Iterator:
+    def redirect(self, s: int, L: int) -> Flow[int]:
         """When ``s`` announces a move to ``L``, another seat (in turn order) may play a
         `redirect` card and send the group to another active location it could reach."""
         p = self.p
@@ -208,7 +206,7 @@ class Phases(Operations):
             return L
         return L
 
-    def arrive(self, s: int, L: int, transit: bool = True) -> Iterator:
+    def arrive(self, s: int, L: int, transit: bool = True) -> Flow[None]:
         """The group of ``s`` sets out for ``L``: with the location tree a change of level draws
         an event first (DECISION: resolved like an exploration event at ``L``); then ``L``'s
         lead event is revealed and resolved. A group that fails is on the road (DECISION)."""
@@ -242,7 +240,7 @@ class Phases(Operations):
         finally:
             self._moving = -1
 
-    def trim(self) -> Iterator:
+    def trim(self) -> Flow[None]:
         """Over the limit of 2 x players active locations, the seat that explored this turn
         removes one: not one with a group on it or a lead event nobody has faced yet (DECISION: a
         monster that has fought stays until beaten, but it has been played: its location may go,
@@ -296,7 +294,7 @@ class Phases(Operations):
             return False
         return self.p.trade[L] or self.duty(s, "trade_anywhere")
 
-    def interaction_step(self, s: int) -> Iterator:
+    def interaction_step(self, s: int) -> Flow[None]:
         p = self.p
         L = self.loc[s]
         for t in (self.order if self.org[s] else ()):   # rival organisations must fight
@@ -337,7 +335,7 @@ class Phases(Operations):
             out += [("give", c) for c in self.group[s]]
         return out
 
-    def trade(self, s: int, t: int) -> Iterator:
+    def trade(self, s: int, t: int) -> Flow[None]:
         """DECISION: a trade is one card for one card: ``s`` offers a bonus card or a character
         (never its last), ``t`` answers with one of its own or declines; hand and group limits
         hold after the swap."""
@@ -345,7 +343,7 @@ class Phases(Operations):
         c = yield from self.ask("offer", s, self._offers(s))
         x = c[1]
         xk = p.kind[x]
-        answers = [("pass",)]
+        answers: list[tuple] = [("pass",)]
         for y in self.hand[t] + (self.group[t] if len(self.group[t]) > 1 else []):
             yk = p.kind[y]
             if xk == yk:
@@ -374,7 +372,7 @@ class Phases(Operations):
             self.hand[a].remove(x)
             self.hand[b].append(x)
 
-    def pvp(self, a: int, d: int) -> Iterator:
+    def pvp(self, a: int, d: int) -> Flow[None]:
         """``a`` attacks ``d``. The loser gives the winner a random bonus card, loses a
         character when beaten by 5 or more, leaves the location and ends its turn; the winner's
         organisation may add its victory effects. They cannot fight again this turn."""
@@ -399,7 +397,7 @@ class Phases(Operations):
         self.off_road(l)
 
     # ------------------------------------------------------------------ the exploration phase
-    def exploration_step(self, s: int) -> Iterator:
+    def exploration_step(self, s: int) -> Flow[None]:
         p = self.p
         L = self.loc[s]
         holds = [m for m, g in self.open_goals(s) if g.kind == G_HOLD and p.loc_of_dix.get(g.location) == L]
@@ -446,7 +444,7 @@ class Phases(Operations):
                     yield from self.reward(s, L)
                 return
 
-    def challenge(self, s: int, m: int) -> Iterator:
+    def challenge(self, s: int, m: int) -> Flow[None]:
         """DECISION: a battle goal is fought in the exploration phase at its location instead of
         exploring, once a turn (the manifest: "beat a foe ... at `location`", while a visit goal
         takes the location's mission reward). Losing is a lost battle: the group leaves."""
@@ -457,7 +455,7 @@ class Phases(Operations):
             yield from self.lose_battle(s, margin)
             self.off_road(s)
 
-    def speed_check(self, s: int, m: int) -> Iterator:
+    def speed_check(self, s: int, m: int) -> Flow[None]:
         """DECISION: a Speed check goal is tried in the exploration phase instead of exploring,
         at any location, once a turn: d6 + group Speed reaching the difficulty."""
         p = self.p
@@ -473,7 +471,7 @@ class Phases(Operations):
             yield from self.complete_goal(s, m)
 
 
-    def explore(self, s: int, L: int) -> Iterator:
+    def explore(self, s: int, L: int) -> Flow[None]:
         p = self.p
         self.explored_at[L] = self.turn
         self.st_explored[p.dix[L]] += 1
@@ -505,7 +503,7 @@ class Phases(Operations):
             self.off_road(s)                        # the group leaves without a reward
 
 
-    def reward(self, s: int, L: int) -> Iterator:
+    def reward(self, s: int, L: int) -> Flow[None]:
         p = self.p
         opts = self.rewards_here(s, L)
         if not opts:

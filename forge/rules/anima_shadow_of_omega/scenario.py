@@ -163,6 +163,7 @@ def _ids(m: Match, hs: list[int]) -> list[str]:
 
 def scenario_expect(m: Match, e: dict, ctx: Any) -> None:
     """Check this game's `expect:` keys (docs/scenarios.md and docs/rules-decisions.md)."""
+    got: Any                                       # what the match holds, per key
     p = m.p
     cid = p.cid
     seat = SEAT_NAMES.index

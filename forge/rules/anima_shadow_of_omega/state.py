@@ -8,13 +8,18 @@ is defined under it: `State` (here) < `cards.Cards` (using cards and abilities) 
 """
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from typing import Any, Generator, Iterator, NamedTuple, TypeVar
 
 from .. import core
 from ..core import InvariantViolation, SEAT_NAMES
 from .tables import (BONUS, B_ORG, CHAR, EVENT, G_VISIT, GROUP_LIMIT, HAND_LIMIT, LOC,
                      LOCATIONS_PER_PLAYER, MISSION, PHASES, PLAYERS, R_BONUS, R_HIRE, R_MISSION,
                      REWARDS, WIN_SCORE, Goal, Tables)
+
+T = TypeVar("T")
+#: A part of the flow: a generator that yields decisions (and chances, which the core resolves),
+#: receives the choices, and returns a T (``x = yield from self.part(...)``).
+Flow = Generator[Any, Any, T]
 
 
 class Fight(NamedTuple):
@@ -45,12 +50,12 @@ class Check(NamedTuple):
 
 
 class RewardChoice(NamedTuple):
-    """A reward option: ``("reward", kind, index of the location's reward, mission or -1)``."""
+    """A reward option (`rewards_here`)."""
 
     verb: str
     kind: int           # R_BONUS, R_HIRE, R_MISSION or R_SPECIAL
-    index: int
-    mission: int
+    slot: int           # which of the location's rewards
+    mission: int        # a mission reward's mission, else -1
 
 
 class State(core.Match):
@@ -151,7 +156,7 @@ class State(core.Match):
         self.st_alarms = 0
 
     # ------------------------------------------------------------------ small helpers
-    def pick_random(self, kind: str, cards: list[int]) -> Iterator:
+    def pick_random(self, kind: str, cards: list[int]) -> Flow[int]:
         """Index of a card taken at random from ``cards``: a chance over their card ids, so a
         scenario scripts it by id (``rolls: {steal: [fire_lance]}``)."""
         cid = self.p.cid
@@ -161,7 +166,7 @@ class State(core.Match):
                 return i
         return 0
 
-    def _draw(self, deck: list[int], discard: list[int]) -> Iterator:
+    def _draw(self, deck: list[int], discard: list[int]) -> Flow[int]:
         """Top card of a deck; an empty deck is refilled from its shuffled discard pile; -1 when
         both are empty."""
         if not deck:
@@ -174,10 +179,10 @@ class State(core.Match):
                 self.log.append(("reshuffle",))
         return deck.pop()
 
-    def draw_event(self) -> Iterator:
+    def draw_event(self) -> Flow[int]:
         return (yield from self._draw(self.event_deck, self.event_discard))
 
-    def draw_char(self) -> Iterator:
+    def draw_char(self) -> Flow[int]:
         return (yield from self._draw(self.char_deck, self.char_discard))
 
     def strength(self, s: int) -> int:
@@ -214,7 +219,7 @@ class State(core.Match):
     def duty(self, s: int, name: str) -> bool:
         return bool(self.org[s]) and name in self.p.duty[self.org[s][0]]
 
-    def gain(self, s: int, h: int) -> Iterator:
+    def gain(self, s: int, h: int) -> Flow[None]:
         """A bonus card comes into the hand of ``s``; over the limit, they discard down to 5."""
         hand = self.hand[s]
         if len(hand) < HAND_LIMIT:
