@@ -225,3 +225,26 @@ def test_simulate_defaults_to_the_most_players_the_game_seats():
     done = forge_forked("simulate", "anima_shadow_of_omega", "--games", "3", "--agents", "pursuer")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3 games, 3 players" in done.stdout
+
+
+def test_the_rule_numbers_in_print_come_from_the_engine(game, monkeypatch):
+    """The rulebook and cheat sheet print the engine's `RULES`, never a number typed by hand:
+    with other numbers in the engine, every sentence that states one changes with it."""
+    from forge.rulebook.context import render_template
+    from forge.rulebook.odds import d6_battle
+    monkeypatch.setattr(anima, "RULES", anima.RULES._replace(
+        kill_margin=7, hand_limit=8, group_limit=9, rest_bonus=3, locations_per_player=6,
+        attack_spread=2, win_score=12, phases=11))
+    sheet = render_template(game, "cheatsheet", "en").markdown
+    for text in ("A turn: 11 phases", "at most 6 × players", "(+3 Strength and +3 Speed",
+                 "differ by 2 at most", "8 bonus cards in hand, 9 characters", "Losing by 7 or more",
+                 f"| -6 | 0 % | 0 % | {d6_battle(-6).lose_by(7).percent} % |"):
+        assert text in sheet
+    book = render_template(game, "rulebook", "en").markdown
+    for text in ("loses by 7 or more", "by less than 7", "A loss by 7 or more", "scores 12 points",
+                 "has +3 Strength and +3 Speed"):
+        assert text in book
+    uk = render_template(game, "cheatsheet", "uk").markdown + render_template(game, "rulebook", "uk").markdown
+    for text in ("Хід: 11 фази", "Програш на 7 і більше", "бонусів у руці — 8, персонажів у групі — 9",
+                 "з різницею 7 або більше", "отримує 12 очок", "+3 до Сили і +3 до Швидкості"):
+        assert text in uk
