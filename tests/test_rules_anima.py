@@ -248,3 +248,32 @@ def test_the_rule_numbers_in_print_come_from_the_engine(game, monkeypatch):
     for text in ("Хід: 11 фази", "Програш на 7 і більше", "бонусів у руці — 8, персонажів у групі — 9",
                  "з різницею 7 або більше", "отримує 12 очок", "+3 до Сили і +3 до Швидкості"):
         assert text in uk
+
+
+def test_the_engine_modules_import_without_a_cycle():
+    """Each module of the package imports at the top of the file (none inside a function, where
+    a cycle could hide), and its imports within the package form no cycle: any module imports
+    on its own, in any order."""
+    import ast
+    folder = Path(anima.__file__).parent
+    graph: dict[str, set[str]] = {}
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = {id(node) for node in tree.body}
+        graph[path.stem] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                assert id(node) in top, f"{path.name}:{node.lineno}: an import inside a function"
+                if isinstance(node, ast.ImportFrom) and node.level == 1:
+                    graph[path.stem] |= {node.module} if node.module else {a.name for a in node.names}
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, f"import cycle: {' -> '.join(path + (name,))}"
+        if name not in done:
+            for dep in graph[name]:
+                visit(dep, path + (name,))
+            done.add(name)
+    for name in graph:
+        visit(name, ())
+    assert len(graph) > 10 and graph["__init__"] >= {"flow", "agents", "scenario", "tables"}
