@@ -59,6 +59,7 @@ class Cards(State):
                 self.log.append(("final", p.cid[self.final[0]],))
         yield from self.run(s, m, p.prize[m])
 
+    # ------------------------------------------------------------------ using cards
     def _can(self, s: int, ops: Effects) -> bool:
         """Whether an own-phase card or ability would do something now (DECISION: the engine
         offers only cards that can take effect)."""

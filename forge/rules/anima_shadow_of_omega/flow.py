@@ -13,14 +13,12 @@ from .cards import Over
 from .phases import Phases
 from .state import Flow
 from .tables import (BONUS, CHAR, D6, DISCARD, EVENT, EXPLORATION, INTERACTION, LOC, MOVEMENT,
-                     OPTIONS,
-                     Tables)
+                     OPTIONS, Tables)
 
 
 class Match(Phases):
     """One game: the whole of it is the generator `flow`."""
 
-    # ------------------------------------------------------------------ the game
     def flow(self) -> Flow[None]:
         try:
             if not self.dealt:
