@@ -228,11 +228,11 @@ def test_simulate_defaults_to_the_most_players_the_game_seats():
 
 
 def test_the_rule_numbers_in_print_come_from_the_engine(game, monkeypatch):
-    """The rulebook and cheat sheet print the engine's `RULES`, never a number typed by hand:
-    with other numbers in the engine, every sentence that states one changes with it."""
+    """The rulebook and cheat sheet print the engine's `RULE_NUMBERS`, never a number typed by
+    hand: with other numbers in the engine, every sentence that states one changes with it."""
     from forge.rulebook.context import render_template
     from forge.rulebook.odds import d6_battle
-    monkeypatch.setattr(anima, "RULES", anima.RULES._replace(
+    monkeypatch.setattr(anima, "RULE_NUMBERS", dict(
         kill_margin=7, hand_limit=8, group_limit=9, rest_bonus=3, locations_per_player=6,
         attack_spread=2, win_score=12, phases=11))
     sheet = render_template(game, "cheatsheet", "en").markdown

@@ -27,11 +27,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from ..errors import EngineError, Finding, display_path
+from ..errors import Finding, display_path
 from ..model import Game
 from ..paths import DataPathError, data_path, project_folder, real_folder
 from ..resources import BUILTIN
-from ..rules import engine_for
+from ..rules.printed import rule_numbers
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           templates_root)
 from ..scenario import ScenarioError, load_scenario
@@ -268,16 +268,6 @@ def _scenario(game: Game, path: Path) -> dict | ScenarioError:
     return hit[1]
 
 
-def engine_rules(game: Game) -> Any:
-    """The rule numbers the game's engine prints (its module's `RULES`: Anima's kill margin,
-    limits ...), so a template never types them by hand; None when it has none (an engine that
-    does not load is a `forge check` finding of its own)."""
-    try:
-        return getattr(engine_for(game), "RULES", None)
-    except EngineError:
-        return None
-
-
 def render_template(game: Game, kind: str, lang: str, root: Path | None = None) -> Rendered:
     """Render `templates/<game>/<kind>.<lang>.md.j2`; problems are findings, never exceptions."""
     root = root or templates_root(game)
@@ -297,7 +287,7 @@ def render_template(game: Game, kind: str, lang: str, root: Path | None = None) 
         "sets": list(game.manifest.sets.items()), "players": game.manifest.players,
         "card_picture": rec.card_picture, "card_row": rec.card_row, "scenario": rec.scenario,
         "scenario_data": rec.scenario_data, "d6_odds": d6_odds, "d6_battle": d6_battle,
-        "d6_faces": d6_faces, "rules": engine_rules(game),
+        "d6_faces": d6_faces, "rules": rule_numbers(game),
         "effect": rec.effect, "ops": rec.ops,
     }
     context["_recorder"] = rec

@@ -24,9 +24,9 @@ from .lints import check_data
 from .scenario import SCENARIO, scenario_expect, scenario_setup
 from .scenario_text import SCORE_UNIT, describe_expect
 from .statistics import statistics, tally
-from .tables import NAME, OPTIONS, PLAYERS, REQUIRES, RULES
+from .tables import NAME, OPTIONS, PLAYERS, REQUIRES, RULE_NUMBERS
 
 __all__ = ["AGENTS", "AGENT_NAMES", "DEFAULT_AGENTS", "Match", "NAME", "OPERATIONS", "OPS",
-           "OPTIONS", "PLAYERS", "Prepared", "REQUIRES", "RULES", "SCENARIO", "SCORE_UNIT",
+           "OPTIONS", "PLAYERS", "Prepared", "REQUIRES", "RULE_NUMBERS", "SCENARIO", "SCORE_UNIT",
            "check_data", "describe_expect", "prepare", "scenario_expect", "scenario_setup",
            "statistics", "tally"]

@@ -69,21 +69,17 @@ ROLL_KINDS = ("any", "battle", "exploration", "speed")
 D6 = Chance("d6", range(1, 7))
 
 
-class Rules(NamedTuple):
-    """The rules' numbers a rulebook or cheat sheet prints (the template context's `rules`)."""
-
-    kill_margin: int           # a battle lost by this much or more kills a character
-    hand_limit: int            # bonus cards in a hand
-    group_limit: int           # characters in a group
-    rest_bonus: int            # Strength and Speed a rest gives for the next turn
-    locations_per_player: int  # active locations allowed per player
-    attack_spread: int         # the most two groups' sizes may differ for an attack
-    win_score: int             # the winner's score before basic missions
-    phases: int                # phases in a turn
-
-
-RULES = Rules(KILL_MARGIN, HAND_LIMIT, GROUP_LIMIT, REST_BONUS, LOCATIONS_PER_PLAYER, ATTACK_SPREAD,
-              WIN_SCORE, len(PHASES))
+#: The rule numbers the rulebook and cheat sheet print, as their templates' `rules`
+#: (forge.rules.printed): `{{ rules.kill_margin }}`, never a second 5.
+RULE_NUMBERS: Mapping[str, int] = {
+    "kill_margin": KILL_MARGIN,                    # a battle lost by this much or more kills
+    "hand_limit": HAND_LIMIT, "group_limit": GROUP_LIMIT,
+    "rest_bonus": REST_BONUS,                      # Strength and Speed for the next turn
+    "locations_per_player": LOCATIONS_PER_PLAYER,  # active locations allowed per player
+    "attack_spread": ATTACK_SPREAD,                # the most two groups' sizes may differ to fight
+    "win_score": WIN_SCORE,                        # the winner's score before basic missions
+    "phases": len(PHASES),
+}
 
 
 class Effect(NamedTuple):
