@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from fractions import Fraction
 from itertools import product
-from typing import (Any, Callable, ClassVar, Generator, Iterable, Iterator, Mapping, Protocol,
-                    Sequence, runtime_checkable)
+from typing import (Any, Callable, ClassVar, Iterable, Iterator, Mapping, Protocol, Sequence,
+                    runtime_checkable)
 
 from ..errors import EngineError, IllegalAction, InvariantViolation
 
@@ -536,7 +536,7 @@ class Match:
         self._advance(tuple(choices))
 
     # ------------------------------------------------------------------ flow helpers
-    def ask(self, kind: str, seat: int, options: list) -> Generator[Decision, Any, Any]:
+    def ask(self, kind: str, seat: int, options: list) -> Iterator:
         """``x = yield from self.ask(kind, seat, options)``: one seat chooses one option; a
         single option is taken without asking while ``auto`` is on."""
         if len(options) == 1 and self.auto:
@@ -544,8 +544,7 @@ class Match:
         got = yield Decision(kind, (seat,), [options])
         return got[0]
 
-    def ask_all(self, kind: str, seats: Sequence[int],
-                options: Sequence[list]) -> Generator[Decision, Any, list]:
+    def ask_all(self, kind: str, seats: Sequence[int], options: Sequence[list]) -> Iterator:
         """``xs = yield from self.ask_all(kind, seats, options_per_seat)``: a simultaneous
         hidden choice; returns the choices aligned with ``seats``. Seats with no option are left
         out of the decision (their entry is None)."""
@@ -560,7 +559,7 @@ class Match:
             out[i] = c
         return out
 
-    def checkpoint(self, kind: str) -> Generator[Decision, Any, None]:
+    def checkpoint(self, kind: str) -> Iterator:
         """Mark a point of the flow (end of a round, say). Counted in ``reached``; when ``auto``
         is off (scenarios) it pauses there so a scenario can ``stop:`` at it."""
         self.reached[kind] += 1
@@ -616,18 +615,17 @@ class Match:
             self.rng.shuffle(cards)
         self.actions.append(_rolled((kind, tuple(cards))))
 
-    def roll(self, kind: str, outcomes: Sequence,
-             weights: Sequence[float] | None = None) -> Generator[Any, Any, Any]:
+    def roll(self, kind: str, outcomes: Sequence, weights: Sequence[float] | None = None) -> Iterator:
         """``v = yield from self.roll(kind, outcomes, weights=None)``: a chance event."""
         return self.resolve(Chance(kind, outcomes, weights))
         yield
 
-    def die(self, sides: int, kind: str | None = None) -> Generator[Any, Any, int]:
+    def die(self, sides: int, kind: str | None = None) -> Iterator:
         """``v = yield from self.die(6)``: one die, 1..sides (kind ``d{sides}`` by default)."""
         return self.resolve(Chance(kind or f"d{sides}", range(1, sides + 1)))
         yield
 
-    def shuffle(self, cards: list, kind: str = "shuffle") -> Generator[Any, Any, None]:
+    def shuffle(self, cards: list, kind: str = "shuffle") -> Iterator:
         """``yield from self.shuffle(cards)``: shuffle in place (see `shuffle_cards`)."""
         self.shuffle_cards(cards, kind)
         return
