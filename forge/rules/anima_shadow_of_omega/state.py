@@ -62,6 +62,7 @@ class State(core.Match):
     """One game's state. Seats 0..n-1 (A, B, C). ``loc[s]`` is the location handle the group of
     ``s`` stands on, or -1 when it is on the road (at no location)."""
 
+    p: Tables
     # scratch state of the resolution under way (set by operations and read where they act)
     _last_explorer = -1
     _moving = -1
