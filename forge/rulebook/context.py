@@ -27,14 +27,14 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from ..errors import EngineError, Finding, display_path
+from ..errors import Finding, display_path
 from ..model import Game
 from ..paths import DataPathError, data_path, project_folder, real_folder
 from ..resources import BUILTIN
+from ..rules.printed import rule_numbers
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
                           templates_root)
 from ..scenario import ScenarioError, load_scenario
-from ..rules import engine_for
 from ..text import OperationTextError, effect_text, operations_text, plural
 from ..text.numbers import spell
 from ..text.typography import quoted
@@ -272,16 +272,6 @@ def _scenario(game: Game, path: Path) -> dict | ScenarioError:
     return hit[1]
 
 
-def engine_rules(game: Game) -> dict[str, int]:
-    """The rule numbers the game's engine prints (its Engine's ``rules``: rounds, hand sizes,
-    margins), so a rulebook states them as the engine plays them; {} without an engine."""
-    try:
-        engine = engine_for(game)
-    except EngineError:   # a broken engine is `forge check`'s finding, not the rulebook's
-        return {}
-    return dict(engine.rules) if engine else {}
-
-
 def render_template(game: Game, kind: str, lang: str, root: Path | None = None) -> Rendered:
     """Render `templates/<game>/<kind>.<lang>.md.j2`; problems are findings, never exceptions."""
     root = root or templates_root(game)
@@ -301,7 +291,7 @@ def render_template(game: Game, kind: str, lang: str, root: Path | None = None) 
         "sets": list(game.manifest.sets.items()), "players": game.manifest.players,
         "card_picture": rec.card_picture, "card_row": rec.card_row, "scenario": rec.scenario,
         "scenario_data": rec.scenario_data, "d6_odds": d6_odds, "d6_battle": d6_battle,
-        "d6_faces": d6_faces, "rules": engine_rules(game),
+        "d6_faces": d6_faces, "rules": rule_numbers(game),
         "effect": rec.effect, "ops": rec.ops,
     }
     context["_recorder"] = rec
