@@ -14,7 +14,7 @@ import pytest
 from forge.model import load_game
 from forge.rules import anima_shadow_of_omega as anima
 from forge.rules.agents import random_agent
-from forge.rules.anima_agents import pursuer_agent
+from forge.rules.anima_shadow_of_omega.agents import pursuer_agent
 from forge.rules.core import play_game, replay
 from forge.scenario import run_scenario
 from conftest import forge_forked
@@ -225,3 +225,61 @@ def test_simulate_defaults_to_the_most_players_the_game_seats():
     done = forge_forked("simulate", "anima_shadow_of_omega", "--games", "3", "--agents", "pursuer")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3 games, 3 players" in done.stdout
+
+
+def test_the_rule_numbers_in_print_come_from_the_engine(game):
+    """The rulebook and cheat sheet print the engine's `rules`, never a number typed by hand:
+    with other numbers in the engine, every sentence that states one changes with it."""
+    from dataclasses import replace
+    from forge.rulebook.context import render_template
+    from forge.rulebook.odds import d6_battle
+    from forge.rules import ENGINES
+    ENGINES.register(replace(anima.ENGINE, rules=dict(
+        kill_margin=7, hand_limit=8, group_limit=9, rest_bonus=3, locations_per_player=6,
+        attack_spread=2, win_score=12, phases=11)))
+    try:
+        sheet = render_template(game, "cheatsheet", "en").markdown
+        book = render_template(game, "rulebook", "en").markdown
+        uk = (render_template(game, "cheatsheet", "uk").markdown
+              + render_template(game, "rulebook", "uk").markdown)
+    finally:
+        ENGINES.register(anima.ENGINE)
+    for text in ("A turn: 11 phases", "at most 6 × players", "(+3 Strength and +3 Speed",
+                 "differ by 2 at most", "8 bonus cards in hand, 9 characters", "Losing by 7 or more",
+                 f"| -6 | 0 % | 0 % | {d6_battle(-6).lose_by(7).percent} % |"):
+        assert text in sheet
+    for text in ("loses by 7 or more", "by less than 7", "A loss by 7 or more", "scores 12 points",
+                 "has +3 Strength and +3 Speed"):
+        assert text in book
+    for text in ("Хід: 11 фази", "Програш на 7 і більше", "бонусів у руці — 8, персонажів у групі — 9",
+                 "з різницею 7 або більше", "отримує 12 очок", "+3 до Сили і +3 до Швидкості"):
+        assert text in uk
+
+
+def test_the_engine_modules_import_without_a_cycle():
+    """Each module of the package imports at the top of the file (none inside a function, where
+    a cycle could hide), and its imports within the package form no cycle: any module imports
+    on its own, in any order."""
+    import ast
+    folder = Path(anima.__file__).parent
+    graph: dict[str, set[str]] = {}
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = {id(node) for node in tree.body}
+        graph[path.stem] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                assert id(node) in top, f"{path.name}:{node.lineno}: an import inside a function"
+                if isinstance(node, ast.ImportFrom) and node.level == 1:
+                    graph[path.stem] |= {node.module} if node.module else {a.name for a in node.names}
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, f"import cycle: {' -> '.join(path + (name,))}"
+        if name not in done:
+            for dep in graph[name]:
+                visit(dep, path + (name,))
+            done.add(name)
+    for name in graph:
+        visit(name, ())
+    assert len(graph) > 10 and graph["__init__"] >= {"flow", "agents", "scenario", "tables"}

@@ -21,19 +21,18 @@ deck's order or another seat's hand or missions.
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from .agents import random_agent
+from ..agents import random_agent
+from .flow import Match
+from .tables import G_BATTLE, G_SPEED, R_BONUS, R_HIRE, Goal
 
-G_VISIT, G_SPEED, G_HOLD, G_BATTLE = range(4)
 
-
-def _goals(m: Any, s: int) -> list[tuple[int, tuple]]:
+def _goals(m: Match, s: int) -> list[tuple[int, Goal]]:
     """Own open goals (own missions are the seat's own knowledge; the final is public)."""
     return m.open_goals(s)
 
 
-def _targets(m: Any, s: int) -> list[int]:
+def _targets(m: Match, s: int) -> list[int]:
     """Def indices of the locations the seat's current goals need: not those needing a skill
     the group lacks, nor a battle it cannot win even with a 6 (it grows first)."""
     p = m.p
@@ -42,11 +41,11 @@ def _targets(m: Any, s: int) -> list[int]:
         skills |= p.skill[c]
     out = []
     for _, g in _goals(m, s):
-        if g[0] == G_SPEED or g[1] < 0 or (g[5] and not skills & g[5]):
+        if g.kind == G_SPEED or g.location < 0 or (g.skill and not skills & g.skill):
             continue
-        if g[0] == G_BATTLE and m.strength(s) + 6 < g[4] + 1:
+        if g.kind == G_BATTLE and m.strength(s) + 6 < g.strength + 1:
             continue
-        out.append(g[1])
+        out.append(g.location)
     return out
 
 
@@ -57,7 +56,7 @@ def _find(options: list, verb: str) -> tuple | None:
     return None
 
 
-def pursuer_agent(m: Any, s: int, options: list, rng: random.Random) -> tuple:
+def pursuer_agent(m: Match, s: int, options: list, rng: random.Random) -> tuple:
     d = m.decision
     kind = d.kind if d is not None else ""
     p = m.p
@@ -84,36 +83,34 @@ def pursuer_agent(m: Any, s: int, options: list, rng: random.Random) -> tuple:
     if kind == "explore":
         speed = m.speed(s)
         for mi, g in _goals(m, s):
-            if g[0] == G_SPEED and speed + 6 >= g[2] and ("speed", mi) in options:
+            if g.kind == G_SPEED and speed + 6 >= g.difficulty and ("speed", mi) in options:
                 return ("speed", mi)
         for o in options:
-            if o[0] == "challenge" and m.strength(s) + 6 >= p.goals[o[1]][0][4] + 1:
+            if o[0] == "challenge" and m.strength(s) + 6 >= p.goals[o[1]][0].strength + 1:
                 return o
         if ("explore",) in options:
             return ("explore",)
         return ("pass",)
     if kind == "reward":
-        best = max(options, key=lambda o: (o[3] >= 0, o[1] == 1 and len(m.group[s]) < 3,
-                                           o[1] == 0, -o[2]))
-        return best
+        return max(options, key=lambda o: (o.mission >= 0, o.kind == R_HIRE and len(m.group[s]) < 3,
+                                           o.kind == R_BONUS, -o.slot))
     if kind == "battle":
-        b = m._battle
+        b = m.in_battle
         if b is not None:
-            a, t, monster = b
             me = m.strength(s)
-            if monster >= 0:
-                foe = p.mstr[monster] + p.grows[monster] * len(m.group[s])
-            elif t >= 0:
-                foe = m.strength(t if s == a else a)
+            if b.monster >= 0:
+                foe = p.mstr[b.monster] + p.grows[b.monster] * len(m.group[s])
+            elif b.opponent >= 0:
+                foe = m.strength(b.opponent if s == b.seat else b.seat)
             else:
-                foe = m._foe_str
+                foe = m.foe_strength
             if me + 6 < foe + 1:
                 for o in options:
-                    if o[0] in ("play", "use") and any(n in ("flee", "cancel") for n, _ in p.ops[o[1]]):
+                    if o[0] in ("play", "use") and any(e.name in ("flee", "cancel") for e in p.ops[o[1]]):
                         return o
             if me < foe + 2:
                 for o in options:
-                    if o[0] in ("play", "use") and not any(n in ("flee",) for n, _ in p.ops[o[1]]):
+                    if o[0] in ("play", "use") and not any(e.name == "flee" for e in p.ops[o[1]]):
                         return o
         return ("pass",)
     if kind == "reroll":
@@ -144,12 +141,12 @@ def pursuer_agent(m: Any, s: int, options: list, rng: random.Random) -> tuple:
     return random_agent(m, s, options, rng)
 
 
-def _useful(m: Any, s: int, o: tuple) -> bool:
+def _useful(m: Match, s: int, o: tuple) -> bool:
     ops = m.p.ops[o[1]]
-    return bool(ops) and ops[0][0] in ("draw_bonus", "hire")
+    return bool(ops) and ops[0].name in ("draw_bonus", "hire")
 
 
-def _plan(m: Any, s: int, rng: random.Random) -> tuple:
+def _plan(m: Match, s: int, rng: random.Random) -> tuple:
     """The movement it wants: ("stay",), ("go", L), ("new_pick", L), ("new_deck", ...), ("rest",)."""
     p = m.p
     here = m.loc[s]
@@ -182,7 +179,7 @@ def _plan(m: Any, s: int, rng: random.Random) -> tuple:
     return ("rest",)
 
 
-def _move(m: Any, s: int, options: list, rng: random.Random) -> tuple:
+def _move(m: Match, s: int, options: list, rng: random.Random) -> tuple:
     plan = _plan(m, s, rng)
     top = {"go": ("go",), "new_pick": ("new",), "new_deck": ("new",)}.get(plan[0], plan)
     if top in options:

@@ -1,5 +1,5 @@
 """«Аніма: Тінь омеги»: its worked examples in words. The engine's own `expect:` keys (SCENARIO in
-anima_shadow_of_omega.py, checked by `scenario_expect` there) as sentences a player reads, in
+`scenario`, checked by `scenario_expect` there) as sentences a player reads, in
 Ukrainian and English. forge/rulebook/outcome.py phrases the common keys and hands `w` (card
 names in quotes, seats as «гравець А» by case, plurals); a key not phrased here is not printed.
 
