@@ -19,7 +19,7 @@ REQUIRES = Requires({"sound": ("bonus", "genres", "duration"),
 
 SOUND, MONSTER, CLASS, MERC = range(4)
 TYPE_CODES = {"sound": SOUND, "monster": MONSTER, "class": CLASS, "mercenary": MERC}
-# The rule numbers. The rulebooks, cheat sheets and cards print them from `RULE_NUMBERS`.
+# The rule numbers. The rulebooks, cheat sheets and cards print them from `RULES`.
 LIMIT = 5          # hand and inventory
 DRAFT = 2          # Sound cards drawn at the start of a turn
 HIRE_AT = 5        # a d6 of 5-6 hires a Mercenary
@@ -55,7 +55,7 @@ OPTIONS = (
 #: The rule numbers the printed rules quote, by name, with the options' defaults: the engine's
 #: ``rules`` (the rulebook's, cheat sheet's and card faces' `rules`), so a rule changed here is
 #: changed in print.
-RULE_NUMBERS: Mapping[str, int] = {
+RULES: Mapping[str, int] = {
     "limit": LIMIT, "draft": DRAFT, "hire_at": HIRE_AT, "escape_at": ESCAPE_AT,
     "max_mercs": MAX_MERCS, "merc_holds": MERC_HOLDS, "merc_calls": MERC_CALLS,
     "class_cost": CLASS_COST, "souls_solo": SOULS_SOLO, "souls_shared": SOULS_SHARED,
