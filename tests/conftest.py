@@ -26,6 +26,12 @@ def pytest_configure(config):
     And pypdf reading text back parses each font of a file once (`pdfread.parse_fonts_once`)."""
     from pdfread import parse_fonts_once
     parse_fonts_once()
+    if sys.dont_write_bytecode:
+        # With PYTHONDONTWRITEBYTECODE set, no process ever writes forge's .pyc files, and each
+        # of the hundred forge processes the tests start would compile forge from source (about
+        # 0.1 CPU s each): compile it once, into the __pycache__ folders git ignores.
+        import compileall
+        compileall.compile_dir(ROOT / "forge", quiet=2)
     if "FORGE_CACHE" not in os.environ:
         config._forge_cache = tempfile.mkdtemp(prefix="forge-cache-")
         os.environ["FORGE_CACHE"] = config._forge_cache
