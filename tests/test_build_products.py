@@ -143,11 +143,10 @@ def test_printshop_pages_have_trim_box_and_a_bleed_box_3_mm_larger(built):
     assert _norm(first) not in _norm(reader.pages[1].extract_text())
 
 
-def test_two_builds_give_the_same_bytes(tmp_path):
-    game = _game("rules_does_not_exist")
-    a = build_game(game, ["pnp", "printshop"], BuildOptions(paper=("a4",)), tmp_path / "a")
-    game2 = _game("rules_does_not_exist")  # a fresh load: no shared caches
-    b = build_game(game2, ["pnp", "printshop"], BuildOptions(paper=("a4",)), tmp_path / "b")
+def test_two_builds_give_the_same_bytes(tmp_path, products):
+    """A build of a fresh load (no shared caches) gives the session's bytes."""
+    a = [p for what in ("pnp", "printshop") for p in products.build("rules_does_not_exist", what).paths]
+    b = build_game(_game("rules_does_not_exist"), ["pnp", "printshop"], BuildOptions(), tmp_path)
     assert [p.name for p in a] == [p.name for p in b]
     for x, y in zip(a, b):
         assert x.read_bytes() == y.read_bytes(), x.name

@@ -8,13 +8,11 @@ import marshal
 import os
 import pickle
 import shutil
-import subprocess
-import sys
 
 import pytest
 from reportlab.pdfbase.ttfonts import TTFont
 
-from conftest import ROOT
+from conftest import ROOT, forge_forked
 from forge.render.fontfile import _pickled
 from forge.render.fonts import FACES, font_folder
 
@@ -22,10 +20,9 @@ BUILD = ["build", "love_formula", "--what", "cheatsheet", "--lang", "uk"]
 
 
 def forge(cache, *args, out):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "FORGE_CACHE": str(cache)}
-    env.pop("FORGE_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "forge", *args, "--out", str(out)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    """`forge ARGS --out OUT` with the cache `cache`, in a process of its own that has read
+    nothing from any cache before (`forge_forked`): what it uses, it reads back from disk."""
+    return forge_forked(*args, "--out", str(out), env={"FORGE_CACHE": str(cache)})
 
 
 @pytest.fixture(scope="module")

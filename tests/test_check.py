@@ -30,8 +30,8 @@ def test_cli_clean_run_exits_zero():
 
 def corrupt(folder: Path, case: dict) -> Path:
     path = folder / case["file"]
-    if "create" in case or "write" in case:
-        path.write_text(case.get("create", case.get("write")), encoding="utf-8")
+    if "write" in case:
+        path.write_text(case["write"], encoding="utf-8")
     elif "insert_byte" in case:
         data = path.read_bytes()
         after = case["insert_byte"]["after"].encode()

@@ -2,9 +2,7 @@
 findings at the sheet's row and column, and an existing file's comments and order kept."""
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 import pytest
 
@@ -13,6 +11,7 @@ from forge.check import check_game
 from forge.errors import UsageError
 from forge.scaffold import scaffold
 from forge.spreadsheet import import_sheet, read_sheet
+from odsfile import ods, table_rows
 
 
 @pytest.fixture
@@ -70,8 +69,8 @@ def test_xlsx_and_ods_write_new_files_that_check_accepts(project):
                 ["villain", "Лиходій", "Villain", 4.0, "[draw: 1, gain: 1]", 2]):
         sheet.append(row)
     book.save(project / "heroes.xlsx")
-    _write_ods(project / "extra.ods", [["id", "name.uk", "name.en", "cost", "effects"],
-                                       ["rally", "Збір", "Rally", 1, "draw: 2"]])
+    (project / "extra.ods").write_bytes(ods(table_rows([["id", "name.uk", "name.en", "cost", "effects"],
+                                                        ["rally", "Збір", "Rally", 1, "draw: 2"]])))
     root = project / "cards" / "g"
     _set_count(project, "character", 6)  # the designer updates the manifest's counts
     first = import_sheet(root, project / "heroes.xlsx", "character")
@@ -186,29 +185,3 @@ def test_csv_with_bad_bytes_is_a_finding(tmp_path):
     sheet.write_bytes(b"id,name.en\nok,\xff\n")
     table, findings = read_sheet(sheet)
     assert table is None and findings[0].code == "encoding" and findings[0].line == 2
-
-
-def _write_ods(path: Path, rows: list[list]) -> None:
-    """A minimal OpenDocument spreadsheet (what LibreOffice saves, without styles)."""
-    def cell(value) -> str:
-        if isinstance(value, (int, float)):
-            return (f'<table:table-cell office:value-type="float" office:value="{value}">'
-                    f"<text:p>{value}</text:p></table:table-cell>")
-        return f'<table:table-cell office:value-type="string"><text:p>{escape(value)}</text:p></table:table-cell>'
-    body = "".join("<table:table-row>" + "".join(cell(v) for v in row) + "</table:table-row>" for row in rows)
-    content = ('<?xml version="1.0" encoding="UTF-8"?><office:document-content '
-               'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
-               'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
-               'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">'
-               f'<office:body><office:spreadsheet><table:table table:name="Cards">{body}'
-               "</table:table></office:spreadsheet></office:body></office:document-content>")
-    manifest = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest '
-                'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
-                '<manifest:file-entry manifest:full-path="/" '
-                'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
-                '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
-                "</manifest:manifest>")
-    with zipfile.ZipFile(path, "w") as z:
-        z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.spreadsheet")
-        z.writestr("META-INF/manifest.xml", manifest, compress_type=zipfile.ZIP_DEFLATED)
-        z.writestr("content.xml", content, compress_type=zipfile.ZIP_DEFLATED)

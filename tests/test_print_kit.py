@@ -10,7 +10,6 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from forge.build import BuildOptions, build_game
 from forge.model import load_game
 from forge.render import layout, tokens
 
@@ -21,12 +20,6 @@ SAFE = 6.0  # mm: the printer margin the README states
 PAPER_MM = {"a4": (297.0, 210.0), "letter": (279.4, 215.9)}  # as the sheets are laid out (landscape)
 #: Words of the footers (the games are built in Ukrainian).
 FRONT, BACK = "лицьовий", "зворот"
-
-
-def _game(name: str):
-    game, findings = load_game(ROOT / "cards" / name)
-    assert game is not None, findings
-    return game
 
 
 @pytest.fixture(scope="module", params=GAMES)
@@ -203,9 +196,9 @@ def test_every_front_page_says_50_mm_and_its_bar_measures_50_mm(built, paper):
 # Printed components
 
 
-def test_every_game_lists_printed_components():
+def test_every_game_lists_printed_components(products):
     for name in GAMES:
-        printed = tokens.printed_components(_game(name))
+        printed = tokens.printed_components(products.game(name))
         assert printed, name
         for comp in printed:
             assert comp.kind in ("token", "counter", "board") and comp.size and comp.shape
@@ -232,8 +225,8 @@ def test_pnp_holds_every_token_counter_and_board_front_and_back(built):
         assert f"{comp.name['uk']} ×{comp.count}" in _text(path, first)
 
 
-def test_component_variants_give_distinct_designs():
-    game = _game("anima_shadow_of_omega")
+def test_component_variants_give_distinct_designs(products):
+    game = products.game("anima_shadow_of_omega")
     (counter,) = [c for c in tokens.printed_components(game) if c.id == "group_counter"]
     sides = {(tokens.side_of(counter, i, "front").color, tokens.side_of(counter, i, "front").icon)
              for i in tokens.copies(counter)}
@@ -285,12 +278,11 @@ def test_ids_are_printed_only_on_proofs(products, proof):
     assert first not in shop.pages[1].extract_text()  # never on a back
 
 
-def test_home_mode_writes_its_own_file_names_and_keeps_the_margin(tmp_path):
-    game = _game("love_formula")
-    paths = build_game(game, ["pnp"], BuildOptions(home=True), tmp_path)
-    assert sorted(p.name for p in paths) == ["pnp-home-a4.pdf", "pnp-home-letter.pdf"]
+def test_home_mode_writes_its_own_file_names_and_keeps_the_margin(products):
+    made = products.build("love_formula", "pnp", home=True)
+    assert sorted(p.name for p in made.paths) == ["pnp-home-a4.pdf", "pnp-home-letter.pdf"]
     for name, size in (("pnp-home-a4.pdf", (210.0, 297.0)), ("pnp-home-letter.pdf", (279.4, 215.9))):
-        reader = PdfReader(tmp_path / game.id / "uk" / name)
+        reader = PdfReader(made.folder / name)
         first = Drawn(reader, reader.pages[0])
         assert (first.width, first.height) == pytest.approx(size, abs=0.01)
         assert len(first.placed) == (9 if name.endswith("a4.pdf") else 8)

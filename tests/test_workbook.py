@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from forge.workbook import Limits, workbook_rows
+from odsfile import ods
 
 TYPES = ('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" '
          'ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/'
@@ -33,19 +34,6 @@ def xlsx(sheet_data: str, **more: str) -> bytes:
                            "xl/worksheets/sheet1.xml": '<worksheet xmlns="http://schemas.openxmlformats.org/'
                            f'spreadsheetml/2006/main"><sheetData>{sheet_data}</sheetData></worksheet>'}.items():
             z.writestr(name, text)
-    return out.getvalue()
-
-
-def ods(rows: str) -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
-        z.writestr("META-INF/manifest.xml", '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:'
-                   'opendocument:xmlns:manifest:1.0"/>')
-        z.writestr("content.xml", '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:'
-                   'office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:'
-                   'oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:spreadsheet><table:table '
-                   f'table:name="cards">{rows}</table:table></office:spreadsheet></office:body></office:document-content>')
     return out.getvalue()
 
 
