@@ -575,11 +575,14 @@ class Match:
     # ------------------------------------------------------------------ flow helpers
     def ask(self, kind: str, seat: int, options: list) -> Flow[Any]:
         """``x = yield from self.ask(kind, seat, options)``: one seat chooses one option; a
-        single option is taken without asking while ``auto`` is on."""
+        single option is taken without asking while ``auto`` is on. A choice given as a plain
+        tuple (a replay log read back from JSON, `actions_from_json`) comes back as the offered
+        option it equals, so a flow may read typed options by name."""
         if len(options) == 1 and self.auto:
             return options[0]
         got = yield Decision(kind, (seat,), [options])
-        return got[0]
+        c = got[0]
+        return options[options.index(c)] if type(c) is tuple else c
 
     def ask_all(self, kind: str, seats: Sequence[int], options: Sequence[list]) -> Flow[list]:
         """``xs = yield from self.ask_all(kind, seats, options_per_seat)``: a simultaneous
@@ -593,7 +596,7 @@ class Match:
         got = yield Decision(kind, [seats[i] for i in live], [options[i] for i in live])
         out: list = [None] * len(seats)
         for i, c in zip(live, got):
-            out[i] = c
+            out[i] = options[i][options[i].index(c)] if type(c) is tuple else c
         return out
 
     def checkpoint(self, kind: str) -> Flow[None]:
