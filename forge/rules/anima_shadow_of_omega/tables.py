@@ -11,6 +11,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from .. import core
 from ..core import Chance, Option, Requires
+from .choices import Choices
 
 PLAYERS = (2, 3)
 
@@ -318,3 +319,5 @@ class Tables(core.Prepared):
         self.loc_of_dix = {self.dix[h]: h for h in self.handles_by_kind[LOC]}
         self.basic = [h for h in self.handles_by_kind[MISSION] if not self.final[h]]
         self.finals = [h for h in self.handles_by_kind[MISSION] if self.final[h]]
+        #: Every option of this configuration, made once (`choices.Choices`).
+        self.choices = Choices(N, PLAYERS[1], 3)
