@@ -12,7 +12,7 @@ from typing import Any, Iterator, NamedTuple
 
 from .. import core
 from ..core import Flow, InvariantViolation, SEAT_NAMES
-from .choices import NewDeck, OnCard, OnSeat, Play, RewardChoice
+from .choices import NewDeck, OnCard, OnSeat, Play, RewardChoice, Verb
 from .tables import (BONUS, B_ORG, CHAR, EVENT, G_VISIT, GROUP_LIMIT, HAND_LIMIT, LOC,
                      LOCATIONS_PER_PLAYER, MISSION, PHASES, PLAYERS, R_BONUS, R_HIRE, R_MISSION,
                      REWARDS, WIN_SCORE, Goal, Tables)
@@ -168,27 +168,29 @@ class State(core.Match):
     def strength(self, s: int) -> int:
         p = self.p
         v = self.t_str[s] + self.c_str[s] + self.b_str[s]
+        more = p.ongoing_str
         for c in self.group[s]:
             if not self.asleep[c]:
                 v += p.cstr[c]
-            v += p.cmod[c][0]
+            v += more[c]
         for o in self.org[s]:
-            v += p.omod[o][0]
+            v += more[o]
         if self.loc[s] >= 0:
-            v += p.lmod[self.loc[s]][0]
+            v += more[self.loc[s]]
         return v if v > 0 else 0
 
     def speed(self, s: int) -> int:
         p = self.p
         v = self.t_spd[s] + self.c_spd[s]
+        more = p.ongoing_spd
         for c in self.group[s]:
             if not self.asleep[c]:
                 v += p.cspd[c]
-            v += p.cmod[c][1]
+            v += more[c]
         for o in self.org[s]:
-            v += p.omod[o][1]
+            v += more[o]
         if self.loc[s] >= 0:
-            v += p.lmod[self.loc[s]][1]
+            v += more[self.loc[s]]
         return v if v > 0 else 0
 
     def has_skill(self, s: int, bits: int) -> bool:
@@ -462,7 +464,9 @@ class State(core.Match):
             return f"reward {REWARDS[option.kind]}" + (f" {cid[option.mission]}" if option.mission >= 0 else "")
         if isinstance(option, OnCard):
             return f"new {cid[option.card]}" if option.verb == "new_pick" else f"{option.verb} {cid[option.card]}"
-        return "new deck" if option[0] == "new_deck" else option[0]
+        if isinstance(option, Verb):
+            return "new deck" if option.verb == "new_deck" else option.verb
+        return super().label(option)
 
     def state_digest(self) -> tuple:
         return (tuple((name, tuple(cards)) for name, cards in self.zones()),
