@@ -115,7 +115,8 @@ class Phases(Operations):
 
     def goes(self, s: int) -> list[OnCard]:
         here = self.loc[s]
-        return self.choices.cards("go", [L for L in self.active if L != here and self.reachable(s, L)])
+        go = self.choices.on_card["go"]
+        return [go[L] for L in self.active if L != here and self.reachable(s, L)]
 
     def news(self, s: int) -> list[Choice]:
         if self.explorer >= 0 or len(self.active) > self.limit:
@@ -125,8 +126,8 @@ class Phases(Operations):
             if deck and (not self.tree or self._level_ok(s, i + 1)):
                 opts.append(self.choices.new_deck[i] if self.tree else NEW_DECK)
         lv = self.p.level
-        opts += self.choices.cards("new_pick", [L for L in self.loc_discard
-                                                 if not self.tree or self._level_ok(s, lv[L])])
+        pick = self.choices.on_card["new_pick"]
+        opts += [pick[L] for L in self.loc_discard if not self.tree or self._level_ok(s, lv[L])]
         return opts
 
     def _level_ok(self, s: int, level: int) -> bool:
