@@ -102,7 +102,6 @@ class Cards(State):
         p = self.p
         win, ops = p.win, p.ops
         out: list[Choice] = []
-        use = self.choices.on_card["use"]
         for h in self.hand[s]:
             w = win[h]
             if w == W_NORMAL:
@@ -121,7 +120,7 @@ class Cards(State):
         for c in self.group[s]:
             if win[c] == W_NORMAL and not rot[c] and not asleep[c] and \
                     (p.cphase[c] < 0 or p.cphase[c] == phase) and self._can(s, ops[c]):
-                out.append(use[c])
+                out.append(self.choices.on_card["use"][c])
         return out
 
     def play_card(self, s: int, h: int, c: int) -> Flow[bool]:

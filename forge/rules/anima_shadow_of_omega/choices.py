@@ -83,7 +83,7 @@ class Choices:
     arguments pair two handles): options are immutable, so a decision's list costs what a list
     of plain tuples would, though each is typed."""
 
-    def __init__(self, handles: int, seats: int, decks: int):
+    def __init__(self, handles: int, seats: int, decks: int, kinds: int, slots: int):
         #: {verb: the option `verb card` of every handle}, e.g. ``on_card["go"][L]``.
         self.on_card = {v: [OnCard(v, h) for h in range(handles)] for v in ON_CARD_VERBS}
         #: {verb: the option `verb seat` of every seat}.
@@ -92,8 +92,10 @@ class Choices:
         self.new_deck = [NewDeck("new_deck", d) for d in range(1, decks + 1)]
         #: `play h` with no user, by handle.
         self.alone = [Play("play", h, -1) for h in range(handles)]
+        #: `reward` of each kind and slot, for no mission: ``rewards[kind][slot]``.
+        self.rewards = [[RewardChoice("reward", k, i, -1) for i in range(slots)] for k in range(kinds)]
         self._played: dict[tuple[int, int], Play] = {}
-        self._rewards: dict[tuple[int, int, int], RewardChoice] = {}
+        self._missions: dict[tuple[int, int, int], RewardChoice] = {}
 
     def cards(self, verb: str, handles: Iterable[int]) -> list[OnCard]:
         made = self.on_card[verb]
@@ -114,9 +116,9 @@ class Choices:
             out.append(o)
         return out
 
-    def reward(self, kind: int, slot: int, mission: int = -1) -> RewardChoice:
-        key = (kind, slot, mission)
-        o = self._rewards.get(key)
+    def mission_reward(self, kind: int, slot: int, mission: int) -> RewardChoice:
+        """`reward` slot ``slot`` (of ``kind``, a mission reward) for the goal of ``mission``."""
+        o = self._missions.get((kind, slot, mission))
         if o is None:
-            o = self._rewards[key] = RewardChoice("reward", kind, slot, mission)
+            o = self._missions[kind, slot, mission] = RewardChoice("reward", kind, slot, mission)
         return o

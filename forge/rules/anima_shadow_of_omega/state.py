@@ -291,24 +291,24 @@ class State(core.Match):
         if L < 0:
             return []
         p = self.p
-        made = self.choices.reward
+        made = self.choices.rewards
         out: list[RewardChoice] = []
         for i, (kind, ops) in enumerate(p.rewards[L]):
             if kind == R_BONUS:
                 if len(self.hand[s]) < HAND_LIMIT and (self.bonus_deck or self.bonus_discard):
-                    out.append(made(kind, i))
+                    out.append(made[kind][i])
             elif kind == R_HIRE:
                 if len(self.group[s]) < GROUP_LIMIT and (self.char_deck or self.char_discard) \
                         and (self.hired[s] != (L, self.turn - 1) or p.rehire[L]) \
                         and not (p.trade[L] and self.duty(s, "no_hire_trade")):
-                    out.append(made(kind, i))
+                    out.append(made[kind][i])
             elif kind == R_MISSION:
                 dl = p.dix[L]
                 for m, g in self.open_goals(s):
                     if g.kind == G_VISIT and g.location == dl and (not g.skill or self.has_skill(s, g.skill)):
-                        out.append(made(kind, i, m))
+                        out.append(self.choices.mission_reward(kind, i, m))
             else:
-                out.append(made(kind, i))
+                out.append(made[kind][i])
         return out
 
     # ------------------------------------------------------------------ the end

@@ -321,4 +321,4 @@ class Tables(core.Prepared):
         self.basic = [h for h in self.handles_by_kind[MISSION] if not self.final[h]]
         self.finals = [h for h in self.handles_by_kind[MISSION] if self.final[h]]
         #: Every option of this configuration, made once (`choices.Choices`).
-        self.choices = Choices(N, PLAYERS[1], 3)
+        self.choices = Choices(N, PLAYERS[1], 3, len(REWARDS), max(map(len, self.rewards), default=0))
