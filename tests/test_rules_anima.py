@@ -85,6 +85,31 @@ def test_every_chance_goes_through_the_core(prep):
     assert other.state_digest() == a.state_digest()
 
 
+def test_options_are_typed_and_made_once(prep):
+    """Every option offered is a typed `Choice` (read by name), the same object wherever it is
+    offered again (made once per configuration), and a log read back from JSON (plain tuples)
+    replays the game: the flow gets the offered option back."""
+    from typing import get_args
+    from forge.rules.anima_shadow_of_omega.choices import Choice
+    from forge.rules.core import Violation, actions_from_json
+    kinds = get_args(Choice)
+    made: dict[tuple, int] = {}
+    a = prep.new(2, 21)
+    while a.decision is not None:
+        for opts in a.decision.options:
+            for o in opts:
+                assert type(o) in kinds, f"{a.decision.kind}: {o!r} is not typed"
+                assert made.setdefault(o, id(o)) == id(o), f"{o!r} made twice"
+        a.step([random_agent(a, s, o, a.streams.agents[s])
+                for s, o in zip(a.decision.seats, a.decision.options)])
+    assert len(made) > 50
+    logged = Violation(21, 2, "", a.actions).as_dict()["actions"]
+    plain = actions_from_json(json.loads(json.dumps(logged)))
+    assert any(type(c) is tuple for step in plain for c in step)
+    again = replay(prep.new(2, 21, deal=False), plain)
+    assert again.state_digest() == a.state_digest() and again.result == a.result
+
+
 def test_view_hides_hidden_information(prep):
     m = prep.new(3, 4)
     v = m.view(0)

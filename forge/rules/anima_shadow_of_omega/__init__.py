@@ -14,7 +14,7 @@ plays the discard phase, then every seat the movement phase, the interaction pha
 exploration phase. Battles are d6 + Strength; a rival's die (a chance event) rolls for a monster.
 
 The modules, each importable on its own: `tables` (declarations, rule numbers, card tables),
-`state`, `cards`, `battles`, `operations`, `phases` and `flow` (the match, one layer each),
+`choices` (the options a seat is offered, typed and made once), `state`, `cards`, `battles`, `operations`, `phases` and `flow` (the match, one layer each),
 `agents`, `scenario` and `scenario_text`, `statistics` and `report`, `lints` (data checks).
 """
 from __future__ import annotations

@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 
 from ..agents import random_agent
+from .choices import EXPLORE, GO, NEW, PASS, REST, STAY, Choice, OnCard, Play
 from .flow import Match
 from .tables import G_BATTLE, G_SPEED, R_BONUS, R_HIRE, Goal
 
@@ -49,9 +50,9 @@ def _targets(m: Match, s: int) -> list[int]:
     return out
 
 
-def _find(options: list, verb: str) -> tuple | None:
+def _find(options: list[Choice], verb: str) -> Choice | None:
     for o in options:
-        if o[0] == verb:
+        if o.verb == verb:
             return o
     return None
 
@@ -61,20 +62,20 @@ def pursuer_agent(m: Match, s: int, options: list, rng: random.Random) -> tuple:
     kind = d.kind if d is not None else ""
     p = m.p
     if kind == "keep":
-        return max(options, key=lambda o: p.cstr[o[1]] + p.cspd[o[1]])
+        return max(options, key=lambda o: p.cstr[o.card] + p.cspd[o.card])
     if kind == "return":
         # give back an organisation or a card that needs a skill nobody in the group has
         return options[-1]
     if kind in ("discard", "interact", "counter", "save", "pickup", "guard", "redirect", "cancel", "drop"):
         if kind == "cancel" or kind == "guard":
             for o in options:
-                if o[0] != "pass":
+                if o.verb != "pass":
                     return o
         if kind == "discard":
             for o in options:
-                if o[0] in ("play", "use") and _useful(m, s, o):
+                if o.verb in ("play", "use") and _useful(m, s, o):
                     return o
-        return ("pass",) if ("pass",) in options else options[0]
+        return PASS if PASS in options else options[0]
     if kind == "move":
         return _move(m, s, options, rng)
     if kind in ("go", "new"):
@@ -83,14 +84,15 @@ def pursuer_agent(m: Match, s: int, options: list, rng: random.Random) -> tuple:
     if kind == "explore":
         speed = m.speed(s)
         for mi, g in _goals(m, s):
-            if g.kind == G_SPEED and speed + 6 >= g.difficulty and ("speed", mi) in options:
-                return ("speed", mi)
+            check = p.choices.on_card["speed"][mi]
+            if g.kind == G_SPEED and speed + 6 >= g.difficulty and check in options:
+                return check
         for o in options:
-            if o[0] == "challenge" and m.strength(s) + 6 >= p.goals[o[1]][0].strength + 1:
+            if o.verb == "challenge" and m.strength(s) + 6 >= p.goals[o.card][0].strength + 1:
                 return o
-        if ("explore",) in options:
-            return ("explore",)
-        return ("pass",)
+        if EXPLORE in options:
+            return EXPLORE
+        return PASS
     if kind == "reward":
         return max(options, key=lambda o: (o.mission >= 0, o.kind == R_HIRE and len(m.group[s]) < 3,
                                            o.kind == R_BONUS, -o.slot))
@@ -106,86 +108,89 @@ def pursuer_agent(m: Match, s: int, options: list, rng: random.Random) -> tuple:
                 foe = m.foe_strength
             if me + 6 < foe + 1:
                 for o in options:
-                    if o[0] in ("play", "use") and any(e.name in ("flee", "cancel") for e in p.ops[o[1]]):
+                    if o.verb in ("play", "use") and any(e.name in ("flee", "cancel") for e in p.ops[o.card]):
                         return o
             if me < foe + 2:
                 for o in options:
-                    if o[0] in ("play", "use") and not any(e.name == "flee" for e in p.ops[o[1]]):
+                    if o.verb in ("play", "use") and not any(e.name == "flee" for e in p.ops[o.card]):
                         return o
-        return ("pass",)
+        return PASS
     if kind == "reroll":
         return options[1] if len(options) > 1 and m.actions and getattr(m.actions[-1], "value", 6) in (1, 2) \
-            else ("pass",)
+            else PASS
     if kind == "remove":
         keep = set(_targets(m, s))
-        pool = [o for o in options if p.dix[o[1]] not in keep] or options
+        pool = [o for o in options if p.dix[o.card] not in keep] or options
         return pool[0]
     if kind in ("kill", "sleep"):
-        own = [o for o in options if o[1] in m.group[s]]
+        own = [o for o in options if o.card in m.group[s]]
         if kind == "sleep" and len(own) < len(options):
-            pool = [o for o in options if o[1] not in m.group[s]]
-            return max(pool, key=lambda o: p.cstr[o[1]])
-        return min(options, key=lambda o: p.cstr[o[1]] + p.cspd[o[1]])
+            pool = [o for o in options if o.card not in m.group[s]]
+            return max(pool, key=lambda o: p.cstr[o.card])
+        return min(options, key=lambda o: p.cstr[o.card] + p.cspd[o.card])
     if kind in ("lose", "limit", "exchange"):
         return options[0]
     if kind == "offer":
         return options[0]
     if kind == "answer":
-        return ("pass",)
+        return PASS
     if kind == "to":
         want = set(_targets(m, s))
         for o in options:
-            if p.dix[o[1]] in want:
+            if p.dix[o.card] in want:
                 return o
         return options[0]
     return random_agent(m, s, options, rng)
 
 
-def _useful(m: Match, s: int, o: tuple) -> bool:
-    ops = m.p.ops[o[1]]
+def _useful(m: Match, s: int, o: OnCard | Play) -> bool:
+    ops = m.p.ops[o.card]
     return bool(ops) and ops[0].name in ("draw_bonus", "hire")
 
 
-def _plan(m: Match, s: int, rng: random.Random) -> tuple:
-    """The movement it wants: ("stay",), ("go", L), ("new_pick", L), ("new_deck", ...), ("rest",)."""
+def _plan(m: Match, s: int, rng: random.Random) -> Choice:
+    """The movement it wants: `stay`, `go L`, `new_pick L`, `new_deck` (a deck), `rest`."""
     p = m.p
     here = m.loc[s]
     want = _targets(m, s)
     if here >= 0 and p.dix[here] in want:
-        return ("stay",)
+        return STAY
     goes = m.goes(s)
     for o in goes:
-        L = o[1]
+        L = o.card
         guard = p.mstr[m.lead[L]] - m.strength(s) if L in m.lead_up and p.monster[m.lead[L]] else -9
         # a guard it beats only with a lucky roll: it tries half the time and grows otherwise,
         # so a weak group does not lose to the same monster turn after turn
         if p.dix[L] in want and guard <= 5 and (guard < 2 or rng.random() < 0.5):
             return o
     news = m.news(s)
-    for o in news:
-        if o[0] == "new_pick" and p.dix[o[1]] in want:
-            return o
+    for n in news:
+        if isinstance(n, OnCard) and p.dix[n.card] in want:
+            return n
     if want and not any(p.dix[L] in want for L in m.active):
-        for o in news:
-            if o[0] == "new_deck":
-                return o
-    safe = [o for o in goes if o[1] not in m.lead]
+        for n in news:
+            if n.verb == "new_deck":
+                return n
+    safe = [o for o in goes if o.card not in m.lead]
     # nothing it can chase here: mostly explore again, sometimes look for help elsewhere, so a
     # group stuck on a goal it cannot reach (a Speed check beyond a 6) still finds new hires
     if here >= 0 and (want or not safe or rng.random() < 0.75):
-        return ("stay",)
+        return STAY
     if safe:
         return safe[int(rng.random() * len(safe))]
-    return ("rest",)
+    return REST
 
 
-def _move(m: Match, s: int, options: list, rng: random.Random) -> tuple:
+def _move(m: Match, s: int, options: list[Choice], rng: random.Random) -> Choice:
     plan = _plan(m, s, rng)
-    top = {"go": ("go",), "new_pick": ("new",), "new_deck": ("new",)}.get(plan[0], plan)
+    top = _ANNOUNCED.get(plan.verb, plan)
     if top in options:
         return top
     return _find(options, "stay") or _find(options, "rest") or options[0]
 
+
+#: What a seat announces first for the move `_plan` chose (then the location or the deck).
+_ANNOUNCED: dict[str, Choice] = {"go": GO, "new_pick": NEW, "new_deck": NEW}
 
 AGENTS = {"random": random_agent, "pursuer": pursuer_agent}
 AGENT_NAMES = {"pursuer": {"uk": "цілеспрямований", "en": "pursuer"}}

@@ -5,6 +5,7 @@ and resolving an event where a group stands or arrives.
 from __future__ import annotations
 
 from .cards import Cards
+from .choices import PASS as PASS_OPTION, Choice
 from .state import Fight, Flow, Totals
 from .tables import (ALARM, CANCELLED, D6, FAIL, FLED, KILL_MARGIN, LOSE, PASS, WIN, W_BATTLE,
                      W_CANCEL_EVENT, W_CANCEL_MONSTER, W_GUARD, W_NORMAL)
@@ -90,7 +91,8 @@ class Battles(Cards):
         while not self._flag and not self._cancel:
             avoid = not (monster >= 0 and (p.unavoidable[monster] or self.duty(s, "no_avoid")))
             immune = p.immune[monster] if monster >= 0 else 0
-            opts: list[tuple] = []
+            opts: list[Choice] = []
+            use = self.choices.on_card["use"]
             for h in self.hand[s]:
                 w = p.win[h]
                 if w == W_BATTLE or (w == W_NORMAL and t >= 0 and p.pvp_sleep[h] and
@@ -108,13 +110,13 @@ class Battles(Cards):
                     continue
                 w = p.win[c]
                 if w == W_BATTLE and (avoid or not any(n == "flee" for n, _ in p.ops[c])):
-                    opts.append(("use", c))
+                    opts.append(use[c])
                 elif w == W_CANCEL_MONSTER and monster >= 0 and avoid and self._fits(c, w, p.level[monster]):
-                    opts.append(("use", c))
+                    opts.append(use[c])
             if not opts:
                 return
-            c = yield from self.ask("battle", s, [("pass",)] + opts)
-            if c[0] == "pass":
+            c = yield from self.ask("battle", s, [PASS_OPTION, *opts])
+            if c.verb == "pass":
                 return
             yield from self.act(s, c)
 
@@ -135,8 +137,8 @@ class Battles(Cards):
 
     def kill_one(self, s: int) -> Flow[None]:
         if self.group[s]:
-            c = yield from self.ask("kill", s, [("lose", x) for x in self.group[s]])
-            yield from self.die_char(s, c[1])
+            c = yield from self.ask("kill", s, self.choices.cards("lose", self.group[s]))
+            yield from self.die_char(s, c.card)
 
     def die_char(self, s: int, c: int) -> Flow[None]:
         """Character ``c`` dies, unless a guardian of the group rotates to make it sleep instead
@@ -147,11 +149,11 @@ class Battles(Cards):
         if not p.sleepless[c]:
             guards = [g for g in self.group[s] if p.win[g] == W_GUARD and not self.rot[g] and not self.asleep[g]]
             if guards:
-                g = yield from self.ask("guard", s, [("pass",)] + [("guard", x) for x in guards])
-                if g[0] == "guard":
-                    self.rot[g[1]] = True
+                g = yield from self.ask("guard", s, [PASS_OPTION, *self.choices.cards("guard", guards)])
+                if g.verb == "guard":
+                    self.rot[g.card] = True
                     self.asleep[c] = True
-                    self.played.append((p.dix[g[1]], s))
+                    self.played.append((p.dix[g.card], s))
                     if self.log is not None:
                         self.log.append(("guard", s, p.cid[c],))
                     return
@@ -200,8 +202,8 @@ class Battles(Cards):
             return FAIL
         opts = self.window(s, W_CANCEL_EVENT, p.level[ev])
         if opts:
-            c = yield from self.ask("cancel", s, [("pass",)] + opts)
-            if c[0] != "pass":
+            c = yield from self.ask("cancel", s, [PASS_OPTION, *opts])
+            if c.verb != "pass":
                 self._cancel = False
                 yield from self.act(s, c)
                 if self._cancel:

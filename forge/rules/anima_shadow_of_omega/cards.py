@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar
 
+from .choices import PASS, OnCard, Choice, Play
 from .state import Flow, State
 from .tables import (B_ORG, B_SKILL, EXPLORATION, GROUP_LIMIT, HAND_LIMIT, MOVEMENT, W_BATTLE,
                      W_CANCEL_BONUS, W_CANCEL_EVENT, W_CANCEL_MONSTER, W_CLAIM, W_NORMAL, W_REROLL,
@@ -90,16 +91,17 @@ class Cards(State):
         rot, asleep, skill = self.rot, self.asleep, p.skill
         return [c for c in self.group[s] if skill[c] & bits and not asleep[c] and (free or not rot[c])]
 
-    def _card_options(self, s: int, h: int, verb: str = "play") -> list[tuple]:
+    def _card_options(self, s: int, h: int) -> list[Play]:
+        """`play h`: by each character who may (a skill card), else by nobody."""
         if self.p.bsub[h] == B_SKILL:
-            return [(verb, h, c) for c in self._users(s, h)]
-        return [(verb, h, -1)]
+            return self.choices.plays(h, self._users(s, h))
+        return [self.choices.alone[h]]
 
-    def plays(self, s: int, phase: int) -> list[tuple]:
+    def plays(self, s: int, phase: int) -> list[Choice]:
         """Cards of the hand and rotate abilities ``s`` may use in its own ``phase`` step."""
         p = self.p
         win, ops = p.win, p.ops
-        out: list[tuple] = []
+        out: list[Choice] = []
         for h in self.hand[s]:
             w = win[h]
             if w == W_NORMAL:
@@ -108,7 +110,7 @@ class Cards(State):
                 if p.bsub[h] == B_ORG:
                     if self.org[s] or (p.needs[h] and not self.has_skill(s, p.needs[h])):
                         continue
-                    out.append(("play", h, -1))
+                    out.append(self.choices.alone[h])
                 elif self._can(s, ops[h]):
                     out += self._card_options(s, h)
             elif (w == W_TRAVEL and phase == MOVEMENT and self.active) or \
@@ -118,7 +120,7 @@ class Cards(State):
         for c in self.group[s]:
             if win[c] == W_NORMAL and not rot[c] and not asleep[c] and \
                     (p.cphase[c] < 0 or p.cphase[c] == phase) and self._can(s, ops[c]):
-                out.append(("use", c))
+                out.append(self.choices.on_card["use"][c])
         return out
 
     def play_card(self, s: int, h: int, c: int) -> Flow[bool]:
@@ -157,12 +159,12 @@ class Cards(State):
             self.log.append(("use", s, self.p.cid[c],))
         yield from self.run(s, c, self.p.ops[c])
 
-    def act(self, s: int, choice: tuple) -> Flow[bool]:
+    def act(self, s: int, choice: OnCard | Play) -> Flow[bool]:
         """Carry out a ``play`` or ``use`` option."""
-        if choice[0] == "use":
-            yield from self.use_ability(s, choice[1])
+        if isinstance(choice, OnCard):
+            yield from self.use_ability(s, choice.card)
             return True
-        return (yield from self.play_card(s, choice[1], choice[2]))
+        return (yield from self.play_card(s, choice.card, choice.user))
 
     def run(self, s: int, src: int, ops: Effects) -> Flow[None]:
         """Resolve operations for ``s`` (``src`` is the card they come from)."""
@@ -183,39 +185,40 @@ class Cards(State):
         for t in self.order or range(self.n):
             if t == s or self.lost[t]:
                 continue
-            opts = [o for x in self.hand[t] if p.win[x] == W_CANCEL_BONUS for o in self._card_options(t, x)]
-            opts += [("use", c) for c in self.group[t] if p.win[c] == W_CANCEL_BONUS and not self.rot[c]
-                     and not self.asleep[c]]
+            opts: list[Choice] = [o for x in self.hand[t] if p.win[x] == W_CANCEL_BONUS
+                                  for o in self._card_options(t, x)]
+            opts += self.choices.cards("use", [c for c in self.group[t] if p.win[c] == W_CANCEL_BONUS
+                                               and not self.rot[c] and not self.asleep[c]])
             if not opts:
                 continue
-            c = yield from self.ask("counter", t, [("pass",)] + opts)
-            if c[0] == "pass":
+            c = yield from self.ask("counter", t, [PASS, *opts])
+            if c.verb == "pass":
                 continue
-            if c[0] == "use":
-                self.rot[c[1]] = True
-                self.played.append((p.dix[c[1]], t))
+            if c.verb == "use":
+                self.rot[c.card] = True
+                self.played.append((p.dix[c.card], t))
             else:
-                self.hand[t].remove(c[1])
-                self.played.append((p.dix[c[1]], t))
-                if c[2] >= 0:
-                    self.rot[c[2]] = True
-                self.bonus_discard.append(c[1])
+                self.hand[t].remove(c.card)
+                self.played.append((p.dix[c.card], t))
+                if c.user >= 0:
+                    self.rot[c.user] = True
+                self.bonus_discard.append(c.card)
             if self.log is not None:
                 self.log.append(("counter", t, p.cid[h],))
             return True
         return False
 
-    def window(self, s: int, w: int, extra: Any = None) -> list[tuple]:
+    def window(self, s: int, w: int, extra: Any = None) -> list[Choice]:
         """Options of ``s`` to use a card or ability of window ``w`` (reroll kinds / level in
         ``extra``)."""
         p = self.p
-        out: list[tuple] = []
+        out: list[Choice] = []
         for h in self.hand[s]:
             if p.win[h] == w and self._fits(h, w, extra):
                 out += self._card_options(s, h)
         for c in self.group[s]:
             if p.win[c] == w and not self.rot[c] and not self.asleep[c] and self._fits(c, w, extra):
-                out.append(("use", c))
+                out.append(self.choices.on_card["use"][c])
         return out
 
     def _fits(self, h: int, w: int, extra: Any) -> bool:
@@ -258,8 +261,8 @@ class Cards(State):
             opts = self.window(s, W_REROLL, kind)
             if not opts:
                 return value
-            c = yield from self.ask("reroll", s, [("pass",)] + opts)
-            if c[0] == "pass":
+            c = yield from self.ask("reroll", s, [PASS, *opts])
+            if c.verb == "pass":
                 return value
             yield from self.act(s, c)
             value = self.resolve(D6)

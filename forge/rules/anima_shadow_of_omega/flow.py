@@ -91,16 +91,17 @@ class Match(Phases):
             for c in offered[s]:
                 self.st_offered[p.dix[c]] += 1
             self.revealed += offered[s] + drawn[s]      # in the players' hands while they choose
-        keep = yield from self.ask_all("keep", list(range(n)), [[("keep", c) for c in o] for o in offered])
-        back = yield from self.ask_all("return", list(range(n)), [[("return", h) for h in d] for d in drawn])
+        cards = self.choices.cards
+        keep = yield from self.ask_all("keep", list(range(n)), [cards("keep", o) for o in offered])
+        back = yield from self.ask_all("return", list(range(n)), [cards("return", d) for d in drawn])
         self.revealed.clear()
         for s in range(n):
-            c = keep[s][1]
+            c = keep[s].card
             self.st_kept[p.dix[c]] += 1
             self.join(s, c)
             self.char_deck.extend(x for x in offered[s] if x != c)
-            self.hand[s].extend(x for x in drawn[s] if x != back[s][1])
-            self.bonus_deck.append(back[s][1])
+            self.hand[s].extend(x for x in drawn[s] if x != back[s].card)
+            self.bonus_deck.append(back[s].card)
         yield from self.shuffle(self.char_deck)
         yield from self.shuffle(self.bonus_deck)
         # DECISION: as many starting locations as players, each with a face-down event (with the

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .. import core
 from ..core import operation, passive
 from .battles import Battles
+from .choices import OnCard
 from .state import Flow
 from .tables import ALARM, FAIL, FLED, GROUP_LIMIT, HAND_LIMIT, LOSE, ROLL_KINDS, SKILL_BIT
 
@@ -31,9 +32,9 @@ class Operations(Battles):
     @operation("lose_bonus", count=int)
     def op_lose_bonus(self, s: int, src: int, count: int) -> Flow[None]:
         for _ in range(min(count, len(self.hand[s]))):
-            c = yield from self.ask("lose", s, [("discard", h) for h in self.hand[s]])
-            self.hand[s].remove(c[1])
-            self.bonus_discard.append(c[1])
+            c = yield from self.ask("lose", s, self.choices.cards("discard", self.hand[s]))
+            self.hand[s].remove(c.card)
+            self.bonus_discard.append(c.card)
 
     def _take_from(self, s: int, victims: list[int], count: int) -> Flow[None]:
         victims = [t for t in victims if self.hand[t]]
@@ -41,8 +42,8 @@ class Operations(Battles):
             return
         t = victims[0]
         if len(victims) > 1:
-            c = yield from self.ask("victim", s, [("rob", x) for x in victims])
-            t = c[1]
+            c = yield from self.ask("victim", s, self.choices.seats("rob", victims))
+            t = c.seat
         for _ in range(count):
             if not self.hand[t]:
                 break
@@ -71,9 +72,9 @@ class Operations(Battles):
             if x >= 0:
                 self.join(s, x)
         elif self.char_discard:
-            c = yield from self.ask("recruit", s, [("recruit", x) for x in self.char_discard])
-            self.char_discard.remove(c[1])
-            self.join(s, c[1])
+            c = yield from self.ask("recruit", s, self.choices.cards("recruit", self.char_discard))
+            self.char_discard.remove(c.card)
+            self.join(s, c.card)
 
     def _mod(self, s: int, stat: str, v: int, until: str) -> None:
         if until == "battle":
@@ -131,10 +132,10 @@ class Operations(Battles):
             cands = self.sleep_targets(s, target)
             if not cands:
                 return
-            c = yield from self.ask("sleep", s, [("sleep", x) for x in cands])
-            self.asleep[c[1]] = True
+            c = yield from self.ask("sleep", s, self.choices.cards("sleep", cands))
+            self.asleep[c.card] = True
             if self.log is not None:
-                self.log.append(("asleep", self.p.cid[c[1]],))
+                self.log.append(("asleep", self.p.cid[c.card],))
 
     @operation("sleep_all", skill=("magic", "ki", "trickery"))
     def op_sleep_all(self, s: int, src: int, skill: str) -> Flow[None]:
@@ -199,9 +200,9 @@ class Operations(Battles):
         top = cards[-count:]
         if len(top) < 2:
             return
-        c = yield from self.ask("peek", s, [("top", h) for h in reversed(top)])
-        cards.remove(c[1])
-        cards.append(c[1])
+        c = yield from self.ask("peek", s, self.choices.cards("top", reversed(top)))
+        cards.remove(c.card)
+        cards.append(c.card)
 
     @operation("draw_event", count=int)
     def op_draw_event(self, s: int, src: int, count: int) -> Flow[None]:
@@ -233,21 +234,22 @@ class Operations(Battles):
     def op_exchange(self, s: int, src: int) -> Flow[None]:
         if not self.hand[s] or not self.bonus_discard:
             return
-        c = yield from self.ask("exchange", s, [("give", h) for h in self.hand[s]])
+        c = yield from self.ask("exchange", s, self.choices.cards("give", self.hand[s]))
         d = yield from self.ask("take", s, self._distinct(self.bonus_discard))
-        self.hand[s].remove(c[1])
-        self.bonus_discard.remove(d[1])
-        self.bonus_discard.append(c[1])
-        self.hand[s].append(d[1])
+        self.hand[s].remove(c.card)
+        self.bonus_discard.remove(d.card)
+        self.bonus_discard.append(c.card)
+        self.hand[s].append(d.card)
 
-    def _distinct(self, cards: list[int]) -> list[tuple]:
+    def _distinct(self, cards: list[int]) -> list[OnCard]:
+        """`take` one card of each id among ``cards``."""
         seen: set[str] = set()
         out = []
-        cid = self.p.cid
+        cid, take = self.p.cid, self.choices.on_card["take"]
         for h in cards:
             if cid[h] not in seen:
                 seen.add(cid[h])
-                out.append(("take", h))
+                out.append(take[h])
         return out
 
     @operation("salvage")
@@ -255,8 +257,8 @@ class Operations(Battles):
         if not self.bonus_discard or len(self.hand[s]) >= HAND_LIMIT:
             return
         d = yield from self.ask("take", s, self._distinct(self.bonus_discard))
-        self.bonus_discard.remove(d[1])
-        self.hand[s].append(d[1])
+        self.bonus_discard.remove(d.card)
+        self.hand[s].append(d.card)
 
     @operation("ticket")
     def op_ticket(self, s: int, src: int) -> Flow[None]:

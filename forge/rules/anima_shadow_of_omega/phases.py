@@ -6,6 +6,8 @@ rewards).
 from __future__ import annotations
 
 from .operations import Operations
+from .choices import (DISCARD_ONE, EXPLORE, GO, LEAVE, NEW, NEW_DECK, PASS, REST, SAVE,
+                      STAY, Choice, OnCard)
 from .state import Check, Flow
 from .tables import (ALARM, ATTACK_SPREAD, CHAR, D6, DISCARD, EV, EXPLORATION, FAIL, FLED,
                      G_BATTLE, G_HOLD, G_SPEED, GROUP_LIMIT, HAND_LIMIT, INTERACTION, LOSE,
@@ -27,31 +29,33 @@ class Phases(Operations):
         while not self.lost[s]:
             # DECISION: one voluntary discard in a discard step (a bonus card, a character or
             # the organisation): announce it (`discard`), then choose it (kind `drop`)
-            opts: list[tuple] = [("pass",)]
+            opts: list[Choice] = [PASS]
             if not discarded and (self.hand[s] or len(self.group[s]) > 1 or self.org[s]):
-                opts.append(("discard",))
+                opts.append(DISCARD_ONE)
             opts += self.plays(s, DISCARD)
             c = yield from self.ask("discard", s, opts)
-            v = c[0]
+            v = c.verb
             if v == "pass":
                 return
             if v == "discard":
-                opts = [("drop", h) for h in self.hand[s]]
+                on_card = self.choices.on_card
+                drop, dismiss = on_card["drop"], on_card["dismiss"]
+                opts = [drop[h] for h in self.hand[s]]
                 if len(self.group[s]) > 1:
-                    opts += [("dismiss", x) for x in self.group[s]]
+                    opts += [dismiss[x] for x in self.group[s]]
                 if self.org[s]:
-                    opts.append(("leave",))
+                    opts.append(LEAVE)
                 c = yield from self.ask("drop", s, opts)
-                v = c[0]
+                v = c.verb
                 discarded = True
             if v == "drop":
-                self.hand[s].remove(c[1])
-                self.bonus_discard.append(c[1])
-                self.dropped.append((c[1], s))
+                self.hand[s].remove(c.card)
+                self.bonus_discard.append(c.card)
+                self.dropped.append((c.card, s))
             elif v == "dismiss":
-                self.leave_group(s, c[1])
-                self.char_discard.append(c[1])
-                self.dismissed.append((c[1], s))
+                self.leave_group(s, c.card)
+                self.char_discard.append(c.card)
+                self.dismissed.append((c.card, s))
             elif v == "leave":
                 self.bonus_discard.extend(self.org[s])
                 self.org[s] = []
@@ -72,10 +76,10 @@ class Phases(Operations):
             if len(few) == 1 and not self.lost[s] and low < GROUP_LIMIT:
                 cands = [c for c, by in self.dismissed if by != s and c in self.char_discard]
                 if cands:
-                    c = yield from self.ask("pickup", s, [("pass",)] + [("take", x) for x in cands])
-                    if c[0] == "take":
-                        self.char_discard.remove(c[1])
-                        self.join(s, c[1])
+                    c = yield from self.ask("pickup", s, [PASS, *self.choices.cards("take", cands)])
+                    if c.verb == "take":
+                        self.char_discard.remove(c.card)
+                        self.join(s, c.card)
         if self.dropped:
             sizes = [len(self.hand[s]) for s in range(n)]
             low = min(sizes)
@@ -84,44 +88,46 @@ class Phases(Operations):
             if len(few) == 1 and not self.lost[s] and low < HAND_LIMIT:
                 cands = [h for h, by in self.dropped if by != s and h in self.bonus_discard]
                 if cands:
-                    c = yield from self.ask("pickup", s, [("pass",)] + [("take", x) for x in cands])
-                    if c[0] == "take":
-                        self.bonus_discard.remove(c[1])
-                        self.hand[s].append(c[1])
+                    c = yield from self.ask("pickup", s, [PASS, *self.choices.cards("take", cands)])
+                    if c.verb == "take":
+                        self.bonus_discard.remove(c.card)
+                        self.hand[s].append(c.card)
 
     # ------------------------------------------------------------------ the movement phase
-    def moves(self, s: int) -> list[tuple]:
+    def moves(self, s: int) -> list[Choice]:
         """The announcements of the movement phase: `stay`, `go` (then the location), `new` (a
         new location: then from the deck or the discard pile), `rest`."""
         here = self.loc[s]
-        opts: list[tuple] = [("stay",)] if here >= 0 else []
+        opts: list[Choice] = [STAY] if here >= 0 else []
         self._goes = self.goes(s)                   # kept for the `go` and `new` choices
         self._news = self.news(s)
         if self._goes:
-            opts.append(("go",))
+            opts.append(GO)
         if self._news:
-            opts.append(("new",))
+            opts.append(NEW)
         if not self.duty(s, "no_rest"):
-            opts.append(("rest",))
+            opts.append(REST)
         if not opts:
             # DECISION: a group with no legal move (on the road, with the location tree, no
             # level 1 location active, another seat exploring, a duty forbidding rest) waits
-            opts.append(("stay",))
+            opts.append(STAY)
         return opts
 
-    def goes(self, s: int) -> list[tuple]:
+    def goes(self, s: int) -> list[OnCard]:
         here = self.loc[s]
-        return [("go", L) for L in self.active if L != here and self.reachable(s, L)]
+        go = self.choices.on_card["go"]
+        return [go[L] for L in self.active if L != here and self.reachable(s, L)]
 
-    def news(self, s: int) -> list[tuple]:
+    def news(self, s: int) -> list[Choice]:
         if self.explorer >= 0 or len(self.active) > self.limit:
             return []
-        opts: list[tuple] = []
+        opts: list[Choice] = []
         for i, deck in enumerate(self.loc_decks):
             if deck and (not self.tree or self._level_ok(s, i + 1)):
-                opts.append(("new_deck", i + 1) if self.tree else ("new_deck",))
+                opts.append(self.choices.new_deck[i] if self.tree else NEW_DECK)
         lv = self.p.level
-        opts += [("new_pick", L) for L in self.loc_discard if not self.tree or self._level_ok(s, lv[L])]
+        pick = self.choices.on_card["new_pick"]
+        opts += [pick[L] for L in self.loc_discard if not self.tree or self._level_ok(s, lv[L])]
         return opts
 
     def _level_ok(self, s: int, level: int) -> bool:
@@ -134,14 +140,14 @@ class Phases(Operations):
         self._travel = False
         while not self.lost[s]:
             c = yield from self.ask("move", s, self.moves(s) + self.plays(s, MOVEMENT))
-            v = c[0]
+            v = c.verb
             if v in ("play", "use"):
                 self._travel = False
                 yield from self.act(s, c)
                 if self._travel:
                     self._travel = False
-                    d = yield from self.ask("to", s, [("to", L) for L in self.active])
-                    yield from self.arrive(s, d[1], transit=False)
+                    d = yield from self.ask("to", s, self.choices.cards("to", self.active))
+                    yield from self.arrive(s, d.card, transit=False)
                     return
                 continue
             if v == "stay":
@@ -157,15 +163,14 @@ class Phases(Operations):
                     self.log.append(("rest", s,))
             elif v == "go":
                 c = yield from self.ask("go", s, self._goes)
-                L = yield from self.redirect(s, c[1])
+                L = yield from self.redirect(s, c.card)
                 yield from self.arrive(s, L)
             else:
                 c = yield from self.ask("new", s, self._news)
-                v = c[0]
-                if v == "new_deck":
-                    L = self.loc_decks[c[1] - 1 if self.tree else 0].pop()
+                if c.verb == "new_deck":
+                    L = self.loc_decks[c.deck - 1 if self.tree else 0].pop()
                 else:
-                    L = c[1]
+                    L = c.card
                     self.loc_discard.remove(L)
                 self.explorer = s
                 self.active.append(L)
@@ -189,11 +194,11 @@ class Phases(Operations):
             opts = [o for h in self.hand[t] if p.win[h] == W_REDIRECT for o in self._card_options(t, h)]
             if not opts:
                 continue
-            dests = [("to", x) for x in self.active if x != L and self.reachable(s, x)]
+            dests = self.choices.cards("to", [x for x in self.active if x != L and self.reachable(s, x)])
             if not dests:
                 return L
-            c = yield from self.ask("redirect", t, [("pass",)] + opts)
-            if c[0] == "pass":
+            c = yield from self.ask("redirect", t, [PASS, *opts])
+            if c.verb == "pass":
                 continue
             self._redirect = False
             yield from self.act(t, c)
@@ -201,8 +206,8 @@ class Phases(Operations):
                 self._redirect = False
                 d = yield from self.ask("to", t, dests)
                 if self.log is not None:
-                    self.log.append(("redirect", t, s, p.cid[d[1]],))
-                return d[1]
+                    self.log.append(("redirect", t, s, p.cid[d.card],))
+                return d.card
             return L
         return L
 
@@ -257,18 +262,18 @@ class Phases(Operations):
             cands = [L for L in self.active if L not in taken and (L not in self.lead or L in self.faced)]
             if not cands or chooser < 0:
                 return
-            c = yield from self.ask("remove", chooser, [("remove", L) for L in cands])
-            L = c[1]
+            c = yield from self.ask("remove", chooser, self.choices.cards("remove", cands))
+            L = c.card
             saved = False
             if len(cands) > 1:
                 for t in self.order:
                     if t == chooser or self.lost[t] or not self.hand[t]:
                         continue
-                    d = yield from self.ask("save", t, [("pass",), ("save",)])
-                    if d[0] == "save":
-                        d = yield from self.ask("pay", t, [("pay", h) for h in self.hand[t]])
-                        self.hand[t].remove(d[1])
-                        self.bonus_discard.append(d[1])
+                    d = yield from self.ask("save", t, [PASS, SAVE])
+                    if d.verb == "save":
+                        d = yield from self.ask("pay", t, self.choices.cards("pay", self.hand[t]))
+                        self.hand[t].remove(d.card)
+                        self.bonus_discard.append(d.card)
                         if self.log is not None:
                             self.log.append(("save", t, p.cid[L],))
                         saved = True
@@ -276,8 +281,8 @@ class Phases(Operations):
             if saved:
                 # the saved location is kept: the explorer chooses among the others
                 cands.remove(L)
-                c = yield from self.ask("remove", chooser, [("remove", x) for x in cands])
-                L = c[1]
+                c = yield from self.ask("remove", chooser, self.choices.cards("remove", cands))
+                L = c.card
             self.active.remove(L)
             self.loc_discard.append(L)
             if L in self.lead:
@@ -307,32 +312,33 @@ class Phases(Operations):
                     return
         traded: set[int] = set()
         while not self.lost[s] and self.loc[s] == L:
-            opts: list[tuple] = [("pass",)]
+            opts: list[Choice] = [PASS]
             gs = len(self.group[s])
             for t in range(self.n):
                 if t != s and self.loc[t] == L and (min(s, t), max(s, t)) not in self.fought and \
                         abs(gs - len(self.group[t])) <= ATTACK_SPREAD:
-                    opts.append(("attack", t))
+                    opts.append(self.choices.on_seat["attack"][t])
             if self.can_trade(s):
-                opts += [("trade", t) for t in range(self.n) if t != s and t not in traded and self.can_trade(t)
-                         and self._offers(s)]
+                opts += self.choices.seats("trade", [t for t in range(self.n) if t != s and t not in traded
+                                                     and self.can_trade(t) and self._offers(s)])
             opts += self.plays(s, INTERACTION)
             c = yield from self.ask("interact", s, opts)
-            v = c[0]
+            v = c.verb
             if v == "pass":
                 return
             if v == "attack":
-                yield from self.pvp(s, c[1])
+                yield from self.pvp(s, c.seat)
             elif v == "trade":
-                traded.add(c[1])
-                yield from self.trade(s, c[1])
+                traded.add(c.seat)
+                yield from self.trade(s, c.seat)
             else:
                 yield from self.act(s, c)
 
-    def _offers(self, s: int) -> list[tuple]:
-        out = [("give", h) for h in self.hand[s]]
+    def _offers(self, s: int) -> list[Choice]:
+        give = self.choices.on_card["give"]
+        out: list[Choice] = [give[h] for h in self.hand[s]]
         if len(self.group[s]) > 1:
-            out += [("give", c) for c in self.group[s]]
+            out += [give[c] for c in self.group[s]]
         return out
 
     def trade(self, s: int, t: int) -> Flow[None]:
@@ -341,24 +347,25 @@ class Phases(Operations):
         hold after the swap."""
         p = self.p
         c = yield from self.ask("offer", s, self._offers(s))
-        x = c[1]
+        x = c.card
         xk = p.kind[x]
-        answers: list[tuple] = [("pass",)]
+        give = self.choices.on_card["give"]
+        answers: list[Choice] = [PASS]
         for y in self.hand[t] + (self.group[t] if len(self.group[t]) > 1 else []):
             yk = p.kind[y]
             if xk == yk:
-                answers.append(("give", y))
+                answers.append(give[y])
             elif xk == CHAR:      # t gets a character, gives a bonus
                 if len(self.group[t]) < GROUP_LIMIT and len(self.hand[s]) < HAND_LIMIT:
-                    answers.append(("give", y))
+                    answers.append(give[y])
             elif len(self.group[s]) < GROUP_LIMIT and len(self.hand[t]) < HAND_LIMIT:
-                answers.append(("give", y))
+                answers.append(give[y])
         d = yield from self.ask("answer", t, answers)
-        if d[0] == "pass":
+        if d.verb == "pass":
             if self.log is not None:
                 self.log.append(("trade_declined", s, t,))
             return
-        y = d[1]
+        y = d.card
         self._move_card(s, t, x)
         self._move_card(t, s, y)
         if self.log is not None:
@@ -413,28 +420,28 @@ class Phases(Operations):
                 if self.hold_n[s] >= self.goal(s, m).turns:
                     yield from self.complete_goal(s, m)
         while not self.lost[s] and self.loc[s] == L:
-            opts: list[tuple] = [("pass",)]
+            opts: list[Choice] = [PASS]
             if not (p.solitary[L] and self.explored_at.get(L) == self.turn):
-                opts.append(("explore",))
-            dl = p.dix[L]
+                opts.append(EXPLORE)
+            dl, on_card = p.dix[L], self.choices.on_card
             for m, g in self.open_goals(s):
                 if g.kind == G_SPEED:
-                    opts.append(("speed", m))
+                    opts.append(on_card["speed"][m])
                 elif g.kind == G_BATTLE and g.location == dl and (not g.skill or self.has_skill(s, g.skill)):
-                    opts.append(("challenge", m))
+                    opts.append(on_card["challenge"][m])
             opts += self.plays(s, EXPLORATION)
             c = yield from self.ask("explore", s, opts)
-            v = c[0]
+            v = c.verb
             if v == "pass":
                 return
             if v == "explore":
                 yield from self.explore(s, L)
                 return
             if v == "speed":
-                yield from self.speed_check(s, c[1])
+                yield from self.speed_check(s, c.card)
                 return
             if v == "challenge":
-                yield from self.challenge(s, c[1])
+                yield from self.challenge(s, c.card)
                 return
             self._claim = False
             yield from self.act(s, c)
@@ -509,7 +516,7 @@ class Phases(Operations):
         if not opts:
             return
         c = yield from self.ask("reward", s, opts)
-        kind, ops = p.rewards[L][c[2]]
+        kind, ops = p.rewards[L][c.slot]
         key = (p.dix[L], kind)
         self.st_reward[key] = self.st_reward.get(key, 0) + 1
         if self.log is not None:
@@ -522,6 +529,6 @@ class Phases(Operations):
             if x >= 0:
                 self.join(s, x)
         elif kind == R_MISSION:
-            yield from self.complete_goal(s, c[3])
+            yield from self.complete_goal(s, c.mission)
         else:
             yield from self.run(s, L, ops)

@@ -12,6 +12,7 @@ from typing import Any, Iterator, NamedTuple
 
 from .. import core
 from ..core import Flow, InvariantViolation, SEAT_NAMES
+from .choices import NewDeck, OnCard, OnSeat, Play, RewardChoice, Verb
 from .tables import (BONUS, B_ORG, CHAR, EVENT, G_VISIT, GROUP_LIMIT, HAND_LIMIT, LOC,
                      LOCATIONS_PER_PLAYER, MISSION, PHASES, PLAYERS, R_BONUS, R_HIRE, R_MISSION,
                      REWARDS, WIN_SCORE, Goal, Tables)
@@ -44,15 +45,6 @@ class Check(NamedTuple):
     difficulty: int
 
 
-class RewardChoice(NamedTuple):
-    """A reward option (`rewards_here`)."""
-
-    verb: str
-    kind: int           # R_BONUS, R_HIRE, R_MISSION or R_SPECIAL
-    slot: int           # which of the location's rewards
-    mission: int        # a mission reward's mission, else -1
-
-
 class State(core.Match):
     """One game's state. Seats 0..n-1 (A, B, C). ``loc[s]`` is the location handle the group of
     ``s`` stands on, or -1 when it is on the road (at no location)."""
@@ -78,6 +70,8 @@ class State(core.Match):
             raise core.EngineError(f"Anima takes {lo}-{hi} players, not {players}")
         super().__init__(players, seed, log)
         p = self.p = prep
+        #: Every option this configuration offers, made once (`options.Choices`).
+        self.choices = p.choices
         n = players
         self.tree = p.tree
         self.limit = LOCATIONS_PER_PLAYER * n
@@ -174,27 +168,29 @@ class State(core.Match):
     def strength(self, s: int) -> int:
         p = self.p
         v = self.t_str[s] + self.c_str[s] + self.b_str[s]
+        more = p.ongoing_str
         for c in self.group[s]:
             if not self.asleep[c]:
                 v += p.cstr[c]
-            v += p.cmod[c][0]
+            v += more[c]
         for o in self.org[s]:
-            v += p.omod[o][0]
+            v += more[o]
         if self.loc[s] >= 0:
-            v += p.lmod[self.loc[s]][0]
+            v += more[self.loc[s]]
         return v if v > 0 else 0
 
     def speed(self, s: int) -> int:
         p = self.p
         v = self.t_spd[s] + self.c_spd[s]
+        more = p.ongoing_spd
         for c in self.group[s]:
             if not self.asleep[c]:
                 v += p.cspd[c]
-            v += p.cmod[c][1]
+            v += more[c]
         for o in self.org[s]:
-            v += p.omod[o][1]
+            v += more[o]
         if self.loc[s] >= 0:
-            v += p.lmod[self.loc[s]][1]
+            v += more[self.loc[s]]
         return v if v > 0 else 0
 
     def has_skill(self, s: int, bits: int) -> bool:
@@ -212,12 +208,12 @@ class State(core.Match):
             hand.append(h)
             return
         self.revealed.append(h)                  # in view while the player chooses
-        c = yield from self.ask("limit", s, [("discard", x) for x in hand + [h]])
+        c = yield from self.ask("limit", s, self.choices.cards("discard", hand + [h]))
         self.revealed.remove(h)
-        if c[1] != h:
-            hand.remove(c[1])
+        if c.card != h:
+            hand.remove(c.card)
             hand.append(h)
-        self.bonus_discard.append(c[1])
+        self.bonus_discard.append(c.card)
 
     def join(self, s: int, c: int) -> None:
         self.group[s].append(c)
@@ -295,23 +291,24 @@ class State(core.Match):
         if L < 0:
             return []
         p = self.p
+        made = self.choices.rewards
         out: list[RewardChoice] = []
         for i, (kind, ops) in enumerate(p.rewards[L]):
             if kind == R_BONUS:
                 if len(self.hand[s]) < HAND_LIMIT and (self.bonus_deck or self.bonus_discard):
-                    out.append(RewardChoice("reward", kind, i, -1))
+                    out.append(made[kind][i])
             elif kind == R_HIRE:
                 if len(self.group[s]) < GROUP_LIMIT and (self.char_deck or self.char_discard) \
                         and (self.hired[s] != (L, self.turn - 1) or p.rehire[L]) \
                         and not (p.trade[L] and self.duty(s, "no_hire_trade")):
-                    out.append(RewardChoice("reward", kind, i, -1))
+                    out.append(made[kind][i])
             elif kind == R_MISSION:
                 dl = p.dix[L]
                 for m, g in self.open_goals(s):
                     if g.kind == G_VISIT and g.location == dl and (not g.skill or self.has_skill(s, g.skill)):
-                        out.append(RewardChoice("reward", kind, i, m))
+                        out.append(self.choices.mission_reward(kind, i, m))
             else:
-                out.append(RewardChoice("reward", kind, i, -1))
+                out.append(made[kind][i])
         return out
 
     # ------------------------------------------------------------------ the end
@@ -456,19 +453,20 @@ class State(core.Match):
     def label(self, option: tuple) -> str:
         """`play fire_lance veyla_moonweaver`, `go harrow_market`, `explore deck`, `attack B`,
         `reward mission lost_courier`, `speed lost_courier` ..."""
-        verb = option[0]
         cid = self.p.cid
-        if verb == "play":
-            return f"play {cid[option[1]]}" + (f" {cid[option[2]]}" if option[2] >= 0 else "")
-        if verb in ("attack", "trade", "rob"):
-            return f"{verb} {SEAT_NAMES[option[1]]}"
-        if verb == "new_deck":
-            return "new deck" + (f" {option[1]}" if len(option) > 1 else "")
-        if verb == "new_pick":
-            return f"new {cid[option[1]]}"
-        if verb == "reward":
-            return f"reward {REWARDS[option[1]]}" + (f" {cid[option[3]]}" if option[3] >= 0 else "")
-        return " ".join([verb] + [cid[a] for a in option[1:]])
+        if isinstance(option, Play):
+            return f"play {cid[option.card]}" + (f" {cid[option.user]}" if option.user >= 0 else "")
+        if isinstance(option, OnSeat):
+            return f"{option.verb} {SEAT_NAMES[option.seat]}"
+        if isinstance(option, NewDeck):
+            return f"new deck {option.deck}"
+        if isinstance(option, RewardChoice):
+            return f"reward {REWARDS[option.kind]}" + (f" {cid[option.mission]}" if option.mission >= 0 else "")
+        if isinstance(option, OnCard):
+            return f"new {cid[option.card]}" if option.verb == "new_pick" else f"{option.verb} {cid[option.card]}"
+        if isinstance(option, Verb):
+            return "new deck" if option.verb == "new_deck" else option.verb
+        return super().label(option)
 
     def state_digest(self) -> tuple:
         return (tuple((name, tuple(cards)) for name, cards in self.zones()),

@@ -11,6 +11,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from .. import core
 from ..core import Chance, Option, Requires
+from .choices import Choices
 
 PLAYERS = (2, 3)
 
@@ -201,14 +202,15 @@ class Tables(core.Prepared):
         self.cstr, self.cspd, self.skill = list(z), list(z), list(z)
         self.rot_ability = [False] * N             # a rotate ability
         self.cphase = [-1] * N
-        self.cmod = [(0, 0)] * N                   # ongoing (strength, speed) while in a group
+        # ongoing Strength and Speed while in play: a passive character in a group, the location
+        # a group stands on, an organisation
+        self.ongoing_str, self.ongoing_spd = list(z), list(z)
         self.sleepless = [False] * N
         # locations
         self.table: list[tuple[Row, ...]] = [()] * N   # die face 1..6 -> Row; [0] unused
         self.rewards: list[tuple[Reward, ...]] = [()] * N
         self.trade = [False] * N
         self.lair, self.solitary, self.rehire = list(z), [False] * N, [False] * N
-        self.lmod = [(0, 0)] * N                   # ongoing (strength, speed) while a group stands here
         # events
         self.monster = [False] * N
         self.mstr = list(z)
@@ -222,7 +224,6 @@ class Tables(core.Prepared):
         # bonuses
         self.bsub, self.timing, self.bphase, self.rival = list(z), list(z), [-1] * N, [-1] * N
         self.victory: list[Effects] = [()] * N
-        self.omod = [(0, 0)] * N
         self.duty: list[frozenset[str]] = [frozenset()] * N   # passive organisation rules by operation name
         self.pvp_hinder, self.needs = list(z), list(z)
         self.pvp_sleep = [False] * N               # an interrupt sleep card, usable in battles with groups
@@ -246,7 +247,8 @@ class Tables(core.Prepared):
                     self.skill[h] = sum(SKILL_BIT[s] for s in c.skills)
                     self.rot_ability[h] = c.activation == "rotate" and bool(ops)
                     self.cphase[h] = PHASES.index(c.phase) if c.phase else -1
-                    self.cmod[h] = ongoing(ops) if c.activation == "passive" else (0, 0)
+                    if c.activation == "passive":
+                        self.ongoing_str[h], self.ongoing_spd[h] = ongoing(ops)
                     self.sleepless[h] = any(n == "sleepless" for n, _ in ops)
                     if self.rot_ability[h]:
                         self.win[h], self.rkind[h] = window_of(ops, T_NORMAL)
@@ -269,7 +271,7 @@ class Tables(core.Prepared):
                             self.solitary[h] = True
                         elif name == "rehire":
                             self.rehire[h] = True
-                    self.lmod[h] = ongoing(ops)
+                    self.ongoing_str[h], self.ongoing_spd[h] = ongoing(ops)
                 elif k == EVENT:
                     self.level[h] = c.level
                     self.monster[h] = c.subtype == "monster"
@@ -297,7 +299,7 @@ class Tables(core.Prepared):
                     self.bphase[h] = PHASES.index(c.phase) if c.phase else -1
                     if self.bsub[h] == B_ORG:
                         self.win[h] = W_NORMAL
-                        self.omod[h] = ongoing(ops)
+                        self.ongoing_str[h], self.ongoing_spd[h] = ongoing(ops)
                         self.duty[h] = frozenset(n for n, _ in ops)
                         self.victory[h] = effects(c.victory)
                         self.defeat[h] = effects(c.defeat)
@@ -318,3 +320,5 @@ class Tables(core.Prepared):
         self.loc_of_dix = {self.dix[h]: h for h in self.handles_by_kind[LOC]}
         self.basic = [h for h in self.handles_by_kind[MISSION] if not self.final[h]]
         self.finals = [h for h in self.handles_by_kind[MISSION] if self.final[h]]
+        #: Every option of this configuration, made once (`choices.Choices`).
+        self.choices = Choices(N, PLAYERS[1], 3, len(REWARDS), max(map(len, self.rewards), default=0))

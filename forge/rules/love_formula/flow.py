@@ -27,15 +27,6 @@ class Match(Operations):
         if deal:
             self.begin()
 
-    def step(self, choices: Sequence[Any]) -> None:
-        """Answer the open decision. A choice given as a plain tuple (a replay log read back
-        from JSON, `actions_from_json`) is taken as the offered option it equals."""
-        d = self.decision
-        if d is not None and len(choices) == len(d.options) and tuple in map(type, choices):
-            choices = tuple(opts[opts.index(c)] if type(c) is tuple and c in opts else c
-                            for c, opts in zip(choices, d.options))
-        super().step(choices)
-
     # ------------------------------------------------------------------ setup and driving
     def _setup(self) -> None:
         p, cfg = self.p, self.p.config
