@@ -44,6 +44,11 @@ from .tables import (B_ORG, CHAR, G_BATTLE, G_SPEED, GROUP_LIMIT, HAND_LIMIT, LO
                      Goal)
 
 
+#: The least chance of winning for which it attacks another group (the loser pays a bonus card,
+#: leaves the location and loses the rest of its turn).
+ATTACK_ODDS = 0.7
+
+
 def _goals(m: Match, s: int) -> list[tuple[int, Goal]]:
     """Own open goals (own missions are the seat's own knowledge; the final is public)."""
     return m.open_goals(s)
@@ -247,7 +252,7 @@ def _interact(m: Match, s: int, options: list) -> Choice:
     me = m.strength(s)
     for o in options:
         if isinstance(o, OnSeat) and o.verb == "attack" and m.hand[o.seat] and \
-                _odds(me, m.strength(o.seat), False) >= 0.7:
+                _odds(me, m.strength(o.seat), False) >= ATTACK_ODDS:
             return o
     for o in options:
         if isinstance(o, Play) and any(e.name == "steal_bonus" for e in p.ops[o.card]):
