@@ -274,8 +274,10 @@ def test_the_check_catches_an_agent_reading_hidden_zones(lf_game, rave_game):
     r = _check_hidden_information("rules_does_not_exist", rave.prepare(rave_game, {}), 4, 1,
                                   _cheat, every=3)
     assert r["differ"]
+
     def cheat_anima(match, seat, options, rng):
-        secret = sum(h for o in range(match.n) if o != seat for h in match.hand[o]) + sum(match.bonus_deck[-3:])
+        secret = sum(h for o in range(match.n) if o != seat for h in match.hand[o])
+        secret += sum(match.bonus_deck[-3:])
         return options[(secret + int(rng.random() * 7)) % len(options)]
     prep = anima.prepare(load_game(ROOT / "anima_shadow_of_omega")[0], {})
     assert _check_hidden_information("anima_shadow_of_omega", prep, 2, 1, cheat_anima, every=3)["differ"]

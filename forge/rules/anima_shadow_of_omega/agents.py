@@ -15,20 +15,22 @@ looks at a face-down lead event, a deck's order or another seat's hand or missio
   sometimes walks to a quiet location for new hires; on the road it rests. It flies to its goal
   with a travel card when its hand is nearly full, and looks at the event deck's top before
   exploring (putting the mildest event first).
-- Exploration: a Speed check when it can reach the difficulty (with a Speed card when that
-  makes the difference), else it explores, or claims a mission reward with a card that skips the
-  roll; rewards: the mission goal first, then a hire while the group is small, then bonus cards.
+- Exploration: a Speed check when it passes at least half the time (with a Speed card when
+  that makes the difference), a mission battle when it wins at least one time in six, else it
+  explores, or claims a mission reward with a card that skips the roll; rewards: the mission
+  goal first, then a hire while the group is small (or the hand nearly full), then bonus cards.
 - Interaction: it attacks a group in reach when its odds (the d6 against d6 of both groups'
-  public Strength) are at least 70 % and the loser has something to give, steals a bonus card
-  with a trickery card, and trades away a card its group cannot use for one it can.
+  public Strength) are at least 60 %, steals a bonus card with a trickery card, and trades away
+  a card its group cannot use for one it can.
 - Cards: it joins an organisation whose duty does not cost it (Magic for the Tower, a big
   group for the Unseen), plays draw and hire cards, cancels a rival's card that hurts it,
-  redirects a rival's group onto a monster that beats it, saves a location its goals need with
-  a card it cannot use, and takes what the pick-up rule offers.
+  redirects a rival's group onto a monster that beats it, saves a location its goals need by
+  paying its least wanted card (when that is no draw or hire card), and takes what the pick-up
+  rule offers.
 - Battles: it plays battle cards when its Strength is behind, flees from hopeless fights and
   rerolls low dice. At the discard step it drops a card its group cannot use when the hand is
   full, leaves an organisation whose rival's stronger group shares its location, and dismisses
-  a weak character from a full group that holds nobody but it in reserve (see `_weakest`); it
+  from a full group a weak character whose skills the others have, to make room for a hire; it
   keeps locations its goals need when the table is trimmed.
 """
 from __future__ import annotations
@@ -45,8 +47,10 @@ from .tables import (B_ORG, CHAR, G_BATTLE, G_SPEED, GROUP_LIMIT, HAND_LIMIT, LO
 
 
 #: The least chance of winning for which it attacks another group (the loser pays a bonus card,
-#: leaves the location and loses the rest of its turn).
-ATTACK_ODDS = 0.7
+#: leaves the location and loses the rest of its turn) and for which it fights a mission's foe
+#: (a lost challenge costs only the turn's exploration); both measured against the former agent.
+ATTACK_ODDS = 0.6
+CHALLENGE_ODDS = 1 / 6
 
 
 def _goals(m: Match, s: int) -> list[tuple[int, Goal]]:
@@ -213,8 +217,8 @@ def _discard_step(m: Match, s: int, options: list) -> Choice:
 def _drop(m: Match, s: int, options: list | None) -> Choice | None:
     """The one voluntary discard (with no ``options``: whether one is worth it): leave an
     organisation whose rival's stronger group shares the location; with a full hand, drop a
-    card the group cannot use; dismiss a character of Strength + Speed 4 or less from a full
-    group, to make room for a better hire."""
+    card the group cannot use; dismiss a character of Strength + Speed 4 or less whose skills
+    the others have from a full group, to make room for a better hire."""
     p = m.p
     co = p.choices.on_card
     here = m.loc[s]
@@ -227,7 +231,10 @@ def _drop(m: Match, s: int, options: list | None) -> Choice | None:
             return co["drop"][h]
     if len(m.group[s]) >= GROUP_LIMIT:
         c = min(m.group[s], key=lambda x: p.cstr[x] + p.cspd[x])
-        if p.cstr[c] + p.cspd[c] <= 4:
+        rest = 0
+        for x in m.group[s]:
+            rest |= p.skill[x] if x != c else 0
+        if p.cstr[c] + p.cspd[c] <= 4 and not p.skill[c] & ~rest:
             return co["dismiss"][c]
     if options is None:
         return None
@@ -251,7 +258,7 @@ def _interact(m: Match, s: int, options: list) -> Choice:
     p = m.p
     me = m.strength(s)
     for o in options:
-        if isinstance(o, OnSeat) and o.verb == "attack" and m.hand[o.seat] and \
+        if isinstance(o, OnSeat) and o.verb == "attack" and \
                 _odds(me, m.strength(o.seat), False) >= ATTACK_ODDS:
             return o
     for o in options:
@@ -355,15 +362,18 @@ def _explore(m: Match, s: int, options: list) -> Choice:
     for mi, g in _goals(m, s):
         check = p.choices.on_card["speed"][mi]
         if g.kind == G_SPEED and check in options:
-            if speed + 6 >= g.difficulty:
+            # a check it passes at least one time in two (a d6 of 4 or more), else it explores
+            # and grows; a Speed card that brings it there first
+            if speed + 4 >= g.difficulty:
                 return check
-            if speed + 9 >= g.difficulty:
+            if speed + 7 >= g.difficulty:
                 for o in options:
                     if isinstance(o, Play) and any(e.name == "boost" and e.args.get("stat") == "speed"
                                                    for e in p.ops[o.card]):
                         return o
     for o in options:
-        if o.verb == "challenge" and m.strength(s) + 6 >= p.goals[o.card][0].strength + 1:
+        if o.verb == "challenge" and \
+                _odds(m.strength(s), m.goal(s, o.card).strength, True) >= CHALLENGE_ODDS:
             return o
     here = m.loc[s]
     if any(r.mission >= 0 for r in m.rewards_here(s, here)):
