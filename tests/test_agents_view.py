@@ -1,6 +1,6 @@
 """Agents read `match.view(seat)`, the options and the printed card data, never hidden zones.
 
-For Love Formula's `greedy` and the rave game's `sensible` agent:
+For Love Formula's `greedy`, the rave game's `sensible` and Anima's `pursuer` agent:
 
 - the agent plays whole games through a stand-in match that has nothing but the view and the
   static card tables (`_ViewOnly`): reading anything else is an AttributeError;
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from forge.model import load_game
-from forge.rules import love_formula as lf, rules_does_not_exist as rave
+from forge.rules import anima_shadow_of_omega as anima, love_formula as lf, rules_does_not_exist as rave
 from forge.rules.agents import random_agent
 from forge.rules.core import play_game, replay
 
@@ -106,6 +106,29 @@ def _perturb_rave(m, seat: int, rng: random.Random) -> bool:
     return changed
 
 
+def _perturb_anima(m, seat: int, rng: random.Random) -> bool:
+    """Anima: the decks' order, the other seats' hands and the face-down lead events."""
+    changed = False
+    for deck in (m.bonus_deck, m.char_deck, m.event_deck, m.mission_deck, *m.loc_decks):
+        rng.shuffle(deck)
+    for o in range(m.n):
+        if o != seat:
+            changed |= _swap_with_deck(m.hand[o], m.bonus_deck)
+    for L in m.lead:
+        if L not in m.lead_up and m.event_deck:
+            m.lead[L], m.event_deck[0] = m.event_deck[0], m.lead[L]
+            changed = True
+    return changed
+
+
+def _visible_anima(m, seat: int) -> set[str]:
+    cid = m.p.cid
+    hs = m.hand[seat] + m.bonus_discard + m.char_discard + m.event_discard + m.revealed
+    for s in range(m.n):
+        hs += m.group[s] + m.org[s]
+    return {cid[h] for h in hs}
+
+
 def _visible_love_formula(m, seat: int) -> set[str]:
     """Ids of the cards ``seat`` may see: its hand, pack and picks, the table, the discard."""
     cid = m.p.cid
@@ -155,6 +178,8 @@ ENGINES = {
                              lambda prep, n, seed, actions: replay(
                                  prep.new(n, seed, deal=False), actions,
                                  start=lambda m: (m.setup(), m.begin()))),
+    "anima_shadow_of_omega": (_perturb_anima, _visible_anima,
+                              lambda prep, n, seed, actions: replay(prep.new(n, seed, deal=False), actions)),
 }
 
 
@@ -225,6 +250,17 @@ def test_sensible_does_not_read_hidden_information(rave_game, options, players, 
     assert not r["leaks"], r["leaks"]
 
 
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (2, 3)])
+def test_pursuer_does_not_read_hidden_information(players, seed):
+    g, _ = load_game(ROOT / "anima_shadow_of_omega")
+    prep = anima.prepare(g, {})
+    r = _check_hidden_information("anima_shadow_of_omega", prep, players, seed, anima.AGENTS["pursuer"],
+                                  every=3, limit=40)
+    assert r["checked"] >= 20 and r["changed"] >= 15
+    assert not r["differ"], r["differ"]
+    assert not r["leaks"], r["leaks"]
+
+
 def _cheat(match, seat, options, rng):
     """Reads the other seats' hands and the deck: what the checks above must catch."""
     secret = sum(h for o in range(match.n) if o != seat for h in match.hand[o])
@@ -238,6 +274,13 @@ def test_the_check_catches_an_agent_reading_hidden_zones(lf_game, rave_game):
     r = _check_hidden_information("rules_does_not_exist", rave.prepare(rave_game, {}), 4, 1,
                                   _cheat, every=3)
     assert r["differ"]
+
+    def cheat_anima(match, seat, options, rng):
+        secret = sum(h for o in range(match.n) if o != seat for h in match.hand[o])
+        secret += sum(match.bonus_deck[-3:])
+        return options[(secret + int(rng.random() * 7)) % len(options)]
+    prep = anima.prepare(load_game(ROOT / "anima_shadow_of_omega")[0], {})
+    assert _check_hidden_information("anima_shadow_of_omega", prep, 2, 1, cheat_anima, every=3)["differ"]
     with pytest.raises(AttributeError):
         m = lf.prepare(lf_game, {}).new(4, 1)
         play_game(m, [_through_view(_cheat)] * 4, m.streams.agents)
