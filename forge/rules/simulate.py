@@ -1,4 +1,5 @@
-"""Play many seeded games and summarise them: win rates, scores, dead cards, violations.
+"""Play many seeded games and summarise them: win rates, scores, which cards the rules offered and
+the agents chose, what each kind of decision offered and got, violations.
 
 Game ``i`` of a run with seed ``S`` is played with seed ``derive_seed(S, "game", i)``, whichever
 worker plays it. Workers play chunks of games (forge/rules/workers.py) and return a `Tally` of
@@ -18,8 +19,8 @@ from typing import Any, Callable
 
 from ..errors import EngineError, InvariantViolation
 from . import ENGINES, plain
-from .agents import agents_for, default_agents, forbidding
-from .core import Rolled, Violation, derive_seed, play_game, resolve_options
+from .agents import agent_name, agents_for, default_agents, forbidding, named
+from .core import Offered, Rolled, Violation, derive_seed, play_game, resolve_options
 from .tally import add, check_counts
 from .workers import Interrupted, Setup, run_chunks
 
@@ -47,13 +48,16 @@ class Plan:
         return [forbidding(a, self.forbid) for a in seats] if self.forbid else seats
 
 
-def play_one(prep: Any, plan: Plan, agents: list, i: int) -> tuple[Any, int] | dict:
+def play_one(prep: Any, plan: Plan, agents: list, i: int,
+             offered: Offered | None = None) -> tuple[Any, int] | dict:
     """Game ``i`` of the run: (the finished match, seat decisions made), or, when it broke an
-    invariant or crashed, the violation with the seed and actions that reproduce it."""
+    invariant or crashed, the violation with the seed and actions that reproduce it.
+    ``offered`` records what the seats were offered and chose."""
     gseed = derive_seed(plan.seed, "game", i)
     match = prep.new(plan.players, gseed)
     try:
-        return match, play_game(match, agents, match.streams.agents, check=plan.check)
+        return match, play_game(match, agents, match.streams.agents, check=plan.check,
+                                offered=offered)
     except Exception as exc:   # noqa: BLE001 - a crash is a finding too
         kind = "invariant" if isinstance(exc, InvariantViolation) else type(exc).__name__
         v = Violation(gseed, plan.players, f"{kind}: {exc}", list(match.actions),
@@ -70,13 +74,73 @@ def unit(players: int) -> int:
 COUNTS = frozenset({"played", "games", "violations", "decisions", "engine_games"})
 
 
+class Choices:
+    """Adds up, game by game, the cards and the kinds of decision an `Offered` saw: per card the
+    games in which an option naming it was offered, and those in which one was chosen; per
+    decision kind its seat decisions and games, and per verb (an option's first element) the
+    games it was offered and chosen in and the times it was chosen. An option names the cards
+    its label names (`named`), worked out once per distinct option; per card and verb too, so a
+    card kept or discarded but never chosen to be played shows as such."""
+
+    def __init__(self, ids: Any):
+        self.ids = frozenset(ids)
+        self.known: dict = {}           # option -> (verb, card ids it names)
+        self.card_offered: dict[str, int] = {}
+        self.card_chosen: dict[str, int] = {}
+        self.card_verbs: dict[str, dict] = {}   # card -> verb -> games offered, chosen
+        self.kinds: dict[str, dict] = {}
+
+    def about(self, match: Any, option: Any) -> tuple[str, tuple[str, ...]]:
+        got = self.known.get(option)
+        if got is None:
+            cards = tuple(dict.fromkeys(w for w in named(match, option) if w in self.ids))
+            got = self.known[option] = (str(option[0]), cards)
+        return got
+
+    def add(self, match: Any, game: Offered) -> None:
+        offered_cards: set[tuple[str, str]] = set()      # (card, verb)
+        chosen_cards: set[tuple[str, str]] = set()
+        for kind, options in game.options.items():
+            k = self.kinds.setdefault(kind, {"decisions": 0, "games": 0, "verbs": {}})
+            k["decisions"] += game.asked[kind]
+            k["games"] += 1
+            verbs = k["verbs"]
+            offered_verbs, chosen_verbs = set(), set()
+            for o in options:
+                verb, cards = self.about(match, o)
+                offered_verbs.add(verb)
+                offered_cards.update((cid, verb) for cid in cards)
+            for o, times in game.chosen[kind].items():
+                verb, cards = self.about(match, o)
+                verbs.setdefault(verb, self.fresh())["chosen"] += times
+                chosen_verbs.add(verb)
+                chosen_cards.update((cid, verb) for cid in cards)
+            for verb in offered_verbs:
+                v = verbs.setdefault(verb, self.fresh())
+                v["games_offered"] += 1
+                v["games_chosen"] += int(verb in chosen_verbs)
+        for cards, by_card, key in ((offered_cards, self.card_offered, "games_offered"),
+                                    (chosen_cards, self.card_chosen, "games_chosen")):
+            for cid in {cid for cid, _ in cards}:
+                by_card[cid] = by_card.get(cid, 0) + 1
+            for cid, verb in cards:
+                v = self.card_verbs.setdefault(cid, {}).setdefault(verb, {"games_offered": 0,
+                                                                          "games_chosen": 0})
+                v[key] += 1
+
+    @staticmethod
+    def fresh() -> dict:
+        return {"games_offered": 0, "games_chosen": 0, "chosen": 0}
+
+
 @plain.kind
 @dataclass
 class Tally:
     """What some games add up to. ``counts``: games played and finished, seat decisions, wins
     per seat in `unit` parts, score histograms per seat, and per card the games it was played
     in, its plays (a card and the seat playing it, once a game) and the win parts of those
-    seats; ``engine`` the engine's tallies over ``engine_games`` games; the first violations."""
+    seats, the games it was offered and chosen in, and per decision kind what `Choices` counts;
+    ``engine`` the engine's tallies over ``engine_games`` games; the first violations."""
 
     counts: dict = field(default_factory=dict)
     violations: list = field(default_factory=list)
@@ -92,7 +156,9 @@ class Tally:
         merging and summarising it cannot fail; ValueError saying what is amiss if not."""
         c, natural = self.counts, lambda x: type(x) is int and x >= 0
         trees = {"wins": (1, (int,)), "scores": (2, (int,)), "card_games": (1, (str,)),
-                 "card_plays": (1, (str,)), "card_wins": (1, (str,)), "engine": (None, (int, str))}
+                 "card_plays": (1, (str,)), "card_wins": (1, (str,)), "card_offered": (1, (str,)),
+                 "card_chosen": (1, (str,)), "card_verbs": (3, (str,)), "kinds": (None, (str,)),
+                 "engine": (None, (int, str))}
         if type(c) is not dict or not set(c) <= trees.keys() | COUNTS:
             raise ValueError(f"tally counts: {sorted(map(str, c)) if type(c) is dict else c!r}")
         for key in COUNTS & set(c):
@@ -123,10 +189,12 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
     card_plays: dict[str, int] = {}
     card_wins: dict[str, int] = {}
     engine_counts: dict = {}
+    choices = Choices(ids)
     done = decisions = engine_games = broken = 0
     violations = []
     for i in range(first, first + count):
-        got = play_one(prep, plan, agents, i)
+        offered = Offered()
+        got = play_one(prep, plan, agents, i, offered)
         if isinstance(got, dict):
             broken += 1
             if len(violations) < VIOLATIONS_KEPT:
@@ -150,6 +218,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
                 card_wins[cid] = card_wins.get(cid, 0) + share
         for cid in seen:
             card_games[cid] = card_games.get(cid, 0) + 1
+        choices.add(match, offered)
         stats = getattr(match, "stats", None) if stats_wanted else None
         if stats is not None:
             got_stats = stats()
@@ -158,7 +227,9 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
     counts = {"played": count, "games": done, "violations": broken, "decisions": decisions,
               "wins": dict(enumerate(wins)), "scores": dict(enumerate(scores)),
               "card_games": card_games, "card_plays": card_plays, "card_wins": card_wins,
-              "engine": engine_counts, "engine_games": engine_games}
+              "card_offered": choices.card_offered, "card_chosen": choices.card_chosen,
+              "card_verbs": choices.card_verbs,
+              "kinds": choices.kinds, "engine": engine_counts, "engine_games": engine_games}
     return Tally(counts, violations)
 
 
@@ -248,12 +319,22 @@ def summarise(prep: Any, tally: Tally, games: int, plan: Plan, elapsed: float,
         seat_rate.append({"seat": "ABCDEFGH"[s], "agent": agents[s % len(agents)],
                           "win_rate": round(parts / whole, 4) if n else 0.0,
                           "ci95": [round(lo, 4), round(hi, 4)]})
+    offered, chosen = c.get("card_offered", {}), c.get("card_chosen", {})
+    card_verbs = c.get("card_verbs", {})
     playable = prep.playable_ids()
     cards = {cid: {"games_played": played_games.get(cid, 0),
+                   "games_offered": offered.get(cid, 0),
+                   "games_chosen": chosen.get(cid, 0),
+                   "options": dict(sorted(card_verbs.get(cid, {}).items())),
                    "play_share": round(played_games.get(cid, 0) / n, 4) if n else 0.0,
                    "win_share": round(plays_by_winner.get(cid, 0) / (unit(players) * plays_total[cid]), 4)
                    if plays_total.get(cid) else 0.0}
              for cid in playable}
+    # dead: no rule offered it and none played it; unplayed: offered (to play, keep, discard
+    # ...), never chosen to be played. Played with no choice (an event drawn) is neither.
+    dead = [cid for cid in playable if not offered.get(cid) and not played_games.get(cid)]
+    unplayed = [cid for cid in playable if offered.get(cid) and not played_games.get(cid)]
+    engine = ENGINES[prep.game.manifest.engine]
     result = {
         "game": prep.game.id,
         "games": n,
@@ -269,16 +350,34 @@ def summarise(prep: Any, tally: Tally, games: int, plan: Plan, elapsed: float,
         "mean_score": [round(sum(v * k for v, k in h.items()) / n, 3) if n else 0.0 for h in hist],
         "score_distribution": [{str(k): v for k, v in sorted(h.items())} for h in hist],
         "mean_decisions_per_game": round(decisions / n, 2) if n else 0.0,
-        "dead_cards": sorted(cid for cid in playable if not played_games.get(cid)),
+        "agent_names": {a: {lang: agent_name(engine, a, lang) for lang in prep.game.manifest.locales}
+                        for a in dict.fromkeys(agents)},
+        "dead_cards": dead,
+        "unplayed_cards": unplayed,
+        "never_seen_bound95": never_seen_bound(n),
         "cards": cards,
+        "decision_kinds": decision_kinds(c.get("kinds", {})),
         "violations": tally.violations,
         "violation_count": c.get("violations", 0),
         "interrupted": interrupted,
     }
-    hook = getattr(ENGINES[prep.game.manifest.engine], "statistics", None)
+    hook = getattr(engine, "statistics", None)
     if hook is not None:
         result["engine"] = hook(prep, c.get("engine", {}), c.get("engine_games", 0))
     return result
+
+
+def never_seen_bound(n: int) -> float:
+    """The 95 % upper bound on the per-game rate of something seen in none of ``n`` games:
+    1 - 0.05^(1/n), about 3/n (the rule of three); 1.0 for no games."""
+    return round(1 - 0.05 ** (1 / n), 4) if n else 1.0
+
+
+def decision_kinds(kinds: dict) -> dict:
+    """The tally's kinds of decision, sorted, verbs most chosen first."""
+    return {kind: {"decisions": k["decisions"], "games": k["games"],
+                   "options": dict(sorted(k["verbs"].items(), key=lambda kv: (-kv[1]["chosen"], kv[0])))}
+            for kind, k in sorted(kinds.items())}
 
 
 def without_timings(result: dict) -> dict:
