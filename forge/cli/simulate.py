@@ -292,7 +292,8 @@ def text_summary(r: dict) -> str:
     lines.append("dead cards (no rule offered them): " + (", ".join(r["dead_cards"]) or "none")
                  + (f"; each offered in under {bound} of games (95 %)" if r["dead_cards"] else ""))
     lines.append(f"offered but never played by these agents ({who}): "
-                 + (", ".join(_offered(r, c) for c in r["unplayed_cards"]) or "none"))
+                 + ("games chosen/offered, by option verb" if r["unplayed_cards"] else "none"))
+    lines += [f"  {_offered(r, c)}" for c in r["unplayed_cards"]]
     lines.append(f"decisions by kind ({who}): times asked; each option's verb: times chosen, "
                  "games offered")
     for kind, k in r["decision_kinds"].items():
@@ -307,8 +308,7 @@ def text_summary(r: dict) -> str:
 
 
 def _offered(r: dict, cid: str) -> str:
-    """``cid`` and how its options fared: ``sleep_spell (play 0/1391, discard 364/878)``,
-    games chosen of games offered."""
+    """``cid`` and how its options fared: ``sleep_spell: discard 364/878, play 0/1391``."""
     verbs = r["cards"][cid]["options"]
-    return f"{cid} (" + ", ".join(f"{verb} {v['games_chosen']}/{v['games_offered']}"
-                                 for verb, v in verbs.items()) + ")"
+    return f"{cid}: " + ", ".join(f"{verb} {v['games_chosen']}/{v['games_offered']}"
+                                  for verb, v in verbs.items())
