@@ -10,8 +10,9 @@
   `check` compares the manifest and the cards with this registry.
 - `Option`, `Requires`, `ScenarioKeys`, `Prepared` and the `Engine` protocol: what a game's
   engine module declares (docs/engines.md).
-- `play_game`: the driver loop that plays one match with agents; given an `Offered`, it records
-  what each seat was offered and chose (simulate's reports), at no cost when it is not given.
+- `play_game`: the driver loop that plays one match with agents; given ``offered``, it hands it
+  every decision put to seats (what they were offered; `actions` holds what they chose), for
+  simulate's reports, at no cost when it is not given.
 
 Hot path: nothing here copies state or formats text per step; `log` is None unless asked for.
 """
@@ -32,7 +33,7 @@ from ..errors import EngineError, IllegalAction, InvariantViolation
 SEAT_NAMES = "ABCDEFGH"
 
 __all__ = ["Agent", "Chance", "Decision", "Engine", "EngineError", "IllegalAction",
-           "InvariantViolation", "Match", "Offered", "Operation", "Option", "Param", "Prepared", "Requires",
+           "InvariantViolation", "Match", "Operation", "Option", "Param", "Prepared", "Requires",
            "Rolled", "SEAT_NAMES", "actions_from_json", "ScenarioKeys", "Streams", "Violation", "chance_odds",
            "derive_seed", "operation", "operations_of", "play_game", "replay"]
 
@@ -727,44 +728,14 @@ def check_engine_module(module: Any) -> list[str]:
 
 # ---------------------------------------------------------------------------------- the driver
 
-class Offered:
-    """What the seats of one game were offered and chose, by decision kind, recorded by
-    `play_game` when a caller asks (simulate tells a card no rule offered from one no agent
-    chose). Options are kept as the engine made them, each once a game: naming the cards in
-    them (`Match.label`) is left to the caller, once per distinct option, off the hot path."""
-
-    __slots__ = ("options", "chosen", "asked")
-
-    def __init__(self) -> None:
-        #: {kind: every option offered in a decision of that kind}.
-        self.options: dict[str, set] = {}
-        #: {kind: {option: times chosen}}.
-        self.chosen: dict[str, dict] = {}
-        #: {kind: seat decisions of that kind}.
-        self.asked: dict[str, int] = {}
-
-    def record(self, d: Decision, choices: tuple) -> None:
-        kind = d.kind
-        offered = self.options.get(kind)
-        if offered is None:
-            offered = self.options[kind] = set()
-            self.chosen[kind] = {}
-            self.asked[kind] = 0
-        for opts in d.options:
-            offered.update(opts)
-        chosen = self.chosen[kind]
-        for c in choices:
-            chosen[c] = chosen.get(c, 0) + 1
-        self.asked[kind] += len(choices)
-
-
 def play_game(match: Match, agents: list, rngs: list[random.Random], check: str = "round",
-              offered: Offered | None = None) -> int:
+              offered: Callable[[Decision], Any] | None = None) -> int:
     """Play ``match`` to its end with ``agents[seat](match, seat, options, rng)``.
 
     Returns the number of seat decisions made. ``check``: "step" checks invariants after every
     decision, "round" leaves it to the match (its checkpoints and the end), "off" never.
-    ``offered``, when given, records every decision's options and choices.
+    ``offered``, when given, is called with every decision put to seats, before it is answered
+    (its choices follow in ``match.actions``, in the same order).
     """
     decisions = 0
     every = check == "step"
@@ -773,14 +744,14 @@ def play_game(match: Match, agents: list, rngs: list[random.Random], check: str 
         if d is None:
             return decisions
         seats = d.seats
+        if offered is not None and seats:
+            offered(d)
         if len(seats) == 1:
             s = seats[0]
-            choices: tuple = (agents[s](match, s, d.options[0], rngs[s]),)
+            match.step((agents[s](match, s, d.options[0], rngs[s]),))
+            decisions += 1
         else:
-            choices = tuple(agents[s](match, s, opts, rngs[s]) for s, opts in zip(seats, d.options))
-        if offered is not None and seats:
-            offered.record(d, choices)
-        match.step(choices)
-        decisions += len(choices)
+            match.step(tuple(agents[s](match, s, opts, rngs[s]) for s, opts in zip(seats, d.options)))
+            decisions += len(seats)
         if every:
             match.check_invariants()
