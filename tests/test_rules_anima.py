@@ -197,7 +197,7 @@ def test_no_design_is_dead_the_rules_offer_every_one(game):
     assert r["dead_cards"] == []
     for cid in r["unplayed_cards"]:
         assert r["cards"][cid]["options"]["play"]["games_offered"] > 0, cid
-    assert r["decision_kinds"]["interact"]["options"]["attack"]["games_offered"] > 0
+    assert r["option_verbs"]["attack"]["games_offered"] > 0
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -129,7 +129,7 @@ def test_plain_data_reads_only_what_forge_sends(game):
             plain.loads(text, Tally)
     for counts in ({"games": -1}, {"wins": {"A": 1}}, {"scores": {0: 5}}, {"engine": {"x": 1.5}},
                    {"card_games": {"kiss": "many"}}, {"spam": 1}, {"card_verbs": {"kiss": 1}},
-                   {"kinds": {"play": {"decisions": "all"}}}):
+                   {"kinds": {"play": {"decisions": "all"}}}, {"verbs": {"play": 1}}):
         with pytest.raises(ValueError):
             Tally(counts).check()
     with pytest.raises(ValueError):
@@ -193,28 +193,34 @@ def test_offered_and_chosen_are_what_the_seats_were_shown_and_picked(game):
     from forge.rules.core import derive_seed, play_game
     prep = game_prep(game)
     ids = set(prep.playable_ids())
-    offered, chosen, asked, verbs = Counter(), Counter(), Counter(), Counter()
+    offered, chosen, asked, verbs, verb_games = Counter(), Counter(), Counter(), Counter(), Counter()
     for i in range(30):
         shown: set[str] = set()
         picked: set[str] = set()
+        seen: list = []        # the decisions, a simultaneous one once
+        shown_verbs: set[str] = set()
 
         def noting(match, seat, options, rng):
             o = random_agent(match, seat, options, rng)
             shown.update(w for x in options for w in named(match, x) if w in ids)
             picked.update(w for w in named(match, o) if w in ids)
-            asked[match.decision.kind] += 1
-            verbs[match.decision.kind, o[0]] += 1
+            shown_verbs.update(x[0] for x in options)
+            if not any(d is match.decision for d in seen):
+                seen.append(match.decision)
+                asked[match.decision.kind] += 1
+            verbs[o[0]] += 1
             return o
         m = prep.new(3, derive_seed(8, "game", i))
         play_game(m, [noting] * 3, m.streams.agents)
         offered.update(shown)
         chosen.update(picked)
+        verb_games.update(shown_verbs)
     r = simulate(game, games=30, players=3, seed=8)
     assert {c: v["games_offered"] for c, v in r["cards"].items()} == {c: offered[c] for c in ids}
     assert {c: v["games_chosen"] for c, v in r["cards"].items()} == {c: chosen[c] for c in ids}
     assert {k: v["decisions"] for k, v in r["decision_kinds"].items()} == dict(asked)
-    assert {(k, verb): v["chosen"] for k, d in r["decision_kinds"].items()
-            for verb, v in d["options"].items() if v["chosen"]} == dict(verbs)
+    assert {verb: v["chosen"] for verb, v in r["option_verbs"].items() if v["chosen"]} == dict(verbs)
+    assert {verb: v["games_offered"] for verb, v in r["option_verbs"].items()} == dict(verb_games)
     for v in r["cards"].values():   # a verb's games add up to the card's, at least
         assert all(x["games_chosen"] <= x["games_offered"] <= v["games_offered"]
                    for x in v["options"].values())
@@ -288,6 +294,7 @@ def test_cli_json_and_report(tmp_path):
     assert data["agent_names"]["greedy"] == {"uk": "жадібний", "en": "greedy"}
     assert {"games_offered", "games_chosen", "games_played", "options"} <= data["cards"]["kiss"].keys()
     assert data["decision_kinds"]["play"]["decisions"] > 0
+    assert data["option_verbs"]["play"]["chosen"] > 0
     reader = PdfReader(str(pdf))
     text = " ".join(reader.pages[0].extract_text().split())
     assert "Звіт про баланс" in text and "40 партій, 3 гравці" in text
@@ -302,6 +309,7 @@ def test_cli_json_and_report(tmp_path):
     assert "random" not in text and "greedy" not in text and "Рішення за видом" not in text
     rest = " ".join(" ".join(p.extract_text().split()) for p in reader.pages[1:])
     assert "Рішення за видом" in rest and "Карти: у скількох партіях її запропонували" in rest
+    assert "Варіанти за дієсловом" in rest
 
 
 def test_report_in_english_names_the_agents_in_english(game, run100, tmp_path):

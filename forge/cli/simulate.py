@@ -294,11 +294,11 @@ def text_summary(r: dict) -> str:
     lines.append(f"offered but never played by these agents ({who}): "
                  + ("games chosen/offered, by option verb" if r["unplayed_cards"] else "none"))
     lines += [f"  {_offered(r, c)}" for c in r["unplayed_cards"]]
-    lines.append(f"decisions by kind ({who}): times asked; each option's verb: times chosen, "
-                 "games offered")
-    for kind, k in r["decision_kinds"].items():
-        lines.append(f"  {kind}: {k['decisions']}; " + ", ".join(
-            f"{verb} {v['chosen']} ({v['games_offered']})" for verb, v in k["options"].items()))
+    lines.append("decisions by kind (times asked, in games): " + ", ".join(
+        f"{kind} {k['decisions']} ({k['games']})" for kind, k in r["decision_kinds"].items()))
+    lines.append(f"options by verb ({who}; times chosen, in games chosen/offered): " + ", ".join(
+        f"{verb} {v['chosen']} ({v['games_chosen']}/{v['games_offered']})"
+        for verb, v in r["option_verbs"].items()))
     lines.append(f"violations: {r['violation_count']}")
     for v in r["violations"][:5]:
         lines.append(f"  game {v['game']} seed {v['seed']}: {v['message']}")

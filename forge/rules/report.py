@@ -59,10 +59,12 @@ TEXT = {
            "offered": "Запропонована, партій", "chosen": "Обрана (будь-як), партій",
            "more": "І ще {n} (усі - у таблиці карт).",
            "table": "Карти: у скількох партіях її запропонували, обрали (будь-як) і зіграли",
-           "kinds": "Рішення за видом: скільки разів питали; для кожного дієслова варіанта - "
-           "скільки разів обрали і в скількох партіях пропонували",
-           "kind": "Вид рішення", "asked": "Питали", "verb": "Дієслово", "times": "Обрали, разів",
-           "in_games": "Пропонували, партій", "played": "Зіграна, партій",
+           "kinds": "Рішення за видом: скільки разів і в скількох партіях питали",
+           "verbs": "Варіанти за дієсловом: у скількох партіях пропонували й обрали, скільки "
+           "разів обрали",
+           "kind": "Вид рішення", "asked": "Питали, разів", "asked_games": "Питали, партій",
+           "verb": "Дієслово", "times": "Обрали, разів", "in_games": "Пропонували, партій",
+           "chosen_games": "Обрали, партій", "played": "Зіграна, партій",
            "engine": "Цифри гри"},
     "en": {"title": "Balance report: {game}", "run": "{games}, {players}, seed {seed}, "
            "sets: {sets}, agents: {agents}.", "n_games": ("game", "games"),
@@ -87,10 +89,11 @@ TEXT = {
            "offered": "Offered, games", "chosen": "Chosen (any way), games",
            "more": "And {n} more (all in the table of cards).",
            "table": "Cards: games in which it was offered, chosen (any way) and played",
-           "kinds": "Decisions by kind: times asked; for each option verb, times chosen and "
-           "games offered in",
-           "kind": "Kind", "asked": "Asked", "verb": "Verb", "times": "Chosen, times",
-           "in_games": "Offered, games", "played": "Played, games",
+           "kinds": "Decisions by kind: times and games asked",
+           "verbs": "Options by verb: games offered and chosen in, times chosen",
+           "kind": "Kind", "asked": "Asked, times", "asked_games": "Asked, games",
+           "verb": "Verb", "times": "Chosen, times", "in_games": "Offered, games",
+           "chosen_games": "Chosen, games", "played": "Played, games",
            "engine": "The game's figures"},
 }
 #: Rows of the summary page's table of cards offered but never played; the rest are counted.
@@ -256,12 +259,14 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
         rows.append([card(c)[:40], *(num(v[k], "#,##0") for k in ("games_offered", "games_chosen",
                                                                    "games_played"))])
     story += [para(t["table"], SUB), _table(rows, repeat=1, numbers=1)]
-    rows = [[t["kind"], t["asked"], t["verb"], t["times"], t["in_games"]]]
+    rows = [[t["verb"], t["in_games"], t["chosen_games"], t["times"]]]
+    for verb, v in result["option_verbs"].items():
+        rows.append([verb, *(num(v[k], "#,##0") for k in ("games_offered", "games_chosen", "chosen"))])
+    story += [para(t["verbs"], SUB), _table(rows, repeat=1, numbers=1)]
+    rows = [[t["kind"], t["asked"], t["asked_games"]]]
     for kind, k in result["decision_kinds"].items():
-        for i, (verb, v) in enumerate(k["options"].items()):
-            rows.append([kind if i == 0 else "", num(k["decisions"], "#,##0") if i == 0 else "",
-                         verb, num(v["chosen"], "#,##0"), num(v["games_offered"], "#,##0")])
-    story += [para(t["kinds"], SUB), _table(rows, repeat=1, numbers=3)]
+        rows.append([kind, num(k["decisions"], "#,##0"), num(k["games"], "#,##0")])
+    story += [para(t["kinds"], SUB), _table(rows, repeat=1, numbers=1)]
     return _build(story, path, t["title"].format(game=title))
 
 

@@ -14,13 +14,17 @@ from __future__ import annotations
 import inspect
 import math
 import time
+from collections import Counter
+from itertools import chain
+from functools import reduce
+from operator import attrgetter, itemgetter, or_
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import EngineError, InvariantViolation
 from . import ENGINES, plain
 from .agents import agent_name, agents_for, default_agents, forbidding, named
-from .core import Offered, Rolled, Violation, derive_seed, play_game, resolve_options
+from .core import Decision, Rolled, Violation, derive_seed, play_game, resolve_options
 from .tally import add, check_counts
 from .workers import Interrupted, Setup, run_chunks
 
@@ -52,7 +56,7 @@ def play_one(prep: Any, plan: Plan, agents: list, i: int,
              offered: Offered | None = None) -> tuple[Any, int] | dict:
     """Game ``i`` of the run: (the finished match, seat decisions made), or, when it broke an
     invariant or crashed, the violation with the seed and actions that reproduce it.
-    ``offered`` records what the seats were offered and chose."""
+    ``offered`` gets the decisions put to seats (`play_game`)."""
     gseed = derive_seed(plan.seed, "game", i)
     match = prep.new(plan.players, gseed)
     try:
@@ -74,63 +78,116 @@ def unit(players: int) -> int:
 COUNTS = frozenset({"played", "games", "violations", "decisions", "engine_games"})
 
 
+class Offered:
+    """What the seats of one game were offered, gathered as `play_game` hands over decisions:
+    the distinct options and the kind of each decision. Decisions are folded in batches, in C
+    (set unions), so that few of them stay alive: a whole game's decisions kept until its end
+    would cost the garbage collector more than the counting itself."""
+
+    __slots__ = ("batch", "options", "kinds")
+    BATCH = 64
+
+    def __init__(self) -> None:
+        self.batch: list = []
+        self.options: set = set()
+        self.kinds: list[str] = []         # of each decision
+
+    def __call__(self, d: Decision) -> None:
+        batch = self.batch
+        batch.append(d)
+        if len(batch) >= self.BATCH:
+            self.fold()
+
+    def fold(self) -> None:
+        batch = self.batch
+        if batch:
+            self.options.update(*chain.from_iterable(map(attrgetter("options"), batch)))
+            self.kinds += map(attrgetter("kind"), batch)
+            batch.clear()
+
+
 class Choices:
-    """Adds up, game by game, the cards and the kinds of decision an `Offered` saw: per card the
-    games in which an option naming it was offered, and those in which one was chosen; per
-    decision kind its seat decisions and games, and per verb (an option's first element) the
-    games it was offered and chosen in and the times it was chosen. An option names the cards
-    its label names (`named`), worked out once per distinct option; per card and verb too, so a
-    card kept or discarded but never chosen to be played shows as such."""
+    """Adds up, game by game, what an `Offered` saw and ``match.actions`` chose: per card the
+    games in which an option naming it was offered, and those in which one was chosen, also per
+    verb (an option's first element), so a card kept or discarded but never chosen to be played
+    shows as such; per verb the games it was offered and chosen in and the times it was chosen;
+    per decision kind the times it was put to seats (a simultaneous decision once) and the
+    games it was. An option names the cards its label names (`named`).
+
+    Counting must cost a small share of a game that takes a few milliseconds and offers over a
+    thousand options, so each distinct option is worked out once, into a bit mask of what it
+    names (its verb, its cards, each (verb, card)); a game's masks are OR-ed together in C and
+    added, as binary numbers, to bit-sliced counters (`bump`): a few big-integer operations a
+    game, whatever the number of cards."""
 
     def __init__(self, ids: Any):
         self.ids = frozenset(ids)
-        self.known: dict = {}           # option -> (verb, card ids it names)
-        self.card_offered: dict[str, int] = {}
-        self.card_chosen: dict[str, int] = {}
-        self.card_verbs: dict[str, dict] = {}   # card -> verb -> games offered, chosen
-        self.kinds: dict[str, dict] = {}
+        self.bit: dict = {}             # ("verb", v) | ("card", c) | ("verb_card", v, c) -> bit index
+        self.mask_of: dict = {}         # option -> mask of what it names
+        self.offered: list[int] = []    # bit-sliced counts of games: plane i holds bit i
+        self.chosen: list[int] = []
+        self.times: Counter = Counter()         # verb: times chosen
+        self.kind_decisions: Counter = Counter()    # kind: times put to seats
+        self.kind_games: Counter = Counter()    # kind: games in which it was asked
 
-    def about(self, match: Any, option: Any) -> tuple[str, tuple[str, ...]]:
-        got = self.known.get(option)
-        if got is None:
-            cards = tuple(dict.fromkeys(w for w in named(match, option) if w in self.ids))
-            got = self.known[option] = (str(option[0]), cards)
-        return got
+    def _learn(self, match: Any, options: Any) -> None:
+        bit = self.bit
+        for o in options:
+            if o in self.mask_of:
+                continue
+            verb = o[0]
+            cards = [w for w in dict.fromkeys(named(match, o)) if w in self.ids]
+            keys = [("verb", verb), *(("card", c) for c in cards), *(("verb_card", verb, c) for c in cards)]
+            self.mask_of[o] = sum(1 << bit.setdefault(k, len(bit)) for k in keys)
 
     def add(self, match: Any, game: Offered) -> None:
-        offered_cards: set[tuple[str, str]] = set()      # (card, verb)
-        chosen_cards: set[tuple[str, str]] = set()
-        for kind, options in game.options.items():
-            k = self.kinds.setdefault(kind, {"decisions": 0, "games": 0, "verbs": {}})
-            k["decisions"] += game.asked[kind]
-            k["games"] += 1
-            verbs = k["verbs"]
-            offered_verbs, chosen_verbs = set(), set()
-            for o in options:
-                verb, cards = self.about(match, o)
-                offered_verbs.add(verb)
-                offered_cards.update((cid, verb) for cid in cards)
-            for o, times in game.chosen[kind].items():
-                verb, cards = self.about(match, o)
-                verbs.setdefault(verb, self.fresh())["chosen"] += times
-                chosen_verbs.add(verb)
-                chosen_cards.update((cid, verb) for cid in cards)
-            for verb in offered_verbs:
-                v = verbs.setdefault(verb, self.fresh())
-                v["games_offered"] += 1
-                v["games_chosen"] += int(verb in chosen_verbs)
-        for cards, by_card, key in ((offered_cards, self.card_offered, "games_offered"),
-                                    (chosen_cards, self.card_chosen, "games_chosen")):
-            for cid in {cid for cid, _ in cards}:
-                by_card[cid] = by_card.get(cid, 0) + 1
-            for cid, verb in cards:
-                v = self.card_verbs.setdefault(cid, {}).setdefault(verb, {"games_offered": 0,
-                                                                          "games_chosen": 0})
-                v[key] += 1
+        game.fold()
+        mask_of = self.mask_of
+        masks = list(map(mask_of.get, game.options))
+        if None in masks:
+            self._learn(match, game.options)
+            masks = list(map(mask_of.__getitem__, game.options))
+        picked = list(chain.from_iterable([a for a in match.actions if type(a) is not Rolled]))
+        bump(self.offered, reduce(or_, masks, 0))
+        bump(self.chosen, reduce(or_, map(mask_of.__getitem__, picked), 0))
+        self.times.update(map(itemgetter(0), picked))
+        self.kind_decisions.update(game.kinds)
+        self.kind_games.update(set(game.kinds))
 
-    @staticmethod
-    def fresh() -> dict:
-        return {"games_offered": 0, "games_chosen": 0, "chosen": 0}
+    def counts(self) -> dict:
+        """The tally's trees: ``card_offered``, ``card_chosen`` {card: games}; ``card_verbs``
+        {card: {verb: {games_offered, games_chosen}}}; ``verbs`` {verb: {games_offered,
+        games_chosen, chosen}}; ``kinds`` {kind: {decisions, games}}."""
+        out: dict = {"card_offered": {}, "card_chosen": {}, "card_verbs": {}, "verbs": {},
+                     "kinds": {kind: {"decisions": self.kind_decisions[kind], "games": n}
+                               for kind, n in self.kind_games.items()}}
+        for planes, key, card_key in ((self.offered, "games_offered", "card_offered"),
+                                      (self.chosen, "games_chosen", "card_chosen")):
+            for k, i in self.bit.items():
+                n = sum(((p >> i) & 1) << j for j, p in enumerate(planes))
+                if k[0] == "card":
+                    if n:
+                        out[card_key][k[1]] = n
+                elif k[0] == "verb_card":
+                    out["card_verbs"].setdefault(k[2], {}).setdefault(
+                        str(k[1]), {"games_offered": 0, "games_chosen": 0})[key] = n
+                else:
+                    out["verbs"].setdefault(str(k[1]), {"games_offered": 0, "games_chosen": 0,
+                                                        "chosen": self.times[k[1]]})[key] = n
+        return out
+
+
+def bump(planes: list[int], mask: int) -> None:
+    """Add 1 to the count of every bit set in ``mask``, in bit-sliced counters: ``planes[i]``
+    holds bit i of every count, so adding is a ripple carry over a few big integers."""
+    i = 0
+    while mask:
+        if i == len(planes):
+            planes.append(0)
+        carry = planes[i] & mask
+        planes[i] ^= mask
+        mask = carry
+        i += 1
 
 
 @plain.kind
@@ -157,7 +214,7 @@ class Tally:
         c, natural = self.counts, lambda x: type(x) is int and x >= 0
         trees = {"wins": (1, (int,)), "scores": (2, (int,)), "card_games": (1, (str,)),
                  "card_plays": (1, (str,)), "card_wins": (1, (str,)), "card_offered": (1, (str,)),
-                 "card_chosen": (1, (str,)), "card_verbs": (3, (str,)), "kinds": (None, (str,)),
+                 "card_chosen": (1, (str,)), "card_verbs": (3, (str,)), "kinds": (2, (str,)), "verbs": (2, (str,)),
                  "engine": (None, (int, str))}
         if type(c) is not dict or not set(c) <= trees.keys() | COUNTS:
             raise ValueError(f"tally counts: {sorted(map(str, c)) if type(c) is dict else c!r}")
@@ -227,9 +284,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
     counts = {"played": count, "games": done, "violations": broken, "decisions": decisions,
               "wins": dict(enumerate(wins)), "scores": dict(enumerate(scores)),
               "card_games": card_games, "card_plays": card_plays, "card_wins": card_wins,
-              "card_offered": choices.card_offered, "card_chosen": choices.card_chosen,
-              "card_verbs": choices.card_verbs,
-              "kinds": choices.kinds, "engine": engine_counts, "engine_games": engine_games}
+              **choices.counts(), "engine": engine_counts, "engine_games": engine_games}
     return Tally(counts, violations)
 
 
@@ -356,7 +411,8 @@ def summarise(prep: Any, tally: Tally, games: int, plan: Plan, elapsed: float,
         "unplayed_cards": unplayed,
         "never_seen_bound95": never_seen_bound(n),
         "cards": cards,
-        "decision_kinds": decision_kinds(c.get("kinds", {})),
+        "decision_kinds": dict(sorted(c.get("kinds", {}).items())),
+        "option_verbs": option_verbs(c.get("verbs", {})),
         "violations": tally.violations,
         "violation_count": c.get("violations", 0),
         "interrupted": interrupted,
@@ -373,11 +429,10 @@ def never_seen_bound(n: int) -> float:
     return round(1 - 0.05 ** (1 / n), 4) if n else 1.0
 
 
-def decision_kinds(kinds: dict) -> dict:
-    """The tally's kinds of decision, sorted, verbs most chosen first."""
-    return {kind: {"decisions": k["decisions"], "games": k["games"],
-                   "options": dict(sorted(k["verbs"].items(), key=lambda kv: (-kv[1]["chosen"], kv[0])))}
-            for kind, k in sorted(kinds.items())}
+def option_verbs(verbs: dict) -> dict:
+    """Per option verb (attack, trade, discard ...), in any kind of decision: the games it was
+    offered and chosen in and the times it was chosen; never chosen first, then by name."""
+    return dict(sorted(verbs.items(), key=lambda kv: (kv[1]["chosen"] > 0, kv[0])))
 
 
 def without_timings(result: dict) -> dict:
