@@ -53,9 +53,9 @@ TEXT = {
            "dead": "Мертві карти (жодне правило не запропонувало їх у жодній партії): {cards}.",
            "bound": "Карта, якої не запропонували в жодній з {games}, трапляється (з імовірністю "
            "95 %) рідше, ніж у {p} % партій.",
-           "unplayed": "Запропоновані, але жодного разу не зіграні цими агентами ({agents}): {n}. "
-           "Їх можна було зіграти (або залишити, скинути...), та агенти їх не грали: "
-           "це ще не вада карти.",
+           "unplayed": "Запропоновані, але жодного разу не зіграні цими агентами ({agents}): {n}.",
+           "unplayed_note": "Їх можна було зіграти (або залишити, скинути…), та агенти їх не "
+           "грали: це ще не вада карти.",
            "offered": "Запропонована, партій", "chosen": "Обрана (будь-як), партій",
            "more": "І ще {n} (усі - у таблиці карт).",
            "table": "Карти: у скількох партіях її запропонували, обрали (будь-як) і зіграли",
@@ -83,9 +83,9 @@ TEXT = {
            "dead": "Dead cards (no rule offered them in any game): {cards}.",
            "bound": "A card offered in none of {games} is offered (95% confidence) in fewer than "
            "{p}% of games.",
-           "unplayed": "Offered but never played by these agents ({agents}): {n}. They could "
-           "have been played (or kept, discarded ...), and the agents did not play them: that "
-           "alone is no fault of the card.",
+           "unplayed": "Offered but never played by these agents ({agents}): {n}.",
+           "unplayed_note": "They could have been played (or kept, discarded ...), and the agents "
+           "did not play them: that alone is no fault of the card.",
            "offered": "Offered, games", "chosen": "Chosen (any way), games",
            "more": "And {n} more (all in the table of cards).",
            "table": "Cards: games in which it was offered, chosen (any way) and played",
@@ -232,9 +232,10 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
               para(t["bound"].format(games=_counted(n, t["n_games"], lang),
                                      p=num(100 * result["never_seen_bound95"], "0.0#")), BODY)]
     unplayed = sorted(result["unplayed_cards"], key=lambda c: (-result["cards"][c]["games_offered"], c))
+    story += [Spacer(1, 2 * mm), para(t["unplayed"].format(
+        agents=who, n=_counted(len(unplayed), t["n_cards"], lang) if unplayed else t["none"]), BODY)]
     if unplayed:
-        story += [Spacer(1, 2 * mm), para(t["unplayed"].format(agents=who, n=_counted(len(unplayed), t["n_cards"], lang)), BODY),
-                  Spacer(1, 2 * mm)]
+        story += [para(t["unplayed_note"], BODY), Spacer(1, 2 * mm)]
         rows = [[t["card"], t["offered"], t["chosen"]]]
         for c in unplayed[:SUMMARY_ROWS]:
             v = result["cards"][c]
