@@ -16,7 +16,7 @@ import math
 import time
 from collections import Counter
 from itertools import chain
-from functools import reduce
+from functools import lru_cache, reduce
 from operator import attrgetter, itemgetter, or_
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -120,10 +120,11 @@ class Choices:
     added, as binary numbers, to bit-sliced counters (`bump`): a few big-integer operations a
     game, whatever the number of cards."""
 
-    def __init__(self, ids: Any):
-        self.ids = frozenset(ids)
-        self.bit: dict = {}             # ("verb", v) | ("card", c) | ("verb_card", v, c) -> bit index
-        self.mask_of: dict = {}         # option -> mask of what it names
+    def __init__(self, prep: Any):
+        self.ids = frozenset(prep.def_ids)
+        #: ("verb", v) | ("card", c) | ("verb_card", v, c) -> bit index, and option -> mask of
+        #: what it names: shared by the chunks a process plays of one configuration
+        self.bit, self.mask_of = option_tables(prep)
         self.offered: list[int] = []    # bit-sliced counts of games: plane i holds bit i
         self.chosen: list[int] = []
         self.times: Counter = Counter()         # verb: times chosen
@@ -175,6 +176,13 @@ class Choices:
                     out["verbs"].setdefault(str(k[1]), {"games_offered": 0, "games_chosen": 0,
                                                         "chosen": self.times[k[1]]})[key] = n
         return out
+
+
+@lru_cache(maxsize=8)
+def option_tables(prep: Any) -> tuple[dict, dict]:
+    """Empty tables for `Choices`, one pair per prepared configuration (kept with the few
+    `Setup.prepared` keeps), so each chunk does not work the same options out again."""
+    return {}, {}
 
 
 def bump(planes: list[int], mask: int) -> None:
@@ -246,7 +254,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
     card_plays: dict[str, int] = {}
     card_wins: dict[str, int] = {}
     engine_counts: dict = {}
-    choices = Choices(ids)
+    choices = Choices(prep)
     done = decisions = engine_games = broken = 0
     violations = []
     for i in range(first, first + count):
