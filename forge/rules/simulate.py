@@ -180,7 +180,7 @@ class Choices:
 
 @lru_cache(maxsize=8)
 def option_tables(prep: Any) -> tuple[dict, dict]:
-    """Empty tables for `Choices`, one pair per prepared configuration (kept with the few
+    """Empty tables for `Choices`, two per prepared configuration (kept with the few
     `Setup.prepared` keeps), so each chunk does not work the same options out again."""
     return {}, {}
 
