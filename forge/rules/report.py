@@ -35,7 +35,7 @@ from ..text import plural
 from ..text.typography import NBSP, escape, typeset_markup
 from .agents import agent_name
 
-TEXT = {
+TEXT: dict[str, dict[str, Any]] = {
     "uk": {"title": "Звіт про баланс: {game}", "run": "{games}, {players}, зерно {seed}, "
            "набори: {sets}, агенти: {agents}.", "n_games": ("партія", "партії", "партій"),
            "n_players": ("гравець", "гравці", "гравців"), "speed": "Швидкість: {gps} партій/с, {dps} рішень/с.", "wins": "Частка перемог за місцем (95 % інтервал)",
@@ -206,7 +206,7 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     para = partial(_para, lang=lang)
     agent = lambda a: result.get("agent_names", {}).get(a, {}).get(lang) or agent_name(engine, a, lang)  # noqa: E731
     who = escape(", ".join(dict.fromkeys(map(agent, result["agents"]))))
-    card = lambda c: names.get(c, c)   # noqa: E731
+    card = lambda c: names.get(c) or c   # noqa: E731
     n = result["games"]
     story = [para(t["title"].format(game=escape(title)), HEAD),
              para(t["run"].format(games=_counted(n, t["n_games"], lang),
@@ -299,7 +299,7 @@ def _build(story: list, path: Path, title: str) -> Path:
     return Path(path)
 
 
-COMPARE_TEXT = {
+COMPARE_TEXT: dict[str, dict[str, Any]] = {
     "uk": {"title": "Порівняння: {game}", "sides": "A: {a}. B: {b}.",
            "ablated": "{a}: з картою і без неї (агенти не можуть її обрати): {cards}.",
            "run": "{games} з однаковими зернами з обох боків, {players}, зерно {seed}, агенти: {agents}.",
