@@ -10,9 +10,9 @@
   `check` compares the manifest and the cards with this registry.
 - `Option`, `Requires`, `ScenarioKeys`, `Prepared` and the `Engine` protocol: what a game's
   engine module declares (docs/engines.md).
-- `play_game`: the driver loop that plays one match with agents; given ``offered``, it hands it
-  every decision put to seats (what they were offered; `actions` holds what they chose), for
-  simulate's reports, at no cost when it is not given.
+- `play_game`: the driver loop that plays one match with agents; given an `Offered`, it notes
+  what the seats were offered (`actions` holds what they chose), for simulate's reports, at no
+  cost when it is not given.
 
 Hot path: nothing here copies state or formats text per step; `log` is None unless asked for.
 """
@@ -33,7 +33,7 @@ from ..errors import EngineError, IllegalAction, InvariantViolation
 SEAT_NAMES = "ABCDEFGH"
 
 __all__ = ["Agent", "Chance", "Decision", "Engine", "EngineError", "IllegalAction",
-           "InvariantViolation", "Match", "Operation", "Option", "Param", "Prepared", "Requires",
+           "InvariantViolation", "Match", "Offered", "Operation", "Option", "Param", "Prepared", "Requires",
            "Rolled", "SEAT_NAMES", "actions_from_json", "ScenarioKeys", "Streams", "Violation", "chance_odds",
            "derive_seed", "operation", "operations_of", "play_game", "replay"]
 
@@ -728,14 +728,25 @@ def check_engine_module(module: Any) -> list[str]:
 
 # ---------------------------------------------------------------------------------- the driver
 
+class Offered:
+    """What the seats of one game were offered: every distinct option, and the kind of each
+    decision put to seats (its choices follow in ``match.actions``, in the same order). Noted
+    by `play_game` in C calls, with no Python call and nothing kept alive per decision."""
+
+    __slots__ = ("options", "kinds")
+
+    def __init__(self) -> None:
+        self.options: set = set()
+        self.kinds: list[str] = []
+
+
 def play_game(match: Match, agents: list, rngs: list[random.Random], check: str = "round",
-              offered: Callable[[Decision], Any] | None = None) -> int:
+              offered: Offered | None = None) -> int:
     """Play ``match`` to its end with ``agents[seat](match, seat, options, rng)``.
 
     Returns the number of seat decisions made. ``check``: "step" checks invariants after every
     decision, "round" leaves it to the match (its checkpoints and the end), "off" never.
-    ``offered``, when given, is called with every decision put to seats, before it is answered
-    (its choices follow in ``match.actions``, in the same order).
+    ``offered``, when given, notes what every decision put to seats offered.
     """
     decisions = 0
     every = check == "step"
@@ -745,7 +756,8 @@ def play_game(match: Match, agents: list, rngs: list[random.Random], check: str 
             return decisions
         seats = d.seats
         if offered is not None and seats:
-            offered(d)
+            offered.options.update(*d.options)
+            offered.kinds.append(d.kind)
         if len(seats) == 1:
             s = seats[0]
             match.step((agents[s](match, s, d.options[0], rngs[s]),))
