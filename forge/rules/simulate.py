@@ -17,14 +17,14 @@ import time
 from collections import Counter
 from itertools import chain
 from functools import lru_cache, reduce
-from operator import attrgetter, itemgetter, or_
+from operator import itemgetter, or_
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import EngineError, InvariantViolation
 from . import ENGINES, plain
 from .agents import agent_name, agents_for, default_agents, forbidding, named
-from .core import Decision, Rolled, Violation, derive_seed, play_game, resolve_options
+from .core import Offered, Rolled, Violation, derive_seed, play_game, resolve_options
 from .tally import add, check_counts
 from .workers import Interrupted, Setup, run_chunks
 
@@ -56,7 +56,7 @@ def play_one(prep: Any, plan: Plan, agents: list, i: int,
              offered: Offered | None = None) -> tuple[Any, int] | dict:
     """Game ``i`` of the run: (the finished match, seat decisions made), or, when it broke an
     invariant or crashed, the violation with the seed and actions that reproduce it.
-    ``offered`` gets the decisions put to seats (`play_game`)."""
+    ``offered`` notes what the seats were offered (`play_game`)."""
     gseed = derive_seed(plan.seed, "game", i)
     match = prep.new(plan.players, gseed)
     try:
@@ -76,34 +76,6 @@ def unit(players: int) -> int:
 
 #: The whole-number counts of a `Tally`; the others are trees of counts.
 COUNTS = frozenset({"played", "games", "violations", "decisions", "engine_games"})
-
-
-class Offered:
-    """What the seats of one game were offered, gathered as `play_game` hands over decisions:
-    the distinct options and the kind of each decision. Decisions are folded in batches, in C
-    (set unions), so that few of them stay alive: a whole game's decisions kept until its end
-    would cost the garbage collector more than the counting itself."""
-
-    __slots__ = ("batch", "options", "kinds")
-    BATCH = 64
-
-    def __init__(self) -> None:
-        self.batch: list = []
-        self.options: set = set()
-        self.kinds: list[str] = []         # of each decision
-
-    def __call__(self, d: Decision) -> None:
-        batch = self.batch
-        batch.append(d)
-        if len(batch) >= self.BATCH:
-            self.fold()
-
-    def fold(self) -> None:
-        batch = self.batch
-        if batch:
-            self.options.update(*chain.from_iterable(map(attrgetter("options"), batch)))
-            self.kinds += map(attrgetter("kind"), batch)
-            batch.clear()
 
 
 class Choices:
@@ -142,7 +114,6 @@ class Choices:
             self.mask_of[o] = sum(1 << bit.setdefault(k, len(bit)) for k in keys)
 
     def add(self, match: Any, game: Offered) -> None:
-        game.fold()
         mask_of = self.mask_of
         masks = list(map(mask_of.get, game.options))
         if None in masks:
