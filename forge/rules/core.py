@@ -11,7 +11,9 @@
 - `Engine`: the one typed object an engine declares itself with (players, operations,
   `Option`s, `Requires`, agents, `ScenarioKeys`, hooks; docs/engines.md), and `Prepared`,
   the base of its static tables.
-- `play_game`: the driver loop that plays one match with agents.
+- `play_game`: the driver loop that plays one match with agents; given an `Offered`, it notes
+  what the seats were offered (`actions` holds what they chose), for simulate's reports, at no
+  cost when it is not given.
 
 Hot path: nothing here copies state or formats text per step; `log` is None unless asked for.
 """
@@ -42,10 +44,10 @@ _T = TypeVar("_T")
 Flow = Generator[Any, Any, _T]
 
 __all__ = ["Agent", "Chance", "Decision", "Engine", "EngineError", "IllegalAction",
-           "InvariantViolation", "Match", "Operation", "Option", "Param", "Prepared", "Requires",
-           "Result", "Rolled", "SEAT_NAMES", "actions_from_json", "ScenarioKeys", "Streams",
-           "Violation", "chance_odds", "derive_seed", "operation", "operations_of", "play_game",
-           "replay"]
+           "InvariantViolation", "Match", "Offered", "Operation", "Option", "Param", "Prepared",
+           "Requires", "Result", "Rolled", "SEAT_NAMES", "actions_from_json", "ScenarioKeys",
+           "Streams", "Violation", "chance_odds", "derive_seed", "operation", "operations_of",
+           "play_game", "replay"]
 
 
 def derive_seed(seed: int, *names: object) -> int:
@@ -861,11 +863,25 @@ class Engine:
 
 # ---------------------------------------------------------------------------------- the driver
 
-def play_game(match: Match, agents: list, rngs: list[random.Random], check: str = "round") -> int:
+class Offered:
+    """What the seats of one game were offered: every distinct option, and the kind of each
+    decision put to seats (its choices follow in ``match.actions``, in the same order). Noted
+    by `play_game` in C calls, with no Python call and nothing kept alive per decision."""
+
+    __slots__ = ("options", "kinds")
+
+    def __init__(self) -> None:
+        self.options: set = set()
+        self.kinds: list[str] = []
+
+
+def play_game(match: Match, agents: list, rngs: list[random.Random], check: str = "round",
+              offered: Offered | None = None) -> int:
     """Play ``match`` to its end with ``agents[seat](match, seat, options, rng)``.
 
     Returns the number of seat decisions made. ``check``: "step" checks invariants after every
     decision, "round" leaves it to the match (its checkpoints and the end), "off" never.
+    ``offered``, when given, notes what every decision put to seats offered.
     """
     decisions = 0
     every = check == "step"
@@ -874,6 +890,9 @@ def play_game(match: Match, agents: list, rngs: list[random.Random], check: str 
         if d is None:
             return decisions
         seats = d.seats
+        if offered is not None and seats:
+            offered.options.update(*d.options)
+            offered.kinds.append(d.kind)
         if len(seats) == 1:
             s = seats[0]
             match.step((agents[s](match, s, d.options[0], rngs[s]),))
