@@ -864,15 +864,16 @@ class Engine:
 # ---------------------------------------------------------------------------------- the driver
 
 class Offered:
-    """What the seats of one game were offered: every distinct option, and the kind of each
-    decision put to seats (its choices follow in ``match.actions``, in the same order). Noted
-    by `play_game` in C calls, with no Python call and nothing kept alive per decision."""
+    """What the seats of one game were offered and chose: every distinct option, the kind of
+    each decision put to seats, and its choices (the tuple ``match.actions`` logs). Noted by
+    `play_game` in three C calls a decision, with no Python call."""
 
-    __slots__ = ("options", "kinds")
+    __slots__ = ("options", "kinds", "chosen")
 
     def __init__(self) -> None:
         self.options: set = set()
         self.kinds: list[str] = []
+        self.chosen: list[tuple] = []
 
 
 def play_game(match: Match, agents: list, rngs: list[random.Random], check: str = "round",
@@ -881,24 +882,33 @@ def play_game(match: Match, agents: list, rngs: list[random.Random], check: str 
 
     Returns the number of seat decisions made. ``check``: "step" checks invariants after every
     decision, "round" leaves it to the match (its checkpoints and the end), "off" never.
-    ``offered``, when given, notes what every decision put to seats offered.
+    ``offered``, when given, notes what every decision put to seats offered and got.
     """
     decisions = 0
     every = check == "step"
+    if offered is not None:
+        note, kind, chose = offered.options.update, offered.kinds.append, offered.chosen.append
     while True:
         d = match.decision
         if d is None:
             return decisions
         seats = d.seats
-        if offered is not None and seats:
-            offered.options.update(*d.options)
-            offered.kinds.append(d.kind)
         if len(seats) == 1:
             s = seats[0]
-            match.step((agents[s](match, s, d.options[0], rngs[s]),))
+            options = d.options[0]
+            got: tuple = (agents[s](match, s, options, rngs[s]),)
             decisions += 1
+            if offered is not None:
+                note(options)
+                kind(d.kind)
+                chose(got)
         else:
-            match.step(tuple(agents[s](match, s, opts, rngs[s]) for s, opts in zip(seats, d.options)))
+            got = tuple(agents[s](match, s, opts, rngs[s]) for s, opts in zip(seats, d.options))
             decisions += len(seats)
+            if offered is not None and seats:
+                note(*d.options)
+                kind(d.kind)
+                chose(got)
+        match.step(got)
         if every:
             match.check_invariants()

@@ -23,7 +23,8 @@ from typing import Any, Callable
 from ..errors import EngineError, InvariantViolation
 from . import ENGINES, plain
 from .agents import Agent, agent_name, agents_for, forbidding, named
-from .core import Engine, Match, Offered, Prepared, Rolled, Violation, derive_seed, play_game, resolve_options
+from .core import (Engine, Match, Offered, Prepared, Rolled, Violation, derive_seed, play_game,
+                   resolve_options)
 from .tally import add, check_counts
 from .workers import Interrupted, Setup, run_chunks
 
@@ -78,8 +79,8 @@ COUNTS = frozenset({"played", "games", "violations", "decisions", "engine_games"
 
 
 class Choices:
-    """Adds up, game by game, what an `Offered` saw and ``match.actions`` chose: per card the
-    games in which an option naming it was offered, and those in which one was chosen, also per
+    """Adds up, game by game, what an `Offered` noted the seats were offered and chose: per card
+    the games in which an option naming it was offered, and those in which one was chosen, also per
     verb (an option's first element), so a card kept or discarded but never chosen to be played
     shows as such; per verb the games it was offered and chosen in and the times it was chosen;
     per decision kind the times it was put to seats (a simultaneous decision once) and the
@@ -89,7 +90,8 @@ class Choices:
     thousand options, so each distinct option is worked out once, into a bit mask of what it
     names (its verb, its cards, each (verb, card)); a game's masks are OR-ed together in C and
     added, as binary numbers, to bit-sliced counters (`bump`): a few big-integer operations a
-    game, whatever the number of cards."""
+    game, whatever the number of cards. Every step of `add` is one C call over the game's
+    options, choices or kinds (docs/simulate.md has what it costs)."""
 
     def __init__(self, prep: Any):
         self.ids = frozenset(prep.def_ids)
@@ -112,18 +114,20 @@ class Choices:
             keys = [("verb", verb), *(("card", c) for c in cards), *(("verb_card", verb, c) for c in cards)]
             self.mask_of[o] = sum(1 << bit.setdefault(k, len(bit)) for k in keys)
 
-    def add(self, match: Any, game: Offered) -> None:
+    def add(self, match: Match, game: Offered) -> None:
         mask_of = self.mask_of
-        masks = list(map(mask_of.get, game.options))
-        if None in masks:
+        try:
+            offered = reduce(or_, map(mask_of.__getitem__, game.options), 0)
+        except KeyError:
             self._learn(match, game.options)
-            masks = list(map(mask_of.__getitem__, game.options))
-        picked = list(chain.from_iterable([a for a in match.actions if type(a) is not Rolled]))
-        bump(self.offered, reduce(or_, masks, 0))
+            offered = reduce(or_, map(mask_of.__getitem__, game.options), 0)
+        bump(self.offered, offered)
+        picked = set(chain.from_iterable(game.chosen))
         bump(self.chosen, reduce(or_, map(mask_of.__getitem__, picked), 0))
-        self.times.update(map(itemgetter(0), picked))
-        self.kind_decisions.update(game.kinds)
-        self.kind_games.update(set(game.kinds))
+        self.times.update(map(itemgetter(0), chain.from_iterable(game.chosen)))
+        kinds = Counter(game.kinds)
+        self.kind_decisions.update(kinds)
+        self.kind_games.update(kinds.keys())
 
     def counts(self) -> dict:
         """The tally's trees: ``card_offered``, ``card_chosen`` {card: games}; ``card_verbs``
