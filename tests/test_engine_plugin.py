@@ -84,6 +84,9 @@ def test_forge_simulate_plays_the_plugin_game(site):
     assert r["agents"] == ["random", "smallest"]
     assert abs(sum(x["win_rate"] for x in r["seat_win_rate"]) - 1) < 0.01
     assert 0 < r["engine"]["rolloffs_per_game"] < 3          # the engine's `statistics` hook
+    # which cards were offered and chosen, known from the engine's `label` alone
+    assert r["dead_cards"] == [] and all(v["games_offered"] for v in r["cards"].values())
+    assert r["decision_kinds"]["play"]["decisions"] > 0 and r["option_verbs"]["play"]["chosen"] > 0
     text = forge(site, *args[:-2])
     assert "d6 roll-offs per game: " in text.stdout
     again = json.loads(forge(site, *args).stdout)

@@ -214,6 +214,17 @@ def test_simulate_reports_the_designers_figures(game):
     assert any(name in line for line in e["lines"]["uk"] for name in names)   # names, not ids
 
 
+def test_no_design_is_dead_the_rules_offer_every_one(game):
+    """Designs the pursuers never play (organisations, some spells) are offered, to play among
+    other things: the report lists them as offered but never played by these agents, not dead."""
+    from forge.rules import simulate
+    r = simulate(game, games=60, players=3, seed=2)
+    assert r["dead_cards"] == []
+    for cid in r["unplayed_cards"]:
+        assert r["cards"][cid]["options"]["play"]["games_offered"] > 0, cid
+    assert r["option_verbs"]["attack"]["games_offered"] > 0
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_simulate_json_is_deterministic(players):
     from forge.rules.simulate import without_timings

@@ -128,7 +128,8 @@ def test_plain_data_reads_only_what_forge_sends(game):
         with pytest.raises(ValueError):
             plain.loads(text, Tally)
     for counts in ({"games": -1}, {"wins": {"A": 1}}, {"scores": {0: 5}}, {"engine": {"x": 1.5}},
-                   {"card_games": {"kiss": "many"}}, {"spam": 1}):
+                   {"card_games": {"kiss": "many"}}, {"spam": 1}, {"card_verbs": {"kiss": 1}},
+                   {"kinds": {"play": {"decisions": "all"}}}, {"verbs": {"play": 1}}):
         with pytest.raises(ValueError):
             Tally(counts).check()
     with pytest.raises(ValueError):
@@ -183,6 +184,64 @@ def test_summary_fields(run100):
     assert "kiss" in r["cards"] and 0 < r["cards"]["kiss"]["play_share"] <= 1
 
 
+def test_offered_and_chosen_are_what_the_seats_were_shown_and_picked(game):
+    """Per card, the games in which an option naming it was offered and chosen, and per kind of
+    decision what its verbs got, equal what the agents themselves saw: an agent that notes every
+    option it is shown and the one it picks, in the same seeded games, counts the same."""
+    from collections import Counter
+    from forge.rules.agents import named, random_agent
+    from forge.rules.core import derive_seed, play_game
+    prep = game_prep(game)
+    ids = set(prep.playable_ids())
+    offered, chosen, asked, verbs, verb_games = Counter(), Counter(), Counter(), Counter(), Counter()
+    for i in range(30):
+        shown: set[str] = set()
+        picked: set[str] = set()
+        seen: list = []        # the decisions, a simultaneous one once
+        shown_verbs: set[str] = set()
+
+        def noting(match, seat, options, rng):
+            o = random_agent(match, seat, options, rng)
+            shown.update(w for x in options for w in named(match, x) if w in ids)
+            picked.update(w for w in named(match, o) if w in ids)
+            shown_verbs.update(x[0] for x in options)
+            if not any(d is match.decision for d in seen):
+                seen.append(match.decision)
+                asked[match.decision.kind] += 1
+            verbs[o[0]] += 1
+            return o
+        m = prep.new(3, derive_seed(8, "game", i))
+        play_game(m, [noting] * 3, m.streams.agents)
+        offered.update(shown)
+        chosen.update(picked)
+        verb_games.update(shown_verbs)
+    r = simulate(game, games=30, players=3, seed=8)
+    assert {c: v["games_offered"] for c, v in r["cards"].items()} == {c: offered[c] for c in ids}
+    assert {c: v["games_chosen"] for c, v in r["cards"].items()} == {c: chosen[c] for c in ids}
+    assert {k: v["decisions"] for k, v in r["decision_kinds"].items()} == dict(asked)
+    assert {verb: v["chosen"] for verb, v in r["option_verbs"].items() if v["chosen"]} == dict(verbs)
+    assert {verb: v["games_offered"] for verb, v in r["option_verbs"].items()} == dict(verb_games)
+    for v in r["cards"].values():   # a verb's games add up to the card's, at least
+        assert all(x["games_chosen"] <= x["games_offered"] <= v["games_offered"]
+                   for x in v["options"].values())
+
+
+def test_dead_is_never_offered_and_unplayed_is_offered_but_never_played(game):
+    """Three games leave cards unplayed: those no option named are dead, apart from those
+    offered but never played by these agents; a card played with no choice is neither."""
+    from forge.rules.simulate import never_seen_bound
+    r = simulate(game, games=3, players=4, seed=0)
+    cards = r["cards"]
+    assert r["dead_cards"] and r["unplayed_cards"]
+    assert r["dead_cards"] == [c for c, v in cards.items()
+                               if v["games_offered"] == v["games_played"] == 0]
+    assert r["unplayed_cards"] == [c for c, v in cards.items()
+                                   if v["games_offered"] and not v["games_played"]]
+    # the rule of three: after n games with none, the 95 % bound on the rate is about 3/n
+    assert r["never_seen_bound95"] == never_seen_bound(3) == round(1 - 0.05 ** (1 / 3), 4)
+    assert abs(never_seen_bound(1000) - 3 / 1000) < 0.0001 and never_seen_bound(0) == 1.0
+
+
 def test_a_broken_rule_is_reported_with_the_seed_and_actions_that_reproduce_it(game, monkeypatch):
     """Sabotage «draw» so a drawn card vanishes: the invariant check must catch it, and the
     reported seed and actions must replay to the same broken state."""
@@ -232,11 +291,32 @@ def test_cli_json_and_report(tmp_path):
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["games"] == 40 and data["agents"] == ["random", "greedy"]
+    assert data["agent_names"]["greedy"] == {"uk": "жадібний", "en": "greedy"}
+    assert {"games_offered", "games_chosen", "games_played", "options"} <= data["cards"]["kiss"].keys()
+    assert data["decision_kinds"]["play"]["decisions"] > 0
+    assert data["option_verbs"]["play"]["chosen"] > 0
     reader = PdfReader(str(pdf))
     text = " ".join(reader.pages[0].extract_text().split())
     assert "Звіт про баланс" in text and "40 партій, 3 гравці" in text
     assert "\x00" not in text, "a glyph the font lacks (it prints as an empty box)"
     assert_fonts_embedded(reader)
+    # the first page is the summary, the agents named in the reader's language
+    for head in ("Баланс місць", "Тривалість партії", "Карти, на які варто глянути",
+                 "агенти: випадковий, жадібний", "A випадковий", "B жадібний",
+                 "Усі цифри тут — з партій, які зіграли такі агенти: випадковий, жадібний",
+                 "трапляється (з імовірністю 95 %) рідше, ніж у"):
+        assert head in text, head
+    assert "random" not in text and "greedy" not in text and "Рішення за видом" not in text
+    rest = " ".join(" ".join(p.extract_text().split()) for p in reader.pages[1:])
+    assert "Рішення за видом" in rest and "Карти: у скількох партіях її запропонували" in rest
+    assert "Варіанти за дієсловом" in rest
+
+
+def test_report_in_english_names_the_agents_in_english(game, run100, tmp_path):
+    from forge.rules.report import write_report
+    reader = PdfReader(str(write_report(run100, tmp_path / "r.pdf", "en", game)))
+    text = " ".join(reader.pages[0].extract_text().split())
+    assert "Seat balance" in text and "agents: random." in text and "випадковий" not in text
 
 
 def test_cli_rejects_unknown_set():

@@ -278,18 +278,37 @@ def _emit(show: Output, result: dict) -> None:
 
 
 def text_summary(r: dict) -> str:
+    name = lambda a: r["agent_names"].get(a, {}).get("en", a)   # noqa: E731
+    who = ", ".join(dict.fromkeys(map(name, r["agents"])))
     lines = [f"{r['game']}: {r['games']} games, {r['players']} players, seed {r['seed']}, "
-             f"sets {','.join(r['sets'])}, agents {','.join(r['agents'])}",
+             f"sets {','.join(r['sets'])}, agents {','.join(map(name, r['agents']))}",
              f"speed: {r['games_per_s']} games/s, {r['decisions_per_s']} decisions/s, "
              f"{r['mean_decisions_per_game']} decisions/game"]
     for s, rate in enumerate(r["seat_win_rate"]):
         lo, hi = rate["ci95"]
-        lines.append(f"  seat {rate['seat']} ({rate['agent']}): win {rate['win_rate']:.3f} "
+        lines.append(f"  seat {rate['seat']} ({name(rate['agent'])}): win {rate['win_rate']:.3f} "
                      f"[{lo:.3f}, {hi:.3f}], mean score {r['mean_score'][s]}")
-    lines.append("dead cards: " + (", ".join(r["dead_cards"]) or "none"))
+    bound = f"{100 * r['never_seen_bound95']:.2g} %"
+    lines.append("dead cards (no rule offered them): " + (", ".join(r["dead_cards"]) or "none")
+                 + (f"; each offered in under {bound} of games (95 %)" if r["dead_cards"] else ""))
+    lines.append(f"offered but never played by these agents ({who}): "
+                 + ("games chosen/offered, by option verb" if r["unplayed_cards"] else "none"))
+    lines += [f"  {_offered(r, c)}" for c in r["unplayed_cards"]]
+    lines.append("decisions by kind (times asked, in games): " + ", ".join(
+        f"{kind} {k['decisions']} ({k['games']})" for kind, k in r["decision_kinds"].items()))
+    lines.append(f"options by verb ({who}; times chosen, in games chosen/offered): " + ", ".join(
+        f"{verb} {v['chosen']} ({v['games_chosen']}/{v['games_offered']})"
+        for verb, v in r["option_verbs"].items()))
     lines.append(f"violations: {r['violation_count']}")
     for v in r["violations"][:5]:
         lines.append(f"  game {v['game']} seed {v['seed']}: {v['message']}")
     from ..rules.report import engine_lines
     lines += engine_lines(r, "en")
     return "\n".join(lines)
+
+
+def _offered(r: dict, cid: str) -> str:
+    """``cid`` and how its options fared: ``sleep_spell: discard 364/878, play 0/1391``."""
+    verbs = r["cards"][cid]["options"]
+    return f"{cid}: " + ", ".join(f"{verb} {v['games_chosen']}/{v['games_offered']}"
+                                  for verb, v in verbs.items())

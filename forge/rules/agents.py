@@ -34,13 +34,19 @@ def agent_name(engine: Engine | None, agent: str, lang: str) -> str:
     return names.get(agent, {}).get(lang, agent)
 
 
+def named(match: Match, option: tuple) -> list[str]:
+    """What ``option`` names after its verb: `Match.label` names a card by its id (``play kiss``),
+    so these words hold the ids of the cards the option offers (with seats, numbers ...). An
+    engine's label depends on the option alone, so its words may be kept for the whole run."""
+    return match.label(option).split()[1:]
+
+
 def forbidding(agent: Agent, cards: frozenset[str]) -> Agent:
-    """``agent`` forbidden to choose an option that names one of ``cards``: options are judged by
-    `Match.label`, which names a card by its id (``play kiss``), so the agent neither plays nor
-    picks the card while it has another option; when every option names one, it chooses among
-    them as usual."""
+    """``agent`` forbidden to choose an option that names one of ``cards`` (`named`), so the
+    agent neither plays nor picks the card while it has another option; when every option names
+    one, it chooses among them as usual."""
     def restricted(match: Match, seat: int, options: list, rng: random.Random) -> tuple:
-        allowed = [o for o in options if cards.isdisjoint(match.label(o).split()[1:])]
+        allowed = [o for o in options if cards.isdisjoint(named(match, o))]
         return agent(match, seat, allowed or options, rng)
     return restricted
 

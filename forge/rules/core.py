@@ -11,7 +11,9 @@
 - `Engine`: the one typed object an engine declares itself with (players, operations,
   `Option`s, `Requires`, agents, `ScenarioKeys`, hooks; docs/engines.md), and `Prepared`,
   the base of its static tables.
-- `play_game`: the driver loop that plays one match with agents.
+- `play_game`: the driver loop that plays one match with agents; given an `Offered`, it notes
+  what the seats were offered (`actions` holds what they chose), for simulate's reports, at no
+  cost when it is not given.
 
 Hot path: nothing here copies state or formats text per step; `log` is None unless asked for.
 """
@@ -42,10 +44,10 @@ _T = TypeVar("_T")
 Flow = Generator[Any, Any, _T]
 
 __all__ = ["Agent", "Chance", "Decision", "Engine", "EngineError", "IllegalAction",
-           "InvariantViolation", "Match", "Operation", "Option", "Param", "Prepared", "Requires",
-           "Result", "Rolled", "SEAT_NAMES", "actions_from_json", "ScenarioKeys", "Streams",
-           "Violation", "chance_odds", "derive_seed", "operation", "operations_of", "play_game",
-           "replay"]
+           "InvariantViolation", "Match", "Offered", "Operation", "Option", "Param", "Prepared",
+           "Requires", "Result", "Rolled", "SEAT_NAMES", "actions_from_json", "ScenarioKeys",
+           "Streams", "Violation", "chance_odds", "derive_seed", "operation", "operations_of",
+           "play_game", "replay"]
 
 
 def derive_seed(seed: int, *names: object) -> int:
@@ -873,14 +875,31 @@ class Engine:
 
 # ---------------------------------------------------------------------------------- the driver
 
-def play_game(match: Match, agents: list, rngs: list[random.Random], check: str = "round") -> int:
+class Offered:
+    """What the seats of one game were offered and chose: every distinct option, the kind of
+    each decision put to seats, and its choices (the tuple ``match.actions`` logs). Noted by
+    `play_game` in three C calls a decision, with no Python call."""
+
+    __slots__ = ("options", "kinds", "chosen")
+
+    def __init__(self) -> None:
+        self.options: set = set()
+        self.kinds: list[str] = []
+        self.chosen: list[tuple] = []
+
+
+def play_game(match: Match, agents: list, rngs: list[random.Random], check: str = "round",
+              offered: Offered | None = None) -> int:
     """Play ``match`` to its end with ``agents[seat](match, seat, options, rng)``.
 
     Returns the number of seat decisions made. ``check``: "step" checks invariants after every
     decision, "round" leaves it to the match (its checkpoints and the end), "off" never.
+    ``offered``, when given, notes what every decision put to seats offered and got.
     """
     decisions = 0
     every = check == "step"
+    if offered is not None:
+        note, kind, chose = offered.options.update, offered.kinds.append, offered.chosen.append
     while True:
         d = match.decision
         if d is None:
@@ -888,10 +907,20 @@ def play_game(match: Match, agents: list, rngs: list[random.Random], check: str 
         seats = d.seats
         if len(seats) == 1:
             s = seats[0]
-            match.step((agents[s](match, s, d.options[0], rngs[s]),))
+            options = d.options[0]
+            got: tuple = (agents[s](match, s, options, rngs[s]),)
             decisions += 1
+            if offered is not None:
+                note(options)
+                kind(d.kind)
+                chose(got)
         else:
-            match.step(tuple(agents[s](match, s, opts, rngs[s]) for s, opts in zip(seats, d.options)))
+            got = tuple(agents[s](match, s, opts, rngs[s]) for s, opts in zip(seats, d.options))
             decisions += len(seats)
+            if offered is not None and seats:
+                note(*d.options)
+                kind(d.kind)
+                chose(got)
+        match.step(got)
         if every:
             match.check_invariants()

@@ -1,7 +1,11 @@
 """The balance report: a PDF (ReportLab, Roboto embedded) drawn from a simulation summary.
 
-Charts: win rate per seat with its 95% interval, the score distribution per seat, and per card
-how often it was played and how often the player who played it won. Ukrainian by default.
+The first page is a summary: which agents played, seat balance, game length, and the cards to
+look at (dead: no rule offered them; offered but never played by these agents). Then charts (win
+rate per seat with its 95% interval, the score distribution per seat, per card how often it was
+played and how often the player who played it won) and the long tables (per card the games it
+was offered, chosen and played in; per kind of decision what its options got). Ukrainian by
+default.
 
 Names from the game's data (its title, card names) and from the command line (sets, agents) are
 XML-escaped before they reach a `Paragraph`, whose markup would otherwise read `<img src=...>` in
@@ -34,23 +38,66 @@ from .agents import agent_name
 TEXT: dict[str, dict[str, Any]] = {
     "uk": {"title": "Звіт про баланс: {game}", "run": "{games}, {players}, зерно {seed}, "
            "набори: {sets}, агенти: {agents}.", "n_games": ("партія", "партії", "партій"),
-           "n_players": ("гравець", "гравці", "гравців"), "speed": "Швидкість: {gps} партій/с, {dps} рішень/с; "
-           "у середньому {dpg} рішень за партію.", "wins": "Частка перемог за місцем (95 % інтервал)",
-           "seat": "Місце", "win": "Перемоги", "score": "Середній бал", "dist": "Розподіл балів",
+           "n_players": ("гравець", "гравці", "гравців"), "speed": "Швидкість: {gps} партій/с, {dps} рішень/с.", "wins": "Частка перемог за місцем (95 % інтервал)",
+           "seat": "Місце", "agent": "Агент", "win": "Перемоги", "score": "Середній бал", "dist": "Розподіл балів",
            "points": "бали", "games": "партії", "cards": "Карти: частка партій, де її зіграли, "
            "і частка перемог того, хто її зіграв", "card": "Карта", "play": "Зіграна", "winshare":
-           "Перемоги", "dead": "Мертві карти (не зіграні жодного разу): {cards}.", "none": "немає",
-           "viol": "Порушення інваріантів: {n}.", "top": "Найчастіше зіграні карти"},
+           "Перемоги", "none": "немає",
+           "viol": "Порушення інваріантів: {n}.", "top": "Найчастіше зіграні карти",
+           "who": "Усі цифри тут - з партій, які зіграли такі агенти: {agents}. Інші агенти "
+           "можуть обирати інакше.",
+           "balance": "Баланс місць", "length": "Тривалість партії",
+           "per_game": "У середньому {dpg} гравців за партію.",
+           "n_decisions": ("рішення", "рішення", "рішень", "рішення"), "n_cards": ("карта", "карти", "карт"),
+           "look": "Карти, на які варто глянути",
+           "dead": "Мертві карти (жодне правило не запропонувало їх у жодній партії): {cards}.",
+           "bound": "Карта, якої не запропонували в жодній з {games}, трапляється (з імовірністю "
+           "95 %) рідше, ніж у {p} % партій.",
+           "unplayed": "Запропоновані, але жодного разу не зіграні цими агентами ({agents}): {n}.",
+           "unplayed_note": "Їх можна було зіграти (або залишити, скинути…), та агенти їх не "
+           "грали: це ще не вада карти.",
+           "offered": "Запропонована, партій", "chosen": "Обрана (будь-як), партій",
+           "more": "І ще {n} (усі - у таблиці карт).",
+           "table": "Карти: у скількох партіях її запропонували, обрали (будь-як) і зіграли",
+           "kinds": "Рішення за видом: скільки разів і в скількох партіях питали",
+           "verbs": "Варіанти за дієсловом: у скількох партіях пропонували й обрали, скільки "
+           "разів обрали",
+           "kind": "Вид рішення", "asked": "Питали, разів", "asked_games": "Питали, партій",
+           "verb": "Дієслово", "times": "Обрали, разів", "in_games": "Пропонували, партій",
+           "chosen_games": "Обрали, партій", "played": "Зіграна, партій",
+           "engine": "Цифри гри"},
     "en": {"title": "Balance report: {game}", "run": "{games}, {players}, seed {seed}, "
            "sets: {sets}, agents: {agents}.", "n_games": ("game", "games"),
-           "n_players": ("player", "players"), "speed": "Speed: {gps} games/s, {dps} decisions/s; "
-           "{dpg} decisions per game on average.", "wins": "Win rate per seat (95% interval)",
-           "seat": "Seat", "win": "Wins", "score": "Mean score", "dist": "Score distribution",
+           "n_players": ("player", "players"), "speed": "Speed: {gps} games/s, {dps} decisions/s.", "wins": "Win rate per seat (95% interval)",
+           "seat": "Seat", "agent": "Agent", "win": "Wins", "score": "Mean score", "dist": "Score distribution",
            "points": "points", "games": "games", "cards": "Cards: share of games in which it was "
            "played, and share of wins of the player who played it", "card": "Card", "play": "Played",
-           "winshare": "Won", "dead": "Dead cards (never played): {cards}.", "none": "none",
-           "viol": "Invariant violations: {n}.", "top": "Most played cards"},
+           "winshare": "Won", "none": "none",
+           "viol": "Invariant violations: {n}.", "top": "Most played cards",
+           "who": "Every figure here comes from games played by these agents: {agents}. Other "
+           "agents may choose otherwise.",
+           "balance": "Seat balance", "length": "Game length",
+           "per_game": "{dpg} by players per game on average.",
+           "n_decisions": ("decision", "decisions"), "n_cards": ("card", "cards"),
+           "look": "Cards to look at",
+           "dead": "Dead cards (no rule offered them in any game): {cards}.",
+           "bound": "A card offered in none of {games} is offered (95% confidence) in fewer than "
+           "{p}% of games.",
+           "unplayed": "Offered but never played by these agents ({agents}): {n}.",
+           "unplayed_note": "They could have been played (or kept, discarded ...), and the agents "
+           "did not play them: that alone is no fault of the card.",
+           "offered": "Offered, games", "chosen": "Chosen (any way), games",
+           "more": "And {n} more (all in the table of cards).",
+           "table": "Cards: games in which it was offered, chosen (any way) and played",
+           "kinds": "Decisions by kind: times and games asked",
+           "verbs": "Options by verb: games offered and chosen in, times chosen",
+           "kind": "Kind", "asked": "Asked, times", "asked_games": "Asked, games",
+           "verb": "Verb", "times": "Chosen, times", "in_games": "Offered, games",
+           "chosen_games": "Chosen, games", "played": "Played, games",
+           "engine": "The game's figures"},
 }
+#: Rows of the summary page's table of cards offered but never played; the rest are counted.
+SUMMARY_ROWS = 20
 SEAT_COLOURS = [colors.HexColor(c) for c in ("#d6336c", "#1c7ed6", "#37b24d", "#f59f00",
                                               "#7048e8", "#0ca678", "#e8590c", "#495057")]
 BODY = ParagraphStyle("body", fontName=REGULAR, fontSize=9.5, leading=12.5)
@@ -73,13 +120,13 @@ def _legend(d: Drawing, x: float, y: float, label: str, colour: Any) -> None:
     d.add(String(x + 3.4 * mm, y + 0.3 * mm, label, fontName=REGULAR, fontSize=8, fillColor=colour))
 
 
-def _win_chart(result: dict, num: Callable) -> Drawing:
+def _win_chart(result: dict, num: Callable, agent: Callable[[str], str]) -> Drawing:
     d = Drawing(170 * mm, 70 * mm, initialFontName=REGULAR)
     rates = result["seat_win_rate"]
     chart = _styled(VerticalBarChart(), num, "0.0#")
     chart.x, chart.y, chart.width, chart.height = 15 * mm, 10 * mm, 145 * mm, 52 * mm
     chart.data = [[r["win_rate"] for r in rates]]
-    chart.categoryAxis.categoryNames = [f"{r['seat']} ({r['agent']})" for r in rates]
+    chart.categoryAxis.categoryNames = [f"{r['seat']} ({agent(r['agent'])})" for r in rates]
     chart.valueAxis.valueMax = min(1.0, max([r["ci95"][1] for r in rates] + [0.1]) + 0.05)
     chart.bars[0].fillColor = SEAT_COLOURS[0]
     d.add(chart)
@@ -139,7 +186,9 @@ def _card_chart(rows: list[tuple[str, float, float]], t: dict, num: Callable) ->
 
 
 def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -> Path:
-    """Write the report to ``path`` (via a temporary file, renamed when complete)."""
+    """Write the report to ``path`` (via a temporary file, renamed when complete): a first page
+    a designer reads in a minute (who played, seat balance, game length, cards to look at),
+    then the charts and the long tables."""
     register()
     t = TEXT.get(lang, TEXT["en"])
     names = {}
@@ -155,35 +204,83 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     lang = lang if lang in TEXT else "en"
     num = partial(_number, lang=lang)
     para = partial(_para, lang=lang)
+    agent = lambda a: result.get("agent_names", {}).get(a, {}).get(lang) or agent_name(engine, a, lang)  # noqa: E731
+    who = escape(", ".join(dict.fromkeys(map(agent, result["agents"]))))
+    card = lambda c: names.get(c) or c   # noqa: E731
+    n = result["games"]
     story = [para(t["title"].format(game=escape(title)), HEAD),
-             para(t["run"].format(games=_counted(result["games"], t["n_games"], lang),
-                                       players=_counted(result["players"], t["n_players"], lang),
-                                       seed=result["seed"], sets=escape(", ".join(sets.get(s, s) for s in result["sets"])),
-                                       agents=escape(", ".join(agent_name(engine, a, lang) for a in result["agents"]))), BODY),
-             para(t["speed"].format(gps=num(result["games_per_s"], "#,##0.#"),
-                                         dps=num(result["decisions_per_s"], "#,##0"),
-                                         dpg=num(result["mean_decisions_per_game"], "#,##0.#")), BODY),
-             para(t["viol"].format(n=result["violation_count"]), BODY),
-             *[para(escape(line), BODY) for line in engine_lines(result, lang)],
-             para(t["wins"], SUB), _win_chart(result, num)]
-    rows = [[t["seat"], t["win"], "95 %", t["score"]]]
+             para(t["run"].format(games=_counted(n, t["n_games"], lang),
+                                  players=_counted(result["players"], t["n_players"], lang),
+                                  seed=result["seed"], sets=escape(", ".join(sets.get(s, s) for s in result["sets"])),
+                                  agents=escape(", ".join(map(agent, result["agents"])))), BODY),
+             para(t["who"].format(agents=who), BODY),
+             para(t["balance"], SUB)]
+    rows = [[t["seat"], t["agent"], t["win"], "95 %", t["score"]]]
     for s, r in enumerate(result["seat_win_rate"]):
-        rows.append([f"{r['seat']} ({r['agent']})", num(r["win_rate"], "0.000"),
+        rows.append([r["seat"], agent(r["agent"]), num(r["win_rate"], "0.000"),
                      f"{num(r['ci95'][0], '0.000')}–{num(r['ci95'][1], '0.000')}",
                      num(result["mean_score"][s], "0.00")])
-    table = Table(rows, hAlign="LEFT")
-    table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, 9),
-                               ("FONT", (0, 0), (-1, 0), BOLD, 9),
-                               ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black)]))
-    story += [table, para(t["dist"], SUB), _score_chart(result, t, num)]
+    lines = engine_lines(result, lang)
+    dpg = result["mean_decisions_per_game"]
+    story += [_table(rows, numbers=2), para(t["length"], SUB),
+              para(t["per_game"].format(dpg=f"{num(dpg, '#,##0.#')}{NBSP}"
+                                            f"{plural(dpg, t['n_decisions'], lang)}"), BODY),
+              *[para(escape(line), BODY) for line in lines[:1]],
+              para(t["look"], SUB)]
+    dead = escape(", ".join(card(c) for c in result["dead_cards"]) or t["none"])
+    story += [para(t["dead"].format(cards=dead), BODY),
+              para(t["bound"].format(games=_counted(n, t["n_games"], lang),
+                                     p=num(100 * result["never_seen_bound95"], "0.0#")), BODY)]
+    unplayed = sorted(result["unplayed_cards"], key=lambda c: (-result["cards"][c]["games_offered"], c))
+    story += [Spacer(1, 2 * mm), para(t["unplayed"].format(
+        agents=who, n=_counted(len(unplayed), t["n_cards"], lang) if unplayed else t["none"]), BODY)]
+    if unplayed:
+        story += [para(t["unplayed_note"], BODY), Spacer(1, 2 * mm)]
+        rows = [[t["card"], t["offered"], t["chosen"]]]
+        for c in unplayed[:SUMMARY_ROWS]:
+            v = result["cards"][c]
+            rows.append([card(c)[:40], num(v["games_offered"], "#,##0"), num(v["games_chosen"], "#,##0")])
+        story.append(_table(rows, numbers=1))
+        if len(unplayed) > SUMMARY_ROWS:
+            story.append(para(t["more"].format(n=len(unplayed) - SUMMARY_ROWS), BODY))
+    story += [Spacer(1, 3 * mm), para(t["viol"].format(n=result["violation_count"]), BODY),
+              PageBreak(), para(t["wins"], SUB), _win_chart(result, num, agent),
+              para(t["dist"], SUB), _score_chart(result, t, num),
+              para(t["speed"].format(gps=num(result["games_per_s"], "#,##0.#"),
+                                     dps=num(result["decisions_per_s"], "#,##0")), BODY)]
+    if lines:
+        story += [para(t["engine"], SUB), *[para(escape(line), BODY) for line in lines]]
     cards = sorted(result["cards"].items(), key=lambda kv: (-kv[1]["play_share"], kv[0]))
-    dead = escape(", ".join(names.get(c, c) for c in result["dead_cards"]) or t["none"])
-    story += [PageBreak(), para(t["cards"], SUB), para(t["dead"].format(cards=dead), BODY),
-              Spacer(1, 4 * mm)]
-    chart_rows = [(names.get(c, c), v["play_share"], v["win_share"]) for c, v in cards]
+    story += [PageBreak(), para(t["cards"], SUB), Spacer(1, 4 * mm)]
+    chart_rows = [(card(c), v["play_share"], v["win_share"]) for c, v in cards]
     for k in range(0, len(chart_rows), 40):
         story.append(_card_chart(chart_rows[k:k + 40], t, num))
+    rows = [[t["card"], t["offered"], t["chosen"], t["played"]]]
+    for c, v in sorted(result["cards"].items(), key=lambda kv: (card(kv[0]), kv[0])):
+        rows.append([card(c)[:40], *(num(v[k], "#,##0") for k in ("games_offered", "games_chosen",
+                                                                   "games_played"))])
+    story += [para(t["table"], SUB), _table(rows, repeat=1, numbers=1)]
+    rows = [[t["verb"], t["in_games"], t["chosen_games"], t["times"]]]
+    for verb, v in result["option_verbs"].items():
+        rows.append([verb, *(num(v[k], "#,##0") for k in ("games_offered", "games_chosen", "chosen"))])
+    story += [para(t["verbs"], SUB), _table(rows, repeat=1, numbers=1)]
+    rows = [[t["kind"], t["asked"], t["asked_games"]]]
+    for kind, k in result["decision_kinds"].items():
+        rows.append([kind, num(k["decisions"], "#,##0"), num(k["games"], "#,##0")])
+    story += [para(t["kinds"], SUB), _table(rows, repeat=1, numbers=1)]
     return _build(story, path, t["title"].format(game=title))
+
+
+def _table(rows: list[list[str]], repeat: int = 0, numbers: int = 0) -> Table:
+    """A plain table, its header row bold and ruled (and repeated on each page when
+    ``repeat``); the columns from ``numbers`` on hold numbers, right-aligned."""
+    table = Table(rows, hAlign="LEFT", repeatRows=repeat)
+    table.setStyle(TableStyle([("ALIGN", (numbers or len(rows[0]), 1), (-1, -1), "RIGHT"),("FONT", (0, 0), (-1, -1), REGULAR, 9),
+                               ("FONT", (0, 0), (-1, 0), BOLD, 9),
+                               ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
+                               ("TOPPADDING", (0, 0), (-1, -1), 1),
+                               ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+    return table
 
 
 def _para(markup: str, style: Any, lang: str) -> Paragraph:

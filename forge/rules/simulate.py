@@ -1,4 +1,5 @@
-"""Play many seeded games and summarise them: win rates, scores, dead cards, violations.
+"""Play many seeded games and summarise them: win rates, scores, which cards the rules offered and
+the agents chose, what each kind of decision offered and got, violations.
 
 Game ``i`` of a run with seed ``S`` is played with seed ``derive_seed(S, "game", i)``, whichever
 worker plays it. Workers play chunks of games (forge/rules/workers.py) and return a `Tally` of
@@ -12,13 +13,18 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
+from itertools import chain
+from functools import lru_cache, reduce
+from operator import itemgetter, or_
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import EngineError, InvariantViolation
 from . import ENGINES, plain
-from .agents import Agent, agents_for, forbidding
-from .core import Engine, Match, Prepared, Rolled, Violation, derive_seed, play_game, resolve_options
+from .agents import Agent, agent_name, agents_for, forbidding, named
+from .core import (Engine, Match, Offered, Prepared, Rolled, Violation, derive_seed, play_game,
+                   resolve_options)
 from .tally import add, check_counts
 from .workers import Interrupted, Setup, run_chunks
 
@@ -46,13 +52,16 @@ class Plan:
         return [forbidding(a, self.forbid) for a in seats] if self.forbid else seats
 
 
-def play_one(prep: Prepared, plan: Plan, agents: list[Agent], i: int) -> tuple[Match, int] | dict:
+def play_one(prep: Prepared, plan: Plan, agents: list[Agent], i: int,
+             offered: Offered | None = None) -> tuple[Match, int] | dict:
     """Game ``i`` of the run: (the finished match, seat decisions made), or, when it broke an
-    invariant or crashed, the violation with the seed and actions that reproduce it."""
+    invariant or crashed, the violation with the seed and actions that reproduce it.
+    ``offered`` notes what the seats were offered (`play_game`)."""
     gseed = derive_seed(plan.seed, "game", i)
     match = prep.new(plan.players, gseed)
     try:
-        return match, play_game(match, agents, match.streams.agents, check=plan.check)
+        return match, play_game(match, agents, match.streams.agents, check=plan.check,
+                                offered=offered)
     except Exception as exc:   # noqa: BLE001 - a crash is a finding too
         kind = "invariant" if isinstance(exc, InvariantViolation) else type(exc).__name__
         v = Violation(gseed, plan.players, f"{kind}: {exc}", list(match.actions),
@@ -69,13 +78,108 @@ def unit(players: int) -> int:
 COUNTS = frozenset({"played", "games", "violations", "decisions", "engine_games"})
 
 
+class Choices:
+    """Adds up, game by game, what an `Offered` noted the seats were offered and chose: per card
+    the games in which an option naming it was offered, and those in which one was chosen, also per
+    verb (an option's first element), so a card kept or discarded but never chosen to be played
+    shows as such; per verb the games it was offered and chosen in and the times it was chosen;
+    per decision kind the times it was put to seats (a simultaneous decision once) and the
+    games it was. An option names the cards its label names (`named`).
+
+    Counting must cost a small share of a game that takes a few milliseconds and offers over a
+    thousand options, so each distinct option is worked out once, into a bit mask of what it
+    names (its verb, its cards, each (verb, card)); a game's masks are OR-ed together in C and
+    added, as binary numbers, to bit-sliced counters (`bump`): a few big-integer operations a
+    game, whatever the number of cards. Every step of `add` is one C call over the game's
+    options, choices or kinds (docs/simulate.md has what it costs)."""
+
+    def __init__(self, prep: Any):
+        self.ids = frozenset(prep.def_ids)
+        #: ("verb", v) | ("card", c) | ("verb_card", v, c) -> bit index, and option -> mask of
+        #: what it names: shared by the chunks a process plays of one configuration
+        self.bit, self.mask_of = option_tables(prep)
+        self.offered: list[int] = []    # bit-sliced counts of games: plane i holds bit i
+        self.chosen: list[int] = []
+        self.times: Counter = Counter()         # verb: times chosen
+        self.kind_decisions: Counter = Counter()    # kind: times put to seats
+        self.kind_games: Counter = Counter()    # kind: games in which it was asked
+
+    def _learn(self, match: Any, options: Any) -> None:
+        bit = self.bit
+        for o in options:
+            if o in self.mask_of:
+                continue
+            verb = o[0]
+            cards = [w for w in dict.fromkeys(named(match, o)) if w in self.ids]
+            keys = [("verb", verb), *(("card", c) for c in cards), *(("verb_card", verb, c) for c in cards)]
+            self.mask_of[o] = sum(1 << bit.setdefault(k, len(bit)) for k in keys)
+
+    def add(self, match: Match, game: Offered) -> None:
+        mask_of = self.mask_of
+        try:
+            offered = reduce(or_, map(mask_of.__getitem__, game.options), 0)
+        except KeyError:
+            self._learn(match, game.options)
+            offered = reduce(or_, map(mask_of.__getitem__, game.options), 0)
+        bump(self.offered, offered)
+        picked = set(chain.from_iterable(game.chosen))
+        bump(self.chosen, reduce(or_, map(mask_of.__getitem__, picked), 0))
+        self.times.update(map(itemgetter(0), chain.from_iterable(game.chosen)))
+        kinds = Counter(game.kinds)
+        self.kind_decisions.update(kinds)
+        self.kind_games.update(kinds.keys())
+
+    def counts(self) -> dict:
+        """The tally's trees: ``card_offered``, ``card_chosen`` {card: games}; ``card_verbs``
+        {card: {verb: {games_offered, games_chosen}}}; ``verbs`` {verb: {games_offered,
+        games_chosen, chosen}}; ``kinds`` {kind: {decisions, games}}."""
+        out: dict = {"card_offered": {}, "card_chosen": {}, "card_verbs": {}, "verbs": {},
+                     "kinds": {kind: {"decisions": self.kind_decisions[kind], "games": n}
+                               for kind, n in self.kind_games.items()}}
+        for planes, key, card_key in ((self.offered, "games_offered", "card_offered"),
+                                      (self.chosen, "games_chosen", "card_chosen")):
+            for k, i in self.bit.items():
+                n = sum(((p >> i) & 1) << j for j, p in enumerate(planes))
+                if k[0] == "card":
+                    if n:
+                        out[card_key][k[1]] = n
+                elif k[0] == "verb_card":
+                    out["card_verbs"].setdefault(k[2], {}).setdefault(
+                        str(k[1]), {"games_offered": 0, "games_chosen": 0})[key] = n
+                else:
+                    out["verbs"].setdefault(str(k[1]), {"games_offered": 0, "games_chosen": 0,
+                                                        "chosen": self.times[k[1]]})[key] = n
+        return out
+
+
+@lru_cache(maxsize=8)
+def option_tables(prep: Any) -> tuple[dict, dict]:
+    """Empty tables for `Choices`, two per prepared configuration (kept with the few
+    `Setup.prepared` keeps), so each chunk does not work the same options out again."""
+    return {}, {}
+
+
+def bump(planes: list[int], mask: int) -> None:
+    """Add 1 to the count of every bit set in ``mask``, in bit-sliced counters: ``planes[i]``
+    holds bit i of every count, so adding is a ripple carry over a few big integers."""
+    i = 0
+    while mask:
+        if i == len(planes):
+            planes.append(0)
+        carry = planes[i] & mask
+        planes[i] ^= mask
+        mask = carry
+        i += 1
+
+
 @plain.kind
 @dataclass
 class Tally:
     """What some games add up to. ``counts``: games played and finished, seat decisions, wins
     per seat in `unit` parts, score histograms per seat, and per card the games it was played
     in, its plays (a card and the seat playing it, once a game) and the win parts of those
-    seats; ``engine`` the engine's tallies over ``engine_games`` games; the first violations."""
+    seats, the games it was offered and chosen in, and per decision kind what `Choices` counts;
+    ``engine`` the engine's tallies over ``engine_games`` games; the first violations."""
 
     counts: dict = field(default_factory=dict)
     violations: list = field(default_factory=list)
@@ -91,7 +195,9 @@ class Tally:
         merging and summarising it cannot fail; ValueError saying what is amiss if not."""
         c, natural = self.counts, lambda x: type(x) is int and x >= 0
         trees = {"wins": (1, (int,)), "scores": (2, (int,)), "card_games": (1, (str,)),
-                 "card_plays": (1, (str,)), "card_wins": (1, (str,)), "engine": (None, (int, str))}
+                 "card_plays": (1, (str,)), "card_wins": (1, (str,)), "card_offered": (1, (str,)),
+                 "card_chosen": (1, (str,)), "card_verbs": (3, (str,)), "kinds": (2, (str,)), "verbs": (2, (str,)),
+                 "engine": (None, (int, str))}
         if type(c) is not dict or not set(c) <= trees.keys() | COUNTS:
             raise ValueError(f"tally counts: {sorted(map(str, c)) if type(c) is dict else c!r}")
         for key in COUNTS & set(c):
@@ -121,10 +227,12 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
     card_plays: dict[str, int] = {}
     card_wins: dict[str, int] = {}
     engine_counts: dict = {}
+    choices = Choices(prep)
     done = decisions = engine_games = broken = 0
     violations: list[dict] = []
     for i in range(first, first + count):
-        got = play_one(prep, plan, agents, i)
+        offered = Offered()
+        got = play_one(prep, plan, agents, i, offered)
         if isinstance(got, dict):
             broken += 1
             if len(violations) < VIOLATIONS_KEPT:
@@ -150,6 +258,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
                 card_wins[cid] = card_wins.get(cid, 0) + share
         for cid in seen:
             card_games[cid] = card_games.get(cid, 0) + 1
+        choices.add(match, offered)
         if stats_wanted:
             got_stats = match.stats()
             add(engine_counts, per_game(prep, got_stats) if per_game else got_stats)
@@ -157,7 +266,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
     counts = {"played": count, "games": done, "violations": broken, "decisions": decisions,
               "wins": dict(enumerate(wins)), "scores": dict(enumerate(scores)),
               "card_games": card_games, "card_plays": card_plays, "card_wins": card_wins,
-              "engine": engine_counts, "engine_games": engine_games}
+              **choices.counts(), "engine": engine_counts, "engine_games": engine_games}
     return Tally(counts, violations)
 
 
@@ -244,12 +353,22 @@ def summarise(prep: Any, tally: Tally, games: int, plan: Plan, elapsed: float,
         seat_rate.append({"seat": "ABCDEFGH"[s], "agent": agents[s % len(agents)],
                           "win_rate": round(parts / whole, 4) if n else 0.0,
                           "ci95": [round(lo, 4), round(hi, 4)]})
+    offered, chosen = c.get("card_offered", {}), c.get("card_chosen", {})
+    card_verbs = c.get("card_verbs", {})
     playable = prep.playable_ids()
     cards = {cid: {"games_played": played_games.get(cid, 0),
+                   "games_offered": offered.get(cid, 0),
+                   "games_chosen": chosen.get(cid, 0),
+                   "options": dict(sorted(card_verbs.get(cid, {}).items())),
                    "play_share": round(played_games.get(cid, 0) / n, 4) if n else 0.0,
                    "win_share": round(plays_by_winner.get(cid, 0) / (unit(players) * plays_total[cid]), 4)
                    if plays_total.get(cid) else 0.0}
              for cid in playable}
+    # dead: no rule offered it and none played it; unplayed: offered (to play, keep, discard
+    # ...), never chosen to be played. Played with no choice (an event drawn) is neither.
+    dead = [cid for cid in playable if not offered.get(cid) and not played_games.get(cid)]
+    unplayed = [cid for cid in playable if offered.get(cid) and not played_games.get(cid)]
+    engine = ENGINES[prep.game.manifest.engine]
     result = {
         "game": prep.game.id,
         "games": n,
@@ -265,16 +384,34 @@ def summarise(prep: Any, tally: Tally, games: int, plan: Plan, elapsed: float,
         "mean_score": [round(sum(v * k for v, k in h.items()) / n, 3) if n else 0.0 for h in hist],
         "score_distribution": [{str(k): v for k, v in sorted(h.items())} for h in hist],
         "mean_decisions_per_game": round(decisions / n, 2) if n else 0.0,
-        "dead_cards": sorted(cid for cid in playable if not played_games.get(cid)),
+        "agent_names": {a: {lang: agent_name(engine, a, lang) for lang in prep.game.manifest.locales}
+                        for a in dict.fromkeys(agents)},
+        "dead_cards": dead,
+        "unplayed_cards": unplayed,
+        "never_seen_bound95": never_seen_bound(n),
         "cards": cards,
+        "decision_kinds": dict(sorted(c.get("kinds", {}).items())),
+        "option_verbs": option_verbs(c.get("verbs", {})),
         "violations": tally.violations,
         "violation_count": c.get("violations", 0),
         "interrupted": interrupted,
     }
-    hook = ENGINES[prep.game.manifest.engine].statistics
+    hook = engine.statistics
     if hook is not None:
         result["engine"] = hook(prep, c.get("engine", {}), c.get("engine_games", 0))
     return result
+
+
+def never_seen_bound(n: int) -> float:
+    """The 95 % upper bound on the per-game rate of something seen in none of ``n`` games:
+    1 - 0.05^(1/n), about 3/n (the rule of three); 1.0 for no games."""
+    return round(1 - 0.05 ** (1 / n), 4) if n else 1.0
+
+
+def option_verbs(verbs: dict) -> dict:
+    """Per option verb (attack, trade, discard ...), in any kind of decision: the games it was
+    offered and chosen in and the times it was chosen; never chosen first, then by name."""
+    return dict(sorted(verbs.items(), key=lambda kv: (kv[1]["chosen"] > 0, kv[0])))
 
 
 def without_timings(result: dict) -> dict:
