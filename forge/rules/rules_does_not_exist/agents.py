@@ -177,11 +177,15 @@ def _odds(t: _Sight) -> float:
     return 0.1
 
 
+#: What each failure operation costs, in souls: a card is worth half a soul, a skipped turn
+#: the success it might have earned, a Reset the game (`_risk`).
+_FAILURE_COST = {"lose_souls": 1.0, "discard": 0.5, "lose_mercenaries": 0.5, "lose_class": 1.0,
+                 "skip_turn": 1.5, "reset": 10.0}
+
+
 def _risk(p: CardTables, monster: int) -> float:
-    """What failing ``monster`` is expected to cost, in souls (a Reset counts as the game)."""
-    if any(op == "reset" for op, _ in p.failure[monster]):
-        return 10.0
-    return 1.0 + p.level[monster] / 10
+    """What failing ``monster`` is expected to cost, in souls, read from its printed failure."""
+    return sum(_FAILURE_COST.get(op, 1.0) * args.get("count", 1) for op, args in p.failure[monster])
 
 
 def _worth(t: _Sight, monster: int, odds: float) -> float:
