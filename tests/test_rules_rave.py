@@ -186,7 +186,7 @@ def test_report_pdf_prints_the_designers_figures_in_its_language(game, tmp_path)
     gremlin = next(c for c in game.cards if c.type == "monster" and c.level == 1)
     assert gremlin.name["uk"] in text and gremlin.id not in text
     basic = game.manifest.sets["basic"].name["uk"]
-    assert f"набори: {basic}" in text and "агенти: випадковий" in text   # no ids, no English
+    assert f"набори: {basic}" in text and "агенти: розважливий" in text   # no ids, no English
 
 
 def test_view_hides_other_hands(prep):

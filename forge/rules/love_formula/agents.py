@@ -2,7 +2,8 @@
 
 - ``greedy``: prefers completing dates: attaches preparations that a pair of its own still
   needs (the one closest to perfect first), plays pairs it can fill, drafts what its pairs need,
-  targets the opponent pair closest to perfect with obstacles, and otherwise plays at random.
+  keeps of two unattached preparations of a kind the one its pairs need more, targets the
+  opponent pair closest to perfect with obstacles, and otherwise plays at random.
 
 An agent decides from ``match.view(seat)`` (its own hand, pack and picks, the public table), the
 options it is offered and the printed card data of the prepared game (``match.p``); it never
@@ -44,6 +45,14 @@ def _wanted_in_hand(p: Tables, view: dict[str, Any]) -> set[int]:
     return keys
 
 
+def _use(k: int, need: dict[int, int], wanted: set[int]) -> int:
+    """How much a preparation of requirement key ``k`` is worth to the seat: most when a pair
+    of its own misses few cards besides it, less when a pair in its hand wants it."""
+    if k in need:
+        return 20 - need[k]
+    return 8 if k in wanted else 1
+
+
 def _missing(p: Tables, pair: int, att: list[str]) -> int:
     """How many requirements of ``pair`` (a handle) its attached cards (ids) leave open."""
     have = {p.key[p.card_index[c]] for c in att if p.type[p.card_index[c]] == PREP}
@@ -67,8 +76,7 @@ def greedy_agent(match: Match, seat: int, options: Sequence[Action], rng: random
     first = options[0].verb
     best, best_score = options[0], -1e9
     view: dict[str, Any] = {}       # read when an option needs the table (not for a pass)
-    need: dict[int, int] | None = None
-    wanted: set[int] | None = None
+    wants: tuple[dict[int, int], set[int]] | None = None    # (`_needs`, `_wanted_in_hand`)
     for opt in options:
         v = opt.verb
         score = rng.random()          # random tie-break among equals
@@ -80,15 +88,9 @@ def greedy_agent(match: Match, seat: int, options: Sequence[Action], rng: random
             h = opt.card
             t = typ[h]
             if t == PREP:
-                k = key[h]
-                if need is None:
-                    need = _needs(p, view["pairs"][seat])
-                if k in need:
-                    score += 20 - need[k]
-                else:
-                    if wanted is None:
-                        wanted = _wanted_in_hand(p, view)
-                    score += 8 if k in wanted else 1
+                if wants is None:
+                    wants = _needs(p, view["pairs"][seat]), _wanted_in_hand(p, view)
+                score += _use(key[h], *wants)
             elif t == PAIR:
                 have = {key[p.card_index[u]] for u in view["unattached"][seat]}
                 score += 6 + 3 * len(p.req[h] & have)
@@ -104,8 +106,18 @@ def greedy_agent(match: Match, seat: int, options: Sequence[Action], rng: random
         elif isinstance(opt, Onto):       # attach, move
             _, att = _find_pair(view, seat, p.cid[opt.pair])
             score += 30 - _missing(p, opt.pair, att)
-        elif v == "keep":
-            score += 10
+        elif (v == "keep" or v == "drop") and isinstance(opt, OnCard):
+            # the new preparation, or (drop) the unattached one of its kind that it would replace;
+            # below any attachment
+            if not view:
+                view = match.view(seat)
+            if wants is None:
+                wants = _needs(p, view["pairs"][seat]), _wanted_in_hand(p, view)
+            h = opt.card
+            if v == "drop":
+                ix, sub = p.card_index, p.sub
+                h = next((ix[c] for c in view["unattached"][seat] if sub[ix[c]] == sub[opt.card]), h)
+            score += 10 + _use(key[h], *wants) / 10
         elif v == "target" and isinstance(opt, OnCard):
             owner, att = _find_pair(view, seat, p.cid[opt.card])
             if owner == seat:
@@ -114,7 +126,7 @@ def greedy_agent(match: Match, seat: int, options: Sequence[Action], rng: random
                 score += 10 - _missing(p, opt.card, att)
         elif v == "pass":
             score += 0.5 if first == "pass" else 0
-        elif v in ("scrap", "drop"):
+        elif v == "scrap":
             score -= 10
         elif v == "react":
             score += 3

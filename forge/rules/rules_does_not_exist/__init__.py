@@ -25,7 +25,8 @@ ENGINE = core.Engine(
     "rules_does_not_exist", PLAYERS, prepare, OPERATIONS, options=OPTIONS, requires=REQUIRES,
     agents=AGENTS, agent_names=AGENT_NAMES, scenario=SCENARIO, scenario_setup=scenario_setup,
     scenario_expect=scenario_expect, describe_expect=describe_expect, score_unit=SCORE_UNIT,
-    rules=RULES, check_data=check_data, tally=tally, statistics=statistics)
+    rules=RULES, check_data=check_data, tally=tally, statistics=statistics,
+    default_agents=("sensible",))
 
 __all__ = ["ABILITY_OPS", "AGENTS", "AGENT_NAMES", "CLASS", "DRAFT", "ENGINE", "ESCAPE_AT",
            "FAILURE_OPS", "FIRST_PLAYER", "HIRE_AT", "LIMIT", "MAX_MERCS", "MERC", "MERC_ONLY",

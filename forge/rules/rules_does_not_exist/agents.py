@@ -5,8 +5,9 @@ hand and Mercenaries' card counts, the public table: lineups with the boosts Mer
 their cards, inventories, souls, Classes, Mercenaries, hand sizes), the options it is offered
 and the printed card data of the prepared game (``match.p``); it never reads the match's zones:
 
-- it invites a monster only when its own cards beat the expectation with room to spare, and
-  then the one with the richest reward;
+- it invites a monster when its odds of satisfying it (`_odds`: its own cards less the one it
+  pays, its Mercenaries' face-down cards at the mean printed bonus, a friend's help) are fair
+  against what a failure costs (a Reset asks for better odds), then the richest it may risk;
 - it lays the smallest lineup that wins: the weakest card that makes the lineup win, else the
   card that adds most; it calls its Mercenaries when its own cards are not enough, and a friend
   (promising every reward card) when even those fall short;
@@ -14,7 +15,11 @@ and the printed card data of the prepared game (``match.p``); it never reads the
   usurps a rave when its own cards beat both the expectation and the Host's lineup clearly;
   at a rival's match point it feeds cards to the strongest Invader;
 - it buys a Class when it has none and souls to spare, hires Mercenaries with spare cards,
-  stashes its best cards in the inventory and discards its weakest.
+  stashes its best cards in the inventory and discards its weakest;
+- short of the expectation by a little, it trades its weakest card before passing; asked for a
+  trade, it gives a card its lineup would miss least, unless the Host is about to win;
+- after a Reset it pays and plays on unless a rival needs one success to win while it trails
+  too far to catch up (`_hopeless`).
 """
 from __future__ import annotations
 
@@ -22,11 +27,12 @@ import random
 from typing import Any, Sequence, TypeVar
 
 from ..agents import Agent, random_agent
-from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, PASS, PAY, RAVE,
-                      REROLL, STAND, Call, Choice, Give, Pick)
-from .tables import CardTables, Strength, lineup_strength
+from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, LEAVE, PASS, PAY,
+                      RAVE, REROLL, STAND, Call, Choice, Give, Pick, Target)
+from .tables import (ESCAPE_AT, RESET_COST, SOULS_SOLO, CardTables, Strength,
+                     lineup_strength)
 
-_T = TypeVar("_T", Pick, Call, Give)
+_T = TypeVar("_T", Pick, Call, Give, Target)
 
 
 class _Sight:
@@ -146,6 +152,59 @@ def _lay(t: _Sight, s: int, owner: int, options: Sequence[Choice]) -> Choice:
     return STAND
 
 
+def _without_weakest(t: _Sight) -> list[int]:
+    """The seat's cards less the weakest (the one it would pay or trade away)."""
+    cards, b = t.cards, t.p.bonus
+    if not cards:
+        return []
+    weakest = min(range(len(cards)), key=lambda i: (b[cards[i]], t.p.dur[cards[i]]))
+    return cards[:weakest] + cards[weakest + 1:]
+
+
+def _odds(t: _Sight) -> float:
+    """Rough odds that the seat's rave beats the expectation after paying its weakest card for
+    a monster: from its margin over the expectation, counting each face-down card under its
+    Mercenaries at the mean printed Sound bonus (they are drawn blind) and a friend's help."""
+    p, v = t.p, t.v
+    under = sum(v["under"].values())
+    margin = t.strength(t.s, _without_weakest(t)).bonus + under * p.mean_bonus - t.expect
+    if margin >= 4:
+        return 0.9          # only an Invader with a stronger lineup can take it
+    if margin >= 1:
+        return 0.75
+    if margin >= -2:
+        return 0.4          # a Mercenary's card or a friend's may close the gap
+    return 0.1
+
+
+#: What each failure operation costs, in souls: a card is worth half a soul, a skipped turn
+#: the success it might have earned, a Reset the game (`_risk`).
+_FAILURE_COST = {"lose_souls": 1.0, "discard": 0.5, "lose_mercenaries": 0.5, "lose_class": 1.0,
+                 "skip_turn": 1.5, "reset": 10.0}
+
+
+def _risk(p: CardTables, monster: int) -> float:
+    """What failing ``monster`` is expected to cost, in souls, read from its printed failure."""
+    return sum(_FAILURE_COST.get(op, 1.0) * args.get("count", 1) for op, args in p.failure[monster])
+
+
+def _worth(t: _Sight, monster: int, odds: float) -> float:
+    """Expected souls of inviting ``monster`` (a card is worth half a soul; a failure is
+    escaped on a d6 of `ESCAPE_AT` or more)."""
+    p = t.p
+    escape = min(1.0, max(0.0, (7 - ESCAPE_AT) / 6))
+    gain = p.rsouls[monster] + p.rsounds[monster] / 2
+    return odds * gain - (1 - odds) * (1 - escape) * _risk(p, monster) - 0.5
+
+
+def _hopeless(t: _Sight) -> bool:
+    """A Reset leaves the seat with no cards: it gives up when a rival is one success from
+    winning and would still lead it by more than two successes after it pays."""
+    s, souls, alive = t.s, t.souls, t.v["alive"]
+    best = max((souls[o] for o in range(len(souls)) if o != s and alive[o]), default=0)
+    return best + SOULS_SOLO >= t.win and best - (souls[s] - RESET_COST) > 2 * SOULS_SOLO
+
+
 def _shopping(t: _Sight, options: Sequence[Choice], cards_to_hire: int) -> Choice | None:
     """Buy a Class with souls to spare when it has none; hire with spare cards; else None."""
     s, v = t.s, t.v
@@ -162,8 +221,9 @@ def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) ->
     kind = v["decision"] or ""
     # decided by the options and the printed cards alone
     if kind == "monster":
-        return max(_of(options, Pick), key=lambda o: (p.rsouls[o.card] * 2 + p.rsounds[o.card],
-                                                      p.level[o.card]))
+        t = _Sight(p, v, s)
+        odds = _odds(t)
+        return max(_of(options, Pick), key=lambda o: (_worth(t, o.card, odds), p.level[o.card]))
     if kind in ("pay", "hire", "offer", "discard"):
         return _weakest(p, options)
     if kind == "limit":
@@ -174,9 +234,15 @@ def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) ->
     if kind == "keep" or kind == "toss":
         return _strongest(p, options)
     if kind == "reset":
-        return PAY if PAY in options else options[0]
+        return LEAVE if LEAVE in options and _hopeless(_Sight(p, v, s)) else PAY
     if kind == "answer":
-        return DECLINE
+        t = _Sight(p, v, s)
+        gives = _of(options, Pick, ("give",))
+        if not gives or t.souls[t.host] + SOULS_SOLO >= t.win or len(gives) < 4:
+            return DECLINE
+        # the card whose loss weakens its own full lineup least
+        return max(gives, key=lambda o: (t.strength(s, [c for c in t.cards if c != o.card]).bonus,
+                                         -p.bonus[o.card]))
     if kind == "gentle":
         lays = _of(options, Pick, ("lay",))
         return lays[0] if lays else DONE
@@ -191,13 +257,19 @@ def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) ->
             return shop
         power = _potential(t, s)
         if _find(options, "invite"):
-            cards = t.cards
-            weakest = min(range(len(cards)), key=lambda i: p.bonus[cards[i]])
-            rest = cards[:weakest] + cards[weakest + 1:]
-            if t.strength(s, rest).bonus >= t.expect + 4:
+            odds = _odds(t)
+            ix = p.card_index
+            if any(p.level[ix[c]] <= t.expect and _worth(t, ix[c], odds) > 0
+                   for c in v["monsters"]):
                 return INVITE
-        if power <= t.expect and _find(options, "pass"):
-            return PASS
+        if power <= t.expect:
+            trades = _of(options, Target)
+            if trades and power + 6 > t.expect:
+                # the seat holding most cards has most to choose a useful one from
+                sizes = v["hand_sizes"]
+                return max(trades, key=lambda o: (sizes[o.seat], -o.seat))
+            if _find(options, "pass"):
+                return PASS
         return RAVE
     if kind == "reroll":
         return REROLL if _potential(t, s) <= t.expect else KEEP

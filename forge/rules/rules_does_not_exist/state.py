@@ -240,7 +240,7 @@ class State(core.Match):
         """What ``seat`` may see: its own hand and the face-down count under its Mercenaries;
         everyone's lineups (with the boost a Mercenary gave each card tossed in, in lineup
         order), inventories, Classes, Mercenaries and souls (all face up); the others' hand
-        sizes only; the souls that win the game."""
+        sizes only; the souls that win the game; the monster row (face up)."""
         cid = self.p.cid
         name, boost = cid.__getitem__, self.boost
         # built once a decision for the agents: one pass over the seats (most zones are empty)
@@ -261,6 +261,7 @@ class State(core.Match):
             "classes": cls, "mercenaries": mercs,
             "souls": self.souls[:], "alive": self.alive[:], "souls_to_win": self.souls_to_win,
             "guest": [*map(name, self.guest)] if self.guest else [], "rescuer": self.rescuer,
+            "monsters": [*map(name, self.monsters)],
             "invaders": self.invaders[:], "deck": len(self.deck),
             "decision": self.decision.kind if self.decision else None,
         }

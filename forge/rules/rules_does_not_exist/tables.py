@@ -146,6 +146,9 @@ class CardTables(core.Prepared):
                 self.failure.append(fail)
                 self.fx.append(fx)
         self.n = len(self.cid)
+        sounds = [b for b, t in zip(self.bonus, self.type) if t == SOUND]
+        #: The mean printed bonus of a Sound card (what a card drawn blind is worth on average).
+        self.mean_bonus = sum(sounds) / len(sounds) if sounds else 0.0
         #: Every option a match of these cards can offer (`choices.Choices`).
         self.choices = Choices(self.n, PLAYERS[1], max(self.rsounds, default=0))
         for h, i in enumerate(self.cid):
