@@ -31,6 +31,7 @@ from typing import (TYPE_CHECKING, Any, Callable, ClassVar, Generator, Iterable,
                     Sequence, TypeVar)
 
 from ..errors import EngineError, IllegalAction, InvariantViolation
+from . import copying
 from .agents import AGENTS as GENERIC_AGENTS, Agent
 
 if TYPE_CHECKING:
@@ -426,6 +427,11 @@ class Match:
     OPERATIONS: ClassVar[dict[str, Operation]] = {}
     #: The prepared tables the match plays with (an engine sets it, and narrows its type).
     p: Prepared | None = None
+    #: The checkpoint kind at which `resume` can carry the flow on (a turn's end), for `copy`;
+    #: None: every copy replays the match from its seed.
+    BOUNDARY: ClassVar[str | None] = None
+    #: Attributes a copy shares with its original: read-only tables (``p`` always is).
+    SHARED: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -456,6 +462,10 @@ class Match:
         self.played: list[tuple[int, int]] = []
         self._gen: Flow[Any] | None = None
         self._script: dict[str, list] = {}
+        #: The last `BOUNDARY` snapshot (`copying`); () while there is none.
+        self._snap: tuple = ()
+        #: Take a snapshot at each `BOUNDARY` (on once the match has been copied).
+        self._snapping = False
 
     # ------------------------------------------------------------------ the subclass's part
     def flow(self) -> Flow[Any]:
@@ -498,6 +508,19 @@ class Match:
     def state_digest(self) -> tuple:
         """Everything that defines the position, for comparing two runs."""
         return tuple((name, tuple(cards)) for name, cards in self.zones())
+
+    def resume(self) -> Flow[Any]:
+        """The flow from a `BOUNDARY` checkpoint on, read from the attributes alone (what
+        `copy` starts a copy with). Needed only when `BOUNDARY` is set."""
+        raise NotImplementedError
+        yield
+
+    # ------------------------------------------------------------------ copies
+    def copy(self) -> Match:
+        """An exact copy that shares no mutable state: played on with the same choices, it
+        reaches the same states and result. The first copy of a match replays it from its
+        seed; later ones cost a snapshot's copy and the turn so far (`copying`)."""
+        return copying.copy(self)
 
     # ------------------------------------------------------------------ results
     def winners(self) -> list[int]:
@@ -611,6 +634,8 @@ class Match:
         ``stop:`` at it. While ``auto`` is on nothing is yielded, so no generator is made: it
         gives ``()``, which ``yield from`` passes at once."""
         self.reached[kind] += 1
+        if self._snapping and kind == self.BOUNDARY:
+            self._snap = copying.snapshot(self)
         return () if self.auto else self._pause(kind)
 
     @staticmethod

@@ -19,6 +19,9 @@ from .tables import (BONUS, CHAR, D6, DISCARD, EVENT, EXPLORATION, INTERACTION, 
 class Match(Phases):
     """One game: the whole of it is the generator `flow`."""
 
+    BOUNDARY = "turn"
+    SHARED = ("choices",)
+
     def flow(self) -> Flow[None]:
         try:
             if not self.dealt:
@@ -63,6 +66,10 @@ class Match(Phases):
         except Over:
             pass
         self.finish(turns=self.turn, capped=self.capped)
+
+    def resume(self) -> Flow[None]:
+        """After a turn, `flow` carries on from the attributes (the game is dealt)."""
+        return self.flow()
 
     def setup(self) -> Flow[None]:
         p = self.p

@@ -21,6 +21,8 @@ from .tables import CHANCE, DRAFT, GOAL, PREP, REACT, ROUNDS, VP, Tables
 class Match(Operations):
     """One game in progress. ``decision`` is what must be answered next; ``step()`` answers."""
 
+    BOUNDARY = "round_end"
+
     def __init__(self, prep: Tables, players: int, seed: int, log: bool = False,
                  deal: bool = True) -> None:
         super().__init__(prep, players, seed, log)
@@ -117,6 +119,12 @@ class Match(Operations):
     def start(self, phase: int, round_: int, draft: bool) -> None:
         """Start (or, for scenarios, resume) the flow at a play phase and round (0-based)."""
         self.begin(self._flow(phase, round_, draft))
+
+    def resume(self) -> Flow[None]:
+        """After a round: the next round, or the next play phase from its draft."""
+        if self.round + 1 < ROUNDS:
+            return self._flow(self.phase, self.round + 1, False)
+        return self._flow(self.phase + 1, 0, True)
 
     def flow(self) -> Flow[None]:
         """The whole game: the setup from the seed (jobs, decks, goals, the first chance

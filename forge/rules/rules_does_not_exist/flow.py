@@ -35,6 +35,9 @@ from .tables import (CLASS_COST, DRAFT, ESCAPE_AT, GENTLE_CARDS, HIRE_AT, LIMIT,
 class Match(Operations):
     """One game. Seats 0..n-1 (A, B, ...), clockwise; the next seat is the one to the left."""
 
+    BOUNDARY = "turn"
+    SHARED = ("choices",)
+
     def flow(self) -> Flow[None]:
         if self.start_at >= 0:                 # a scenario's position
             yield from self.play_from(self.start_at)
@@ -52,6 +55,13 @@ class Match(Operations):
         self._log("first", self.first)
         yield from self.play_from(self.first)
 
+    def resume(self) -> Flow[None]:
+        """After a turn: the end, or the next seat's turn."""
+        if self.over():
+            self._finish()
+        else:
+            yield from self.play_from((self.turn_seat + 1) % self.n)
+
     def play_from(self, seat: int) -> Flow[None]:
         """Turns from ``seat`` on, until the game ends."""
         s = seat
@@ -62,6 +72,7 @@ class Match(Operations):
                 break
             if self.alive[s]:
                 self.turns += 1
+                self.turn_seat = s
                 self.between = False
                 yield from self.turn(s)
                 self.between = True

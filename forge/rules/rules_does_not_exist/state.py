@@ -51,6 +51,7 @@ class State(core.Match):
         self.skip = [0] * n
         self.out_turn = [-1] * n
         # the turn
+        self.turn_seat = -1                       # whose turn it is (or was, between turns)
         self.host = -1
         self.expect = 0
         self.rescuer = -1

@@ -39,6 +39,7 @@ class HighCardPrepared(Prepared):
 
 class HighCardMatch(Match):
     p: HighCardPrepared
+    BOUNDARY = "trick"                           # `resume` carries on after any trick
 
     def __init__(self, p: HighCardPrepared, players: int, seed: int, log: bool = False):
         super().__init__(players, seed, log)
@@ -48,6 +49,7 @@ class HighCardMatch(Match):
         self.discard: list[int] = []
         self.points = [0] * players
         self.dealt = False
+        self.tricks = 0
         self.rolloffs = 0
 
     # --- the whole game, one generator
@@ -58,7 +60,12 @@ class HighCardMatch(Match):
             for _ in range(self.p.options["hand"]):
                 for s in range(self.n):
                     self.draw(s)
-        for _ in range(self.p.options["tricks"]):
+        yield from self.resume()
+
+    def resume(self) -> Flow[None]:
+        """The tricks not played yet, and the end (the flow after a trick, for copies)."""
+        while self.tricks < self.p.options["tricks"]:
+            self.tricks += 1
             seats = [s for s in range(self.n) if self.hand[s]]
             if not seats:
                 break

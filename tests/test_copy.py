@@ -1,0 +1,87 @@
+"""`Match.copy()`: a copy taken at any decision, played on with the same choices as its
+original, goes through the same states to the same result, for every built-in engine and the
+example plugin engine; and a copy shares no mutable state with its original."""
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+
+from conftest import CARDS, GAMES, ROOT
+from forge.model import load_game
+from forge.rules import get_engine
+from forge.rules.agents import random_agent
+from forge.rules.core import play_game
+
+PLUGIN = ROOT / "tests" / "plugin_game"
+PLAYERS = {"anima_shadow_of_omega": 3, "high_card": 2}
+SEEDS = {"anima_shadow_of_omega": (1, 2, 3), "high_card": tuple(range(12))}
+
+
+def _prepared(game_id: str):
+    if game_id == "high_card":
+        sys.path.insert(0, str(PLUGIN))
+        try:
+            import high_card_engine
+        finally:
+            sys.path.remove(str(PLUGIN))
+        game, _ = load_game(PLUGIN / "cards" / "high_card")
+        return high_card_engine.ENGINE.prepare(game, {"tricks": 3, "hand": 3}, None)
+    game, _ = load_game(CARDS / game_id)
+    return get_engine(game_id).prepare(game, {})
+
+
+def _choose(m) -> tuple:
+    d = m.decision
+    return tuple(random_agent(m, s, o, m.streams.agents[s]) for s, o in zip(d.seats, d.options))
+
+
+@pytest.mark.parametrize("game_id", [*GAMES, "high_card"])
+def test_copy_and_continue_equals_the_original(game_id):
+    prep = _prepared(game_id)
+    n = PLAYERS.get(game_id, 4)
+    for seed in SEEDS.get(game_id, range(1, 9)):
+        whole = prep.new(n, seed)
+        length = play_game(whole, [random_agent] * n, whole.streams.agents)
+        m = prep.new(n, seed)
+        at = random.Random(seed)
+        copies: list = []
+        while m.decision is not None:
+            if at.random() < 6 / max(length, 6):      # about 6 copies a game, of m or of a copy
+                c = (at.choice(copies) if copies and at.random() < 0.3 else m).copy()
+                assert c.state_digest() == m.state_digest() and c.actions == m.actions
+                copies.append(c)
+            choices = _choose(m)
+            m.step(choices)
+            for c in copies:
+                c.step(choices)
+                assert c.state_digest() == m.state_digest()
+        assert copies and m.actions == whole.actions, f"{game_id} seed {seed}: no copy taken"
+        for c in copies:
+            assert c.decision is None and c.result == m.result and c.actions == m.actions
+
+
+@pytest.mark.parametrize("game_id", [*GAMES, "high_card"])
+def test_a_copy_shares_no_mutable_state(game_id):
+    prep = _prepared(game_id)
+    n = PLAYERS.get(game_id, 4)
+    m = prep.new(n, 5)
+    for _ in range(2):                       # the first copy replays; the second is from a snapshot
+        for _ in range(7):
+            if m.decision is not None:
+                m.step(_choose(m))
+        before, actions = m.state_digest(), list(m.actions)
+        streams = [r.getstate() for r in (m.streams.game, *m.streams.agents)]
+        c = m.copy()
+        assert [r.getstate() for r in (c.streams.game, *c.streams.agents)] == streams
+        for _, cards in c.zones():           # every zone emptied, every stream drawn, in the copy
+            cards.clear()
+        for r in (c.streams.game, *c.streams.agents):
+            r.random()
+        c.actions.append(("changed",))
+        assert m.state_digest() == before and m.actions == actions
+        assert [r.getstate() for r in (m.streams.game, *m.streams.agents)] == streams
+        for (name, a), (_, b) in zip(m.zones(), c.zones()):
+            assert a is not b, name
+        assert m.rng is m.streams.game and c.rng is c.streams.game and c.rng is not m.rng
