@@ -8,51 +8,31 @@ choices made since the boundary stepped again. The game's random stream is in th
 the chance events since the boundary come out as they did.
 
 Snapshots cost nothing until a match is first copied: that first copy replays the match from
-its seed (`Prepared.new`) and switches snapshots on for it (one structured copy of the
-attributes per boundary from then on); every later copy costs one copy of the snapshot and the
-turn so far. A copy leaves snapshots off (a search plays copies out), but starts from its
+its seed (`Prepared.new`) and switches snapshots on for it (the attributes pickled at each
+boundary from then on); every later copy costs unpickling the snapshot, copying the agents'
+random streams and the turn so far. A copy leaves snapshots off (a search plays copies out), but starts from its
 original's snapshot, so copying a copy costs the turns it has played since.
 
-What is copied, and how (`clone`): lists, dicts, sets and Counters are copied all the way down;
-ints, strings, tuples and other immutable values are shared; a `random.Random` gets its own
-stream in the same state; any other object is copied shallowly (so an engine's own small
-mutable records, whose fields are immutable values, copy right). The prepared tables ``p`` and
-the attributes an engine lists in ``Match.SHARED`` (read-only tables) are shared.
+What is copied, and how: the attributes are pickled at the boundary and unpickled for each
+copy (one C call rebuilds them all, nested lists, dicts, sets, Counters, an engine's own records
+and random streams, with nothing shared and aliasing kept), so they must be picklable; a
+`random.Random` gets its own stream in the same state. The prepared tables ``p`` and the
+attributes an engine lists in ``Match.SHARED`` (read-only tables) are shared, not pickled.
 """
 from __future__ import annotations
 
 import copy as _copy
+import pickle
 import random
-from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import EngineError, IllegalAction
 
 if TYPE_CHECKING:
     from .core import Match
 
-#: Values shared as they are (immutable; a tuple is taken to hold immutable values).
-_ATOMS = frozenset({int, bool, float, str, bytes, tuple, frozenset, type(None)})
 #: Never copied: the prepared tables, the driving state (rebuilt by a copy), the snapshot.
 _KEEP = frozenset({"p", "_gen", "decision", "_snap", "_snapping", "actions", "streams", "rng"})
-
-
-def clone(v: Any) -> Any:
-    """``v`` with nothing mutable shared (see the module's docstring)."""
-    t = type(v)
-    if t in _ATOMS:
-        return v
-    if t is list:
-        return v[:] if _ATOMS.issuperset(map(type, v)) else [clone(x) for x in v]
-    if t is dict:
-        return v.copy() if _ATOMS.issuperset(map(type, v.values())) else {k: clone(x) for k, x in v.items()}
-    if t is set:
-        return set(v)
-    if t is Counter:
-        return Counter(v)
-    if isinstance(v, random.Random):
-        return _stream(v.getstate())
-    return _copy.copy(v)
 
 
 def _stream(state: tuple) -> random.Random:
@@ -61,11 +41,16 @@ def _stream(state: tuple) -> random.Random:
     return r
 
 
+def _agents(m: Match) -> list[random.Random]:
+    """Copies of ``m``'s agent streams (in the states they are in now, not at the boundary)."""
+    return [_stream(r.getstate()) for r in m.streams.agents]
+
+
 def snapshot(m: Match) -> tuple:
-    """(length of the replay log, the attributes, the game stream's state) of ``m`` now."""
+    """(length of the replay log, the attributes pickled, the game stream's state) of ``m``."""
     skip = _KEEP.union(m.SHARED)
-    return (len(m.actions), {k: clone(v) for k, v in m.__dict__.items() if k not in skip},
-            m.streams.game.getstate())
+    attrs = {k: v for k, v in m.__dict__.items() if k not in skip}
+    return len(m.actions), pickle.dumps(attrs, pickle.HIGHEST_PROTOCOL), m.streams.game.getstate()
 
 
 def copy(m: Match) -> Match:
@@ -76,11 +61,11 @@ def copy(m: Match) -> Match:
     c = type(m).__new__(type(m))
     d = c.__dict__
     d.update((k, m.__dict__[k]) for k in m.SHARED)
-    d.update((k, clone(v)) for k, v in attrs.items())
+    d.update(pickle.loads(attrs))
     c.p = m.p
     c.streams = streams = _copy.copy(m.streams)
     streams.game = c.rng = _stream(game_state)
-    streams.agents = [clone(r) for r in m.streams.agents]
+    streams.agents = _agents(m)
     c.actions = m.actions[:mark]
     c._snap, c._snapping = m._snap, False
     c.begin(c.resume())
@@ -97,7 +82,7 @@ def _replayed(m: Match) -> Match:
     c = m.p.new(m.n, m.seed, log=m.log is not None)
     c._snap, c._snapping = (), True
     _step(c, m.actions)
-    c.streams.agents = [clone(r) for r in m.streams.agents]
+    c.streams.agents = _agents(m)
     m._snap, m._snapping = c._snap, True
     c._snapping = False
     return c

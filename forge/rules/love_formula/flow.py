@@ -21,7 +21,7 @@ from .tables import CHANCE, DRAFT, GOAL, PREP, REACT, ROUNDS, VP, Tables
 class Match(Operations):
     """One game in progress. ``decision`` is what must be answered next; ``step()`` answers."""
 
-    BOUNDARY = "round_end"
+    BOUNDARY = "turn_end"
 
     def __init__(self, prep: Tables, players: int, seed: int, log: bool = False,
                  deal: bool = True) -> None:
@@ -121,10 +121,8 @@ class Match(Operations):
         self.begin(self._flow(phase, round_, draft))
 
     def resume(self) -> Flow[None]:
-        """After a round: the next round, or the next play phase from its draft."""
-        if self.round + 1 < ROUNDS:
-            return self._flow(self.phase, self.round + 1, False)
-        return self._flow(self.phase + 1, 0, True)
+        """After a turn: the round's other ``turns``, then on from there."""
+        return self._flow(self.phase, self.round, False, turns=True)
 
     def flow(self) -> Flow[None]:
         """The whole game: the setup from the seed (jobs, decks, goals, the first chance
@@ -133,7 +131,9 @@ class Match(Operations):
         return (yield from self._flow(0, 0, True))
 
     # ------------------------------------------------------------------ the game's flow
-    def _flow(self, phase: int, round_: int, draft: bool) -> Flow[None]:
+    def _flow(self, phase: int, round_: int, draft: bool, turns: bool = False) -> Flow[None]:
+        """From a play phase and round (0-based), after that phase's draft if ``draft``; with
+        ``turns``, that round goes on from its ``turns`` still to play."""
         for ph in range(phase, 2):
             self.phase = ph
             if draft or ph > phase:
@@ -150,7 +150,8 @@ class Match(Operations):
             first = round_ if ph == phase and not draft else 0
             for r in range(first, ROUNDS):
                 self.round = r
-                yield from self._round()
+                yield from (self._turns() if turns else self._round())
+                turns = False
                 self.rounds_done += 1
                 self.check_invariants()
                 if r == ROUNDS - 1 and ph == 0:
@@ -212,14 +213,24 @@ class Match(Operations):
         self.orders.append([s for s, _ in order])
         if self.log is not None:
             self._log("reveal", self.phase, self.round, [(s, p.cid[h]) for s, h in order])
-        for s, h in order:
+        self.turns = order
+        yield from self._turns()
+
+    def _turns(self) -> Flow[None]:
+        """The round's ``turns`` in order (each a seat's move window, card, move window), then
+        its end. After each turn is a copy's `BOUNDARY`: what is left of the round is in
+        ``turns``."""
+        p = self.p
+        while self.turns:
+            s, h = self.turns.pop(0)
             self.moves_left = 1 + self.extra_next[s]
             self.extra_next[s] = 0
             yield from self._move_window(s)
             self.played.append((p.dix[h], s))
             yield from self._play(s, h)
             yield from self._move_window(s)
-        self.extra_next = [0] * n
+            yield from self.checkpoint("turn_end")
+        self.extra_next = [0] * self.n
         yield from self._tick(1)   # a heart token off every card that carries them
 
     def _end_play_phase(self) -> None:

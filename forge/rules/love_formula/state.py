@@ -83,6 +83,8 @@ class State(BaseMatch):
         self.skip = [0] * n
         self.extra_next = [0] * n
         self.moves_left = 0
+        #: The current round's turns still to play: (seat, card) in order.
+        self.turns: list[tuple[int, int]] = []
         self.phase = 0
         self.round = 0
         self.revealer = -1
