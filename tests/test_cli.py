@@ -133,12 +133,19 @@ def test_a_flag_given_a_value_is_a_usage_error_naming_it():
     assert both.returncode == 2 and "--quiet and --verbose" in both.stderr
 
 
+def _under_bash(flag: str, home: Path) -> subprocess.CompletedProcess:
+    """`forge FLAG` run from bash, as a user runs it: typer takes the shell to complete for from
+    the process's ancestors (shellingham), so a run with no shell above it (a test runner started
+    by a service) would find none. `; exit $?` keeps bash from replacing itself with forge."""
+    return subprocess.run(["bash", "-c", f'"$0" -m forge {flag}; exit $?', sys.executable],
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(home)},
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
 def test_completion_is_on_and_offers_the_choices(tmp_path):
-    shown = forge_forked("--show-completion", "bash")
+    shown = _under_bash("--show-completion", tmp_path)
     assert shown.returncode == 0 and "complete " in shown.stdout and "_FORGE_COMPLETE" in shown.stdout
-    installed = subprocess.run([sys.executable, "-m", "forge", "--install-completion", "bash"],
-                               env={**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)},
-                               capture_output=True, text=True, cwd=ROOT, timeout=120)
+    installed = _under_bash("--install-completion", tmp_path)
     assert installed.returncode == 0, installed.stderr
     assert "_FORGE_COMPLETE" in (tmp_path / ".bash_completions" / "forge.sh").read_text()
     assert "forge.sh" in (tmp_path / ".bashrc").read_text()
