@@ -43,7 +43,7 @@ from .choices import (DISCARD_ONE, EXPLORE, GO, LEAVE, NEW, PASS, REST, SAVE, ST
                       OnSeat, Play)
 from .flow import Match
 from .tables import (B_ORG, CHAR, G_BATTLE, G_SPEED, GROUP_LIMIT, HAND_LIMIT, LOC, R_BONUS, R_HIRE,
-                     Goal)
+                     Goal, Tables)
 
 
 #: The least chance of winning for which it attacks another group (the loser pays a bonus card,
@@ -51,6 +51,11 @@ from .tables import (B_ORG, CHAR, G_BATTLE, G_SPEED, GROUP_LIMIT, HAND_LIMIT, LO
 #: (a lost challenge costs only the turn's exploration); both measured against the former agent.
 ATTACK_ODDS = 0.6
 CHALLENGE_ODDS = 1 / 6
+
+
+def _does(p: Tables, h: int, name: str) -> bool:
+    """Whether card `h` carries out the operation `name`."""
+    return any(e.name == name for e in p.ops[h])
 
 
 def _goals(m: Match, s: int) -> list[tuple[int, Goal]]:
@@ -262,7 +267,7 @@ def _interact(m: Match, s: int, options: list) -> Choice:
                 _odds(me, m.strength(o.seat), False) >= ATTACK_ODDS:
             return o
     for o in options:
-        if isinstance(o, Play) and any(e.name == "steal_bonus" for e in p.ops[o.card]):
+        if isinstance(o, Play) and _does(p, o.card, "steal_bonus"):
             return o
     play = _join(m, s, options)
     if play is not None:
@@ -345,7 +350,7 @@ def _trap(m: Match, t: int) -> int | None:
 def _to(m: Match, s: int, options: list) -> Choice:
     p = m.p
     last = _last(m)
-    if isinstance(last, Play) and any(e.name == "redirect" for e in p.ops[last.card]):
+    if isinstance(last, Play) and _does(p, last.card, "redirect"):
         # a redirect: onto the strongest face-up monster
         return max(options, key=lambda o: p.mstr[m.lead[o.card]] if o.card in m.lead_up else -1)
     want = set(_targets(m, s))
@@ -378,7 +383,7 @@ def _explore(m: Match, s: int, options: list) -> Choice:
     here = m.loc[s]
     if any(r.mission >= 0 for r in m.rewards_here(s, here)):
         for o in options:
-            if isinstance(o, Play) and any(e.name == "claim_reward" for e in p.ops[o.card]):
+            if isinstance(o, Play) and _does(p, o.card, "claim_reward"):
                 return o
     play = _join(m, s, options)
     if play is not None:
@@ -405,7 +410,7 @@ def _battle(m: Match, s: int, options: list) -> Choice:
                     return o
         if me < foe + 2:
             for o in options:
-                if o.verb in ("play", "use") and not any(e.name == "flee" for e in p.ops[o.card]):
+                if o.verb in ("play", "use") and not _does(p, o.card, "flee"):
                     return o
     return PASS
 
@@ -466,13 +471,13 @@ def _move(m: Match, s: int, options: list[Choice], rng: random.Random) -> Choice
         if not isinstance(o, Play):
             continue
         ops = p.ops[o.card]
-        if any(e.name == "peek" for e in ops):
+        if _does(p, o.card, "peek"):
             deck = ops[0].args["deck"]
             # read the location deck's top before opening a new one, the event deck's before
             # exploring again
             if (deck == "location" and plan.verb == "new_deck") or (deck == "event" and plan == STAY):
                 return o
-        elif any(e.name == "travel" for e in ops) and isinstance(plan, OnCard) and plan.verb == "go" \
+        elif _does(p, o.card, "travel") and isinstance(plan, OnCard) and plan.verb == "go" \
                 and p.dix[plan.card] in _targets(m, s) and len(m.hand[s]) >= HAND_LIMIT - 1:
             return o                                   # fly: a flight cannot be redirected
     play = _join(m, s, options)

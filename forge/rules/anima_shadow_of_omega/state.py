@@ -8,7 +8,7 @@ is defined under it: `State` (here) < `cards.Cards` (using cards and abilities) 
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterator, NamedTuple, Sequence
 
 from .. import core
 from ..core import Flow, InvariantViolation, SEAT_NAMES
@@ -166,26 +166,18 @@ class State(core.Match):
         return (yield from self._draw(self.char_deck, self.char_discard))
 
     def strength(self, s: int) -> int:
-        p = self.p
-        v = self.t_str[s] + self.c_str[s] + self.b_str[s]
-        more = p.ongoing_str
-        for c in self.group[s]:
-            if not self.asleep[c]:
-                v += p.cstr[c]
-            v += more[c]
-        for o in self.org[s]:
-            v += more[o]
-        if self.loc[s] >= 0:
-            v += more[self.loc[s]]
-        return v if v > 0 else 0
+        return self._stat(s, self.t_str[s] + self.c_str[s] + self.b_str[s], self.p.cstr, self.p.ongoing_str)
 
     def speed(self, s: int) -> int:
-        p = self.p
-        v = self.t_spd[s] + self.c_spd[s]
-        more = p.ongoing_spd
+        return self._stat(s, self.t_spd[s] + self.c_spd[s], self.p.cspd, self.p.ongoing_spd)
+
+    def _stat(self, s: int, v: int, own: Sequence[int], more: Sequence[int]) -> int:
+        """A group's Strength or Speed: `v` (its seat's counters) plus each awake member's own
+        value and what each member, organisation and its location add while in play; never
+        below 0."""
         for c in self.group[s]:
             if not self.asleep[c]:
-                v += p.cspd[c]
+                v += own[c]
             v += more[c]
         for o in self.org[s]:
             v += more[o]
