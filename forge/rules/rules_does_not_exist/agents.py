@@ -10,7 +10,8 @@ and the printed card data of the prepared game (``match.p``); it never reads the
   against what a failure costs (a Reset asks for better odds), then the richest it may risk;
 - it lays the smallest lineup that wins: the weakest card that makes the lineup win, else the
   card that adds most; it calls its Mercenaries when its own cards are not enough, and a friend
-  (promising the monster's reward cards, none of its own) when even those fall short;
+  when even those fall short, promising the monster's reward cards (with no monster, one card
+  of its own);
 - it passes when it cannot win and may pass; it helps a Host who is not about to win; it
   usurps a rave when its own cards beat both the expectation and the Host's lineup clearly;
   at a rival's match point it feeds cards to the strongest Invader;
@@ -148,9 +149,10 @@ def _lay(t: _Sight, s: int, owner: int, options: Sequence[Choice]) -> Choice:
         return merc
     calls = _of(options, Call)
     if calls:
-        # ask the seat holding most cards, promising the reward cards and none of its own
+        # ask the seat holding most cards, promising the reward cards (one of its own when no
+        # monster was invited)
         sizes, invs, guest = t.v["hand_sizes"], t.v["inventories"], t.v["guest"]
-        reward = t.p.rsounds[t.ix[guest[0]]] if guest else 0
+        reward = t.p.rsounds[t.ix[guest[0]]] if guest else 1
         return max(calls, key=lambda o: (sizes[o.seat] + len(invs[o.seat]), o.promise <= reward,
                                          -abs(o.promise - reward), -o.seat))
     return STAND
