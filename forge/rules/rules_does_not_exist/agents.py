@@ -10,8 +10,9 @@ and the printed card data of the prepared game (``match.p``); it never reads the
   against what a failure costs (a Reset asks for better odds), then the richest it may risk;
 - it lays the smallest lineup that wins: the weakest card that makes the lineup win, else the
   card that adds most; it calls its Mercenaries when its own cards are not enough, and a friend
-  when even those fall short, promising the monster's reward cards (with no monster, one card
-  of its own);
+  when even those fall short (at once when it has no Mercenary), promising the monster's reward
+  cards (with no monster, one card of its own: it keeps its last two cards back while the
+  Rescuer still holds cards);
 - it passes when it cannot win and may pass; it helps a Host who is not about to win; it
   usurps a rave when its own cards beat both the expectation and the Host's lineup clearly;
   at a rival's match point it feeds cards to the strongest Invader;
@@ -132,30 +133,39 @@ def _find(options: Sequence[Choice], verb: str) -> Choice | None:
     return None
 
 
+def _call(t: _Sight, calls: list[Call]) -> Call:
+    """Ask the seat holding most cards, promising the monster's reward cards (with no monster,
+    one card of its own)."""
+    sizes, invs, guest = t.v["hand_sizes"], t.v["inventories"], t.v["guest"]
+    reward = t.p.rsounds[t.ix[guest[0]]] if guest else 1
+    return max(calls, key=lambda o: (sizes[o.seat] + len(invs[o.seat]), o.promise <= reward,
+                                     -abs(o.promise - reward), -o.seat))
+
+
 def _lay(t: _Sight, s: int, owner: int, options: Sequence[Choice]) -> Choice:
-    """Lay the smallest card that makes ``owner``'s lineup win, else the one adding most."""
+    """Lay the smallest card that makes ``owner``'s lineup win, else the one adding most; a
+    Host with no Mercenary to call asks a friend first when offered (the engine offers a call
+    only when the Host's own cards cannot win)."""
     target = _rivals_best(t, owner)
     if t.line(owner) and _wins(t, owner, t.lineup(owner), target):
         return STAND
+    calls = _of(options, Call)
+    merc = _find(options, "merc")
+    if calls and not merc:
+        return _call(t, calls)
     lays = _of(options, Pick, ("lay", "lay_inv"))
     if lays:
         winning = [o for o in lays if _wins(t, owner, t.lineup(owner, [o.card]), target)]
         if winning:
             return _weakest(t.p, winning)
+        r = t.v["rescuer"]
+        if len(lays) <= 2 and s == t.host and r >= 0 and t.v["hand_sizes"][r] + len(t.v["inventories"][r]):
+            return STAND        # two cards kept back: the Rescuer's promised share among them
         if s == owner or _potential(t, owner) > max(t.expect, target.bonus if target else 0):
             return max(lays, key=lambda o: (t.lineup(owner, [o.card]).bonus, -t.p.bonus[o.card]))
-    merc = _find(options, "merc")
     if merc:
         return merc
-    calls = _of(options, Call)
-    if calls:
-        # ask the seat holding most cards, promising the reward cards (one of its own when no
-        # monster was invited)
-        sizes, invs, guest = t.v["hand_sizes"], t.v["inventories"], t.v["guest"]
-        reward = t.p.rsounds[t.ix[guest[0]]] if guest else 1
-        return max(calls, key=lambda o: (sizes[o.seat] + len(invs[o.seat]), o.promise <= reward,
-                                         -abs(o.promise - reward), -o.seat))
-    return STAND
+    return _call(t, calls) if calls else STAND
 
 
 def _without_weakest(t: _Sight) -> list[int]:
