@@ -265,11 +265,11 @@ def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) ->
             return DECLINE
         if not offer.want:
             return offer
-        mine = sorted(t.cards, key=lambda c: (p.bonus[c], p.dur[c]))
-        if offer.want > len(mine):
+        held = sorted(t.cards, key=lambda c: (p.bonus[c], p.dur[c]))
+        if offer.want > len(held):
             return DECLINE
-        after = t.strength(s, mine[offer.want:] + list(offer.cards)).bonus
-        return offer if after > t.strength(s, mine).bonus else DECLINE
+        after = t.strength(s, held[offer.want:] + list(offer.cards)).bonus
+        return offer if after > t.strength(s, held).bonus else DECLINE
     if kind == "gentle":
         lays = _of(options, Pick, ("lay",))
         return lays[0] if lays else DONE

@@ -26,7 +26,7 @@ from typing import Any, Mapping, Sequence
 from .. import core
 from ..core import Flow
 from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, PASS, RAVE,
-                      REROLL, STAND, Choice, Offer)
+                      REROLL, STAND, Choice, Offer, Target)
 from .operations import Operations
 from .tables import (CLASS_COST, DRAFT, ESCAPE_AT, GENTLE_CARDS, HIRE_AT, LIMIT, MAX_MERCS,
                      MERC_CALLS, MERC_HOLDS, OFFERS, OPTIONS, RIVAL_LOSS, RIVAL_LOSS_SHARED,
@@ -248,7 +248,7 @@ class Match(Operations):
         self._log("invite", h, p.cid[m])
 
     # ------------------------------------------------------------------ trading
-    def _partners(self, s: int) -> list[Choice]:
+    def _partners(self, s: int) -> list[Target]:
         """``trade T`` for every other player ``s`` can make an offer to: one of the two holds
         a Sound card (in hand or inventory)."""
         mine = bool(self.hand[s] or self.inv[s])
