@@ -365,10 +365,11 @@ def load_scenario(path: str | Path, loaded: Any = None) -> Scenario:
     valid = isinstance(players, int) and 1 <= players <= len(SEAT_NAMES)
     shape = _Shape(doc, SEAT_NAMES[:players] if valid else SEAT_NAMES)
     shape.check(data, schema(engine), ())
-    for i, step in enumerate(data.get("actions") or [] if not shape.findings else []):
-        (who, what), = step.items()
+    steps = data.get("actions")
+    for i, step in enumerate(steps if isinstance(steps, list) else []):
+        what = next(iter(step.values())) if isinstance(step, dict) and len(step) == 1 else None
         if isinstance(what, dict):
-            loc = ("actions", i, who)
+            loc = ("actions", i, next(iter(step)))
             if "maybe" in what and any(k in what for k in _CHECKS):
                 shape.add(loc, f"{_path(loc)}: `maybe:` is an action, not a check: it cannot go "
                           f"with {', '.join(k for k in _CHECKS if k in what)}")
