@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from forge.errors import EngineError
 from forge.model import load_game
 from forge.render.layout import layout_elements
 from forge.rulebook.context import render_template
@@ -291,3 +292,30 @@ def test_card_faces_print_the_engines_rule_numbers(rule_numbers):
     heading, note = printed({"escape_at": 4, "merc_holds": 3})
     assert heading == ["Failure: if you do not escape (1–3 on d6)"]
     assert "Holds 3 face-down Sound cards." in note
+
+
+@pytest.mark.parametrize("name,old,new,says", [
+    ("gentle_round.yaml", "first: B", "first: A", "B plays first, expected A"),
+    ("every_rave_of_two_turns.yaml", "winner: none, bonus: {B: 4}", "winner: B, bonus: {B: 4}",
+     "the rave was won by none, expected B"),
+    ("every_rave_of_two_turns.yaml", "    - {expectation: 18, winner: none, bonus: {B: 4}}\n", "",
+     "2 rave(s) held, expected 1"),
+])
+def test_first_player_and_every_rave_are_checked(tmp_path, name, old, new, says):
+    """`expect: first` and each entry of `expect: raves` (not only the last rave) can fail."""
+    text = (ROOT / "tests" / "scenarios" / "rules_does_not_exist" / name).read_text("utf-8")
+    assert old in text
+    path = tmp_path / name
+    path.write_text("game: rules_does_not_exist\n" + text.replace(old, new), "utf-8")
+    res = run_scenario(path)
+    assert not res.passed and says in " ".join(res.failures)
+
+
+def test_start_hand_at_its_maximum_and_one_past_it(game):
+    """`start_hand` takes up to the hand limit: with 5 every seat but the first (which has
+    drafted already) holds 5 when play starts; 6 is refused by name."""
+    m = rave.prepare(game, {"start_hand": rave.LIMIT}).new(4, 0)
+    sizes = [len(m.hand[s]) for s in range(4) if s != m.first]
+    assert sizes == [rave.LIMIT] * 3
+    with pytest.raises(EngineError, match="start_hand"):
+        rave.prepare(game, {"start_hand": rave.LIMIT + 1})

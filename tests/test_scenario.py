@@ -210,3 +210,45 @@ def test_an_impossible_position_to_score_is_a_failure_not_a_crash(tmp_path):
                and "more than one unattached preparation" in f for f in res.failures), res.failures
     out = forge_forked("scenario", str(bad))
     assert out.returncode == 1 and "Traceback" not in out.stdout + out.stderr
+
+
+RAVE = HERE.parent / "rules_does_not_exist"
+
+
+def _rave_variant(tmp_path, name, old, new):
+    text = (RAVE / name).read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / name                # outside the game's folder: the game is named
+    path.write_text("game: rules_does_not_exist\n" + text.replace(old, new), encoding="utf-8")
+    return run_scenario(path)
+
+
+def test_an_optional_action_is_taken_when_offered(tmp_path):
+    """`maybe:` plays the action at the seat's next decision of its kind when it is offered:
+    the same outcome as the plain line, and a wrong outcome still fails."""
+    plain = "  - A: buy\n  - A: end\n"
+    assert _rave_variant(tmp_path, "nine_souls_play_on.yaml", plain,
+                         "  - A: {maybe: buy, at: shop}\n  - A: end\n").passed
+    res = _rave_variant(tmp_path, "nine_souls_play_on.yaml", plain,
+                        "  - A: {maybe: end, at: shop}\n")
+    assert not res.passed and "A has 9 souls, expected 8" in " ".join(res.failures)
+
+
+def test_an_optional_action_not_offered_is_left_out(tmp_path):
+    """Not offered at that decision, or never reached: the line is dropped, the next line plays
+    at the same decision, and nothing fails."""
+    res = _rave_variant(tmp_path, "mercenary_only_when_short.yaml", "  - A: stand\n",
+                        "  - A: {maybe: merc mc_hype, at: rave}\n  - A: stand\n")
+    assert res.passed, str(res)
+    res = _rave_variant(tmp_path, "mercenary_only_when_short.yaml", "  - A: stand\n",
+                        "  - A: stand\n  - A: {maybe: lay first_kick, at: reset}\n")
+    assert res.passed, str(res)
+
+
+@pytest.mark.parametrize("new,says", [
+    ("  - A: {maybe: buy, legal: [buy]}\n", "`maybe:` is an action, not a check"),
+    ("  - A: {legal: [buy]}\n", "`at:` is missing"),
+])
+def test_a_malformed_optional_action_or_check_fails_at_its_line(tmp_path, new, says):
+    res = _rave_variant(tmp_path, "nine_souls_play_on.yaml", "  - A: buy\n", new)
+    assert not res.passed and says in _line(res, new.strip())

@@ -80,7 +80,11 @@ def card(*kinds: str) -> Card:
 
 
 TEXTS = Rec({"uk": str, "en": str}, required=("uk", "en"))
-CHECK = Rec({"at": str, "legal": [str], "illegal": [str], "together": [SEAT]}, required=("at",))
+#: A script line that is a mapping: a check (`at:` with `legal`, `illegal`, `together`), or an
+#: optional action (`maybe:`, with `at:` to wait for a decision of that kind).
+CHECK = Rec({"at": str, "legal": [str], "illegal": [str], "together": [SEAT], "maybe": str})
+#: What a check holds beside `at:`; none of it goes with `maybe:`.
+_CHECKS = ("legal", "illegal", "together")
 #: A scripted chance outcome: a number or a word (a card id for a random draw).
 OUTCOME = (Int(), str)
 #: `expect:` keys every engine has.
@@ -361,6 +365,17 @@ def load_scenario(path: str | Path, loaded: Any = None) -> Scenario:
     valid = isinstance(players, int) and 1 <= players <= len(SEAT_NAMES)
     shape = _Shape(doc, SEAT_NAMES[:players] if valid else SEAT_NAMES)
     shape.check(data, schema(engine), ())
+    steps = data.get("actions")
+    for i, step in enumerate(steps if isinstance(steps, list) else []):
+        what = next(iter(step.values())) if isinstance(step, dict) and len(step) == 1 else None
+        if isinstance(what, dict):
+            loc = ("actions", i, next(iter(step)))
+            if "maybe" in what and any(k in what for k in _CHECKS):
+                shape.add(loc, f"{_path(loc)}: `maybe:` is an action, not a check: it cannot go "
+                          f"with {', '.join(k for k in _CHECKS if k in what)}")
+            elif "maybe" not in what and "at" not in what:
+                shape.add(loc, f"{_path(loc)}: `at:` is missing", "a check says at which kind of "
+                          "decision it is made: `{at: KIND, legal: [...]}`")
     if not shape.findings and data.get("deal"):
         shape.findings += [doc.finding((key,), "scenario", f"`deal: true` lets the engine set the "
                                        f"game up; it cannot go with `{key}:`")
@@ -537,8 +552,15 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
             labels = [m.label(o) for o in opts]
             asked[s].append(dec.kind)
             queue = queues[s]
-            while queue and isinstance(queue[0][1], dict) and queue[0][1]["at"] == dec.kind:
-                _check(*queue.pop(0), SEAT_NAMES[s], dec, labels, fail)
+            while queue and isinstance(queue[0][1], dict) and queue[0][1].get("at", dec.kind) == dec.kind:
+                loc, what = queue[0]
+                if "maybe" not in what:
+                    _check(*queue.pop(0), SEAT_NAMES[s], dec, labels, fail)
+                elif what["maybe"].strip() in labels:
+                    queue[0] = (loc, what["maybe"].strip())     # offered: taken below
+                    break
+                else:
+                    queue.pop(0)                                 # not offered: left out
             if queue and queue[0][1] in labels:
                 last, label = queue.pop(0)
                 chosen = opts[labels.index(label)]
@@ -557,6 +579,8 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
                        f"{type(exc).__name__}: {exc}")
             break
     for s, queue in enumerate(queues):
+        # an optional action that no decision reached was never offered: not a failure
+        queue = [q for q in queue if not (isinstance(q[1], dict) and "maybe" in q[1])]
         if queue:
             loc, what = queue[0]
             more = f" (and {len(queue) - 1} line(s) after it)" if len(queue) > 1 else ""

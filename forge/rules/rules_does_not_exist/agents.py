@@ -10,14 +10,18 @@ and the printed card data of the prepared game (``match.p``); it never reads the
   against what a failure costs (a Reset asks for better odds), then the richest it may risk;
 - it lays the smallest lineup that wins: the weakest card that makes the lineup win, else the
   card that adds most; it calls its Mercenaries when its own cards are not enough, and a friend
-  (promising every reward card) when even those fall short;
+  when even those fall short (at once when it has no Mercenary), promising the monster's reward
+  cards (with no monster, one card of its own: it keeps its last two cards back while the
+  Rescuer still holds cards);
 - it passes when it cannot win and may pass; it helps a Host who is not about to win; it
   usurps a rave when its own cards beat both the expectation and the Host's lineup clearly;
   at a rival's match point it feeds cards to the strongest Invader;
 - it buys a Class when it has none and souls to spare, hires Mercenaries with spare cards,
   stashes its best cards in the inventory and discards its weakest;
-- short of the expectation by a little, it trades its weakest card before passing; asked for a
-  trade, it gives a card its lineup would miss least, unless the Host is about to win;
+- short of the expectation by a little, it offers its weakest card for one of another's before
+  passing; it makes no offer in others' turns; offered a deal, it accepts a gift, or a deal
+  after which its cards (giving back its weakest) make a stronger lineup, unless the offerer
+  is one success from winning; it hands over its weakest cards;
 - after a Reset it pays and plays on unless a rival needs one success to win while it trails
   too far to catch up (`_hopeless`).
 """
@@ -28,11 +32,11 @@ from typing import Any, Sequence, TypeVar
 
 from ..agents import Agent, random_agent
 from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, LEAVE, PASS, PAY,
-                      RAVE, REROLL, STAND, Call, Choice, Give, Pick, Target)
+                      RAVE, REROLL, STAND, Call, Choice, Give, Offer, Pick, Target)
 from .tables import (ESCAPE_AT, RESET_COST, SOULS_SOLO, CardTables, Strength,
                      lineup_strength)
 
-_T = TypeVar("_T", Pick, Call, Give, Target)
+_T = TypeVar("_T", Pick, Call, Give, Target, Offer)
 
 
 class _Sight:
@@ -129,27 +133,39 @@ def _find(options: Sequence[Choice], verb: str) -> Choice | None:
     return None
 
 
+def _call(t: _Sight, calls: list[Call]) -> Call:
+    """Ask the seat holding most cards, promising the monster's reward cards (with no monster,
+    one card of its own)."""
+    sizes, invs, guest = t.v["hand_sizes"], t.v["inventories"], t.v["guest"]
+    reward = t.p.rsounds[t.ix[guest[0]]] if guest else 1
+    return max(calls, key=lambda o: (sizes[o.seat] + len(invs[o.seat]), o.promise <= reward,
+                                     -abs(o.promise - reward), -o.seat))
+
+
 def _lay(t: _Sight, s: int, owner: int, options: Sequence[Choice]) -> Choice:
-    """Lay the smallest card that makes ``owner``'s lineup win, else the one adding most."""
+    """Lay the smallest card that makes ``owner``'s lineup win, else the one adding most; a
+    Host with no Mercenary to call asks a friend first when offered (the engine offers a call
+    only when the Host's own cards cannot win)."""
     target = _rivals_best(t, owner)
     if t.line(owner) and _wins(t, owner, t.lineup(owner), target):
         return STAND
+    calls = _of(options, Call)
+    merc = _find(options, "merc")
+    if calls and not merc:
+        return _call(t, calls)
     lays = _of(options, Pick, ("lay", "lay_inv"))
     if lays:
         winning = [o for o in lays if _wins(t, owner, t.lineup(owner, [o.card]), target)]
         if winning:
             return _weakest(t.p, winning)
+        r = t.v["rescuer"]
+        if len(lays) <= 2 and s == t.host and r >= 0 and t.v["hand_sizes"][r] + len(t.v["inventories"][r]):
+            return STAND        # two cards kept back: the Rescuer's promised share among them
         if s == owner or _potential(t, owner) > max(t.expect, target.bonus if target else 0):
             return max(lays, key=lambda o: (t.lineup(owner, [o.card]).bonus, -t.p.bonus[o.card]))
-    merc = _find(options, "merc")
     if merc:
         return merc
-    calls = _of(options, Call)
-    if calls:
-        # ask the seat holding most cards, promising every reward card
-        sizes, invs = t.v["hand_sizes"], t.v["inventories"]
-        return max(calls, key=lambda o: (sizes[o.seat] + len(invs[o.seat]), o.promise, -o.seat))
-    return STAND
+    return _call(t, calls) if calls else STAND
 
 
 def _without_weakest(t: _Sight) -> list[int]:
@@ -224,8 +240,15 @@ def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) ->
         t = _Sight(p, v, s)
         odds = _odds(t)
         return max(_of(options, Pick), key=lambda o: (_worth(t, o.card, odds), p.level[o.card]))
-    if kind in ("pay", "hire", "offer", "discard"):
+    if kind in ("pay", "hire", "discard", "give", "share"):
         return _weakest(p, options)
+    if kind == "deal":
+        return DONE
+    if kind == "terms":
+        wants = _of(options, Offer)
+        if wants and wants[0].cards:
+            return min(wants, key=lambda o: abs(o.want - 1))
+        return _weakest(p, options) if _cards(options) else wants[0]
     if kind == "limit":
         stash = _of(options, Pick, ("stash",))
         if stash:
@@ -237,12 +260,16 @@ def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) ->
         return LEAVE if LEAVE in options and _hopeless(_Sight(p, v, s)) else PAY
     if kind == "answer":
         t = _Sight(p, v, s)
-        gives = _of(options, Pick, ("give",))
-        if not gives or t.souls[t.host] + SOULS_SOLO >= t.win or len(gives) < 4:
+        offer = _of(options, Offer)[0]
+        if t.souls[offer.seat] + SOULS_SOLO >= t.win:
             return DECLINE
-        # the card whose loss weakens its own full lineup least
-        return max(gives, key=lambda o: (t.strength(s, [c for c in t.cards if c != o.card]).bonus,
-                                         -p.bonus[o.card]))
+        if not offer.want:
+            return offer
+        held = sorted(t.cards, key=lambda c: (p.bonus[c], p.dur[c]))
+        if offer.want > len(held):
+            return DECLINE
+        after = t.strength(s, held[offer.want:] + list(offer.cards)).bonus
+        return offer if after > t.strength(s, held).bonus else DECLINE
     if kind == "gentle":
         lays = _of(options, Pick, ("lay",))
         return lays[0] if lays else DONE

@@ -27,7 +27,7 @@ class Pick(NamedTuple):
 
 
 class Target(NamedTuple):
-    """``trade``: the seat the Host offers a trade to."""
+    """``trade``: the seat a player makes a trade offer to."""
 
     verb: str
     seat: int
@@ -49,11 +49,22 @@ class Give(NamedTuple):
     card: int
 
 
-Choice = Union[Verb, Pick, Target, Call, Give]
+class Offer(NamedTuple):
+    """A trade offer's terms: ``cards`` (handles) the offerer gives, for ``want`` cards that the
+    partner chooses. ``want`` closes the offer made to ``seat``; ``accept`` takes the offer of
+    ``seat``, so the partner reads the terms from the option itself."""
+
+    verb: str
+    seat: int
+    want: int
+    cards: tuple[int, ...]
+
+
+Choice = Union[Verb, Pick, Target, Call, Give, Offer]
 
 #: The verbs of the options that name a card (`Pick`).
 PICK_VERBS = ("lay", "lay_inv", "merc", "stash", "drop", "drop_inv", "keep", "pay", "pay_inv",
-              "invite", "offer", "give", "toss", "dismiss")
+              "invite", "put", "put_inv", "give", "give_inv", "toss", "dismiss")
 
 
 class Choices:
@@ -77,8 +88,12 @@ class Choices:
         return [made[h] for h in cards]
 
     def calls(self, seats: Iterable[int], most: int) -> list[Call]:
-        """A call to each of ``seats``, with every promise from 0 to ``most`` reward cards."""
-        return [c for s in seats for c in self._call[s][:most + 1]]
+        """A call to each of ``seats``, with every promise from 0 to ``most`` Sound cards."""
+        made = self._call
+        if most >= len(made[0]):           # more than any call so far promised: make them once
+            self._call = made = [row + [Call("call", s, k) for k in range(len(row), most + 1)]
+                                 for s, row in enumerate(made)]
+        return [c for s in seats for c in made[s][:most + 1]]
 
     def trades(self, seats: Iterable[int]) -> list[Target]:
         return [self._trade[s] for s in seats]

@@ -9,14 +9,15 @@ docs/rules-decisions.md (section «Rules. Does Not Exist.») and in the rulebook
 A turn (the Host is the seat whose turn it is):
 
 1. draft 2 Sound cards (hand limit 5, extras to the inventory or the discard); roll the d20
-   expectation; the opening window: buy a Class / hire a Mercenary (once a turn), trade, invite a
-   monster by discarding a Sound card, pass, or start the rave;
-2. the rave: the Host lays a lineup (calling a Rescuer and Mercenaries as needed); each other
+   expectation; the opening window: buy Classes / hire Mercenaries, make a trade offer, invite a
+   monster by discarding a Sound card, pass, or start the rave; before the rave the other
+   players may make their trade offers too (then the Host's window opens again);
+2. the rave: the Host lays a lineup (calling a Rescuer and Mercenaries when short); each other
    seat may then become an Invader with a lineup of its own; then every side may answer by
    adding cards, until a whole round of seats adds nothing;
-3. the bounty: souls, rivalry losses, monster rewards, Mercenaries' new cards, d6 escapes and
-   monster failures;
-4. the wrap-up: one lineup card to the inventory, the shopping action if not used yet.
+3. the bounty: souls (ten souls end the game at once), rivalry losses, monster rewards, the
+   cards promised to the Rescuer, Mercenaries' new cards, d6 escapes and monster failures;
+4. the wrap-up (not after a Reset of the Host): one lineup card to the inventory, shopping.
 """
 from __future__ import annotations
 
@@ -25,11 +26,11 @@ from typing import Any, Mapping, Sequence
 from .. import core
 from ..core import Flow
 from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, PASS, RAVE,
-                      REROLL, STAND, Choice)
+                      REROLL, STAND, Choice, Offer, Target)
 from .operations import Operations
 from .tables import (CLASS_COST, DRAFT, ESCAPE_AT, GENTLE_CARDS, HIRE_AT, LIMIT, MAX_MERCS,
-                     MERC_CALLS, MERC_HOLDS, OPTIONS, RIVAL_LOSS, RIVAL_LOSS_SHARED, CardTables,
-                     Rave, Strength)
+                     MERC_CALLS, MERC_HOLDS, OFFERS, OPTIONS, RIVAL_LOSS, RIVAL_LOSS_SHARED,
+                     CardTables, Rave, Strength)
 
 
 class Match(Operations):
@@ -40,6 +41,7 @@ class Match(Operations):
 
     def flow(self) -> Flow[None]:
         if self.start_at >= 0:                 # a scenario's position
+            self.first = self.start_at
             yield from self.play_from(self.start_at)
             return
         yield from self.shuffle(self.deck)
@@ -122,7 +124,7 @@ class Match(Operations):
             self._log("skip", h)
             return
         self.host, self.rescuer, self.promise, self.invaders = h, -1, 0, []
-        self.match_point = False
+        self.match_point = self.host_out = False
         self._log("turn", h, self.turns)
         # Step 1: expectation
         for _ in range(DRAFT + self.fx(h, "draft")):
@@ -134,8 +136,7 @@ class Match(Operations):
             if c[0] == "keep":
                 break
             self.expect = yield from self.die(20)
-        shopped = False
-        traded: set[int] = set()
+        offers = [0] * n                 # trade offers made this turn, by seat
         win = self.souls_to_win
         while True:
             opts: list[Choice] = [RAVE]
@@ -145,41 +146,44 @@ class Match(Operations):
                 opts.append(PASS)
             if not self.guest:
                 opts += [INVITE] if self._invitable() and (self.hand[h] or self.inv[h]) else []
-            opts += self.choices.trades([s for s in range(n) if s != h and self.alive[s]
-                                         and s not in traded and self.hand[s] and self.hand[h]])
-            if not shopped:
-                opts += self._shop_options(h)
+            if offers[h] < OFFERS:
+                opts += self._partners(h)
+            opts += self._shop_options(h)
             c = yield from self.ask("open", h, opts)
             v = c[0]
             if v == "pass":
                 self._log("pass", h)
                 return
             if v == "rave":
-                break
-            if v in ("buy", "hire"):
-                shopped = True
+                if not (yield from self._others_offer(h, offers)):
+                    break
+            elif v in ("buy", "hire"):
                 yield from self._shop(h, v)
             elif v == "invite":
                 yield from self._invite(h)
             elif v == "trade":
-                traded.add(c[1])
-                yield from self._trade(h, c[1])
+                offers[h] += 1
+                yield from self._offer(h, c[1])
         yield from self.rave(h)
         yield from self.bounty(h)
-        # Step 4: wrap-up
-        if self.alive[h]:
+        # Step 4: wrap-up. DECISION: none after a win (the game is over) or after the Host's
+        # Reset (the seed: it plays on "коли знову настане його черга ходити").
+        if self.alive[h] and not self.won and not self.host_out:
             if self.line[h]:
                 c = yield from self.ask("keep", h, self.choices.picks("keep", self.line[h]))
                 self.line[h].remove(c[1])
                 self.boost.pop(c[1], None)
                 self.inv[h].append(c[1])
                 yield from self.limits(h)
-            if not shopped:
+            # DECISION: Classes and Mercenaries as often as souls and cards allow.
+            while True:
                 opts = self._shop_options(h)
-                if opts:
-                    c = yield from self.ask("shop", h, [END, *opts])
-                    if c[0] != "end":
-                        yield from self._shop(h, c[0])
+                if not opts:
+                    break
+                c = yield from self.ask("shop", h, [END, *opts])
+                if c[0] == "end":
+                    break
+                yield from self._shop(h, c[0])
         for s in range(n):
             for x in self.line[s]:
                 self.boost.pop(x, None)
@@ -243,17 +247,67 @@ class Match(Operations):
         self.played.append((p.dix[m], h))
         self._log("invite", h, p.cid[m])
 
-    def _trade(self, h: int, s: int) -> Flow[None]:
-        """DECISION: the Host offers one hand card for one of the other player's hand cards,
-        which that player chooses, or declines."""
-        c = yield from self.ask("offer", h, self.choices.picks("offer", self.hand[h]))
-        d = yield from self.ask("answer", s, [DECLINE, *self.choices.picks("give", self.hand[s])])
-        if d[0] == "give":
-            self.hand[h].remove(c[1])
-            self.hand[s].remove(d[1])
-            self.hand[h].append(d[1])
-            self.hand[s].append(c[1])
-            self._log("trade", h, s)
+    # ------------------------------------------------------------------ trading
+    def _partners(self, s: int) -> list[Target]:
+        """``trade T`` for every other player ``s`` can make an offer to: one of the two holds
+        a Sound card (in hand or inventory)."""
+        mine = bool(self.hand[s] or self.inv[s])
+        return self.choices.trades([t for t in range(self.n) if t != s and self.alive[t]
+                                    and (mine or self.hand[t] or self.inv[t])])
+
+    def _others_offer(self, h: int, offers: list[int]) -> Flow[bool]:
+        """Before the first lineup card, every other player with an offer left may make one
+        (asked together, made clockwise from the Host's left); whether any was made, in which
+        case the Host's window opens again."""
+        seats = [(h + i) % self.n for i in range(1, self.n)]
+        opts = [[DONE, *self._partners(s)] if self.alive[s] and offers[s] < OFFERS else []
+                for s in seats]
+        got = yield from self.ask_all("deal", seats, opts)
+        made = False
+        for s, c in zip(seats, got):
+            if c is not None and c[0] == "trade":
+                offers[s] += 1
+                made = True
+                yield from self._offer(s, c[1])
+        return made
+
+    def _offer(self, s: int, t: int) -> Flow[None]:
+        """DECISION: an offer is a set of ``s``'s Sound cards (from hand or inventory, put one by
+        one; none is a request) for a number of ``t``'s cards that ``t`` chooses (none is a
+        gift); ``t`` accepts or declines it as a whole."""
+        pick = self.choices.picks
+        put: list[int] = []
+        hand, inv = self.hand[s], self.inv[s]
+        most = len(self.hand[t]) + len(self.inv[t])
+        while True:
+            terms = tuple(put)
+            opts = (pick("put", [x for x in hand if x not in put]) +
+                    pick("put_inv", [x for x in inv if x not in put]) +
+                    [Offer("want", t, k, terms) for k in range(0 if put else 1, most + 1)])
+            if not opts:
+                return
+            c = yield from self.ask("terms", s, opts)
+            if c[0] == "want":
+                want = c[2]
+                break
+            put.append(c[1])
+        d = yield from self.ask("answer", t, [DECLINE, Offer("accept", s, want, terms)])
+        self._log("offer", s, t, len(put), want, d[0])
+        if d[0] != "accept":
+            return
+        back: list[int] = []             # chosen one by one; every card moves at the end
+        for _ in range(want):
+            e = yield from self.ask("give", t, pick("give", [x for x in self.hand[t] if x not in back]) +
+                                    pick("give_inv", [x for x in self.inv[t] if x not in back]))
+            back.append(e[1])
+        for x in back:
+            (self.hand[t] if x in self.hand[t] else self.inv[t]).remove(x)
+        for x in put:
+            (hand if x in hand else inv).remove(x)
+        self.hand[t] += put
+        self.hand[s] += back
+        yield from self.limits(s)
+        yield from self.limits(t)
 
     # ------------------------------------------------------------------ the rave
     def _owner(self, s: int) -> int:
@@ -270,12 +324,16 @@ class Match(Operations):
                 opts += choices.picks("lay", hand)
             if inv:
                 opts += choices.picks("lay_inv", inv)
-            if mercs and (s == h or s in self.invaders):
+            # DECISION: a Mercenary is called only while its owner's lineup does not win (the
+            # seed: when the lineup falls short of the expectation or the rival's lineup).
+            if mercs and (s == h or s in self.invaders) and self.winner() != s:
                 opts += choices.picks("merc", [m for m in mercs if self.under[m]])
             if s == h and self.rescuer < 0:
-                k = self.p.rsounds[self.guest[0]] if self.guest else 0
-                opts += choices.calls([t for t in range(n) if t != h and self.alive[t]
-                                       and t not in self.invaders and t not in self._asked], k)
+                friends = [t for t in range(n) if t != h and self.alive[t]
+                           and t not in self.invaders and t not in self._asked]
+                if friends and self._short_handed(h):
+                    k = self.p.rsounds[self.guest[0]] if self.guest else 0
+                    opts += choices.calls(friends, k + len(hand) + len(inv))
         elif first and s not in self._stayed and (self.hand[s] or self.inv[s] or
                                                   any(self.under[m] for m in self.mercs[s])):
             opts.append(INVADE)
@@ -288,6 +346,14 @@ class Match(Operations):
                     opts += self.choices.gives("add", t, self.hand[s])
                     opts += self.choices.gives("add_inv", t, self.inv[s])
         return opts
+
+    def _short_handed(self, h: int) -> bool:
+        """DECISION: the Host's own cards are not enough when its lineup with every card of its
+        hand and inventory added would still not win (Mercenaries' face-down cards not counted:
+        nobody knows them)."""
+        key = self.strength(h, self.line[h] + self.hand[h] + self.inv[h])
+        return key.bonus <= self.expect or any(self.strength(i, self.line[i]) > key
+                                               for i in self.invaders)
 
     def rave(self, h: int) -> Flow[None]:
         """Step 2: lay lineups until a whole round of seats adds nothing."""
@@ -381,6 +447,8 @@ class Match(Operations):
         r = self.rescuer
         monster = self.guest[0] if self.guest else -1
         self.last_rave = Rave(self.expect, {o: k for k, o in self.lineups()}, w, monster, h)
+        if self.log is not None:
+            self.raves.append(self.last_rave)
         self._log("rave", h, self.expect, [(o, k) for k, o in self.lineups()], w)
         winners: list[int] = []
         if w == h:
@@ -401,9 +469,25 @@ class Match(Operations):
             d = p.dix[monster]
             self.satisfied[d] = self.satisfied.get(d, 0) + 1
             self.souls[w] += p.rsouls[monster]          # souls go to the Host (or the Invader) only
-            share = self.promise if (w == h and r >= 0) else 0
+        if any(self.souls[s] >= self.souls_to_win for s in winners):
+            # DECISION: the winning souls end the game at once, before anything else of the turn.
+            self.won = True
+            self._log("won", [s for s in winners if self.souls[s] >= self.souls_to_win])
+            return
+        promised = self.promise if (w == h and r >= 0) else 0
+        if monster >= 0 and w >= 0:
             for i in range(p.rsounds[monster]):
-                yield from self._draw_to(self.hand[r] if i < share else self.hand[w])
+                yield from self._draw_to(self.hand[r] if i < promised else self.hand[w])
+            promised = max(0, promised - p.rsounds[monster])
+        # DECISION: what the reward cards do not cover, the Host hands over from its own cards,
+        # its choice (all it holds, if fewer).
+        for _ in range(promised):
+            opts = self.choices.picks("give", self.hand[h]) + self.choices.picks("give_inv", self.inv[h])
+            if not opts:
+                break
+            c = yield from self.ask("share", h, opts)
+            (self.hand[h] if c[0] == "give" else self.inv[h]).remove(c[1])
+            self.hand[r].append(c[1])
         for s in winners:
             for m in self.mercs[s]:
                 yield from self._draw_to(self.under[m])

@@ -51,7 +51,8 @@ class Operations(State):
     @operation("reset")
     def op_reset(self, s: int) -> Flow[None]:
         """«Обнулення»: hand, inventory, Class and Mercenaries go; then pay a soul for 5 cards
-        and a random Class, or leave; with no soul the player is out."""
+        and a random Class, or leave; with no soul the player is out. Either way a Host's turn
+        ends with the bounty (no wrap-up)."""
         self.resets += 1
         self.discard.extend(self.hand[s])
         self.discard.extend(self.inv[s])
@@ -64,6 +65,7 @@ class Operations(State):
             self.calls.pop(m, None)
             self.merc_deck.append(m)
         self.refx(s)
+        self.host_out = self.host_out or s == self.host
         c: tuple = LEAVE
         if self.souls[s] >= RESET_COST:
             c = yield from self.ask("reset", s, [PAY, LEAVE])

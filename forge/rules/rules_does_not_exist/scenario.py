@@ -13,7 +13,7 @@ from typing import Any, Callable
 from ..core import SEAT_NAMES, ScenarioKeys
 from ..scenario import ANY, SEAT, Map, N, Rec, SetupContext, card
 from .state import State
-from .tables import CLASS, MERC, MONSTER, SOUND, Strength
+from .tables import CLASS, MERC, MONSTER, SOUND, Rave, Strength
 
 
 _SOUND = card("sound")
@@ -24,6 +24,9 @@ _ZONES = {"deck": ("у колоді Звуку", "the Sound deck holds"),
           "monsters": ("у колоді Монстрів", "the Monster deck holds"),
           "classes": ("у колоді Класів", "the Class deck holds"),
           "merc_deck": ("у колоді Найомничків", "the Mercenary deck holds")}
+#: What a rave came to: the expectation, the winner (or `none`), each lineup's bonus and duration.
+_RAVE = Rec({"expectation": N, "winner": (SEAT, frozenset({"none"})), "bonus": Map(SEAT, N),
+             "duration": Map(SEAT, N)})
 SCENARIO = ScenarioKeys(
     setup={"turn": SEAT, "deck": [_SOUND], "discard": [_SOUND]},
     seat=Rec({"hand": [_SOUND], "inventory": [_SOUND], "class": card("class"),
@@ -33,9 +36,8 @@ SCENARIO = ScenarioKeys(
         "zones": Map(SEAT, Rec({"hand": [ANY], "hand_size": N, "inventory": [ANY],
                                 "inventory_size": N, "class": (card("class"), None),
                                 "mercenaries": [ANY], "under": Map(card("mercenary"), N)})),
-        "out": [SEAT], "skip": Map(SEAT, N), "resets": N, "turns": N,
-        "rave": Rec({"expectation": N, "winner": (SEAT, frozenset({"none"})),
-                     "bonus": Map(SEAT, N), "duration": Map(SEAT, N)}),
+        "out": [SEAT], "skip": Map(SEAT, N), "resets": N, "turns": N, "first": SEAT,
+        "rave": _RAVE, "raves": [_RAVE],
         "invited": Map(card("monster"), N), "satisfied": Map(card("monster"), N),
         "discard": [ANY], "sizes": Map(frozenset(_ZONES), N)},
     stops={"turns": "turn"})
@@ -116,23 +118,19 @@ def scenario_expect(m: State, e: dict, ctx: SetupContext) -> None:
     for key, count in (("resets", m.resets), ("turns", m.turns)):
         if key in e and count != e[key]:
             ctx.fail((key,), f"{key}: {count}, expected {e[key]}")
+    if "first" in e and SEAT_NAMES[m.first] != e["first"]:
+        ctx.fail(("first",), f"{SEAT_NAMES[m.first]} plays first, expected {e['first']}")
     if "rave" in e:
-        r, want = m.last_rave, e["rave"]
-        if r is None:
+        if m.last_rave is None:
             ctx.fail(("rave",), "no rave was held")
         else:
-            if "expectation" in want and r.expect != want["expectation"]:
-                ctx.fail(("rave", "expectation"), f"expectation {r.expect}, expected {want['expectation']}")
-            if "winner" in want:
-                got = SEAT_NAMES[r.winner] if r.winner >= 0 else "none"
-                if got != want["winner"]:
-                    ctx.fail(("rave", "winner"), f"the rave was won by {got}, expected {want['winner']}")
-            for key in Strength._fields:              # bonus, duration
-                for name, v in (want.get(key) or {}).items():
-                    k = r.lineups.get(seat(name))
-                    if k is None or getattr(k, key) != v:
-                        ctx.fail(("rave", key, name), f"{name}'s lineup {key}: "
-                                 f"{getattr(k, key) if k else 'no lineup'}, expected {v}")
+            _expect_rave(m.last_rave, e["rave"], ("rave",), ctx)
+    if "raves" in e:
+        want = e["raves"]
+        if len(m.raves) != len(want):
+            ctx.fail(("raves",), f"{len(m.raves)} rave(s) held, expected {len(want)}")
+        for i, (r, w) in enumerate(zip(m.raves, want)):
+            _expect_rave(r, w or {}, ("raves", i), ctx)
     for key, table in (("invited", m.invited), ("satisfied", m.satisfied)):
         for mid, v in (e.get(key) or {}).items():
             times = sum(k for d, k in table.items() if m.p.def_ids[d] == mid)
@@ -147,6 +145,23 @@ def scenario_expect(m: State, e: dict, ctx: SetupContext) -> None:
         size = len(getattr(m, zone))
         if size != v:
             ctx.fail(("sizes", zone), f"{zone} holds {size} cards, expected {v}")
+
+
+def _expect_rave(r: Rave, want: dict, at: tuple, ctx: SetupContext) -> None:
+    """One rave's outcome against ``want`` (an `expect: rave` mapping), failures at ``at``."""
+    seat = SEAT_NAMES.index
+    if "expectation" in want and r.expect != want["expectation"]:
+        ctx.fail(at + ("expectation",), f"expectation {r.expect}, expected {want['expectation']}")
+    if "winner" in want:
+        got = SEAT_NAMES[r.winner] if r.winner >= 0 else "none"
+        if got != want["winner"]:
+            ctx.fail(at + ("winner",), f"the rave was won by {got}, expected {want['winner']}")
+    for key in Strength._fields:              # bonus, duration
+        for name, v in (want.get(key) or {}).items():
+            k = r.lineups.get(seat(name))
+            if k is None or getattr(k, key) != v:
+                ctx.fail(at + (key, name), f"{name}'s lineup {key}: "
+                         f"{getattr(k, key) if k else 'no lineup'}, expected {v}")
 
 
 #: The unit of a score: the game is scored in souls (uk: the accusative after «має»).
@@ -281,6 +296,16 @@ def _rave(r: dict, w: Any) -> list[str]:
     return out
 
 
+def _raves(raves: list, w: Any) -> list[str]:
+    """Every rave of the file in order, each as `_rave` says the last one."""
+    out = []
+    for i, r in enumerate(raves or [], 1):
+        said = "; ".join(_rave(r or {}, w))
+        if said:
+            out.append(w.pick(f"рейв {i}: {said}", f"rave {i}: {said}"))
+    return out
+
+
 def _invited(invited: dict, w: Any, satisfied: dict | None = None) -> list[str]:
     """How often each monster was invited, and satisfied when the file says so too."""
     satisfied = satisfied or {}
@@ -321,7 +346,8 @@ def _sizes(sizes: dict, w: Any) -> list[str]:
 _PHRASES: dict[str, Callable[[Any, Any], list[str]]] = {
     "souls": lambda souls, w: [w.holdings(souls, SCORE_UNIT[w.lang])] if souls else [],
     "zones": _zones, "out": _out, "skip": _skip, "resets": _resets, "turns": _turns,
-    "rave": _rave,
+    "rave": _rave, "raves": lambda raves, w: _raves(raves, w),
+    "first": lambda seat, w: [w.pick(f"першим ходить {w.seat(seat)}", f"{w.seat(seat)} plays first")],
     "discard": lambda ids, w: [w.in_discard(ids)] if ids else [],
     "sizes": _sizes,
 }

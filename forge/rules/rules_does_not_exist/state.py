@@ -58,6 +58,8 @@ class State(core.Match):
         self.promise = 0
         self.invaders: list[int] = []
         self.match_point = False
+        self.host_out = False             # the Host was Reset this turn: its turn is over
+        self.won = False                  # a success brought someone to the winning souls
         self.first = 0
         self.between = False              # between two turns (limits hold)
         # statistics
@@ -68,8 +70,9 @@ class State(core.Match):
         self.satisfied: dict[int, int] = {}   # monster def index -> times some lineup won
         #: A scenario that placed the cards itself starts at this seat's turn (no deal).
         self.start_at = -1
-        #: The last rave held (None: none yet).
+        #: The last rave held (None: none yet), and with a log on, every rave in order.
         self.last_rave: Rave | None = None
+        self.raves: list[Rave] = []
 
     # ------------------------------------------------------------------ setup
     def setup(self) -> None:
@@ -172,8 +175,8 @@ class State(core.Match):
 
     # ------------------------------------------------------------------ the end
     def over(self) -> bool:
-        live = [s for s in range(self.n) if self.alive[s]]
-        return len(live) < 2 or any(self.souls[s] >= self.souls_to_win for s in live)
+        """Ten souls reached by a success (`won`), or fewer than two players left."""
+        return self.won or sum(self.alive) < 2
 
     def scores(self) -> list[int]:
         return list(self.souls)
@@ -269,9 +272,14 @@ class State(core.Match):
 
     # ------------------------------------------------------------------ descriptions
     def label(self, option: tuple) -> str:
-        """`lay warmup_hum`, `call B 2`, `trade C`, `add B first_kick`, `invite vinyl_lich`."""
+        """`lay warmup_hum`, `call B 2`, `trade C`, `want 1`, `accept`, `add B first_kick`,
+        `invite vinyl_lich`."""
         verb, *args = option
         cid = self.p.cid
+        if verb == "want":                # an offer's terms: the cards put are named before
+            return f"want {args[1]}"
+        if verb == "accept":
+            return verb
         if verb == "call":
             return f"call {SEAT_NAMES[args[0]]} {args[1]}"
         if verb == "trade":

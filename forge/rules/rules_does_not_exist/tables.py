@@ -37,6 +37,7 @@ RESET_CARDS = 5    # Sound cards drawn after paying for a Reset
 GENTLE_CARDS = 9   # cards each player takes in the gentle round
 GENRE_ONE = 50     # % a card's bonus grows by when another card of its lineup shares a genre
 GENRE_TWO = 100    # ... two or more genres
+OFFERS = 1         # trade offers each player may make in a turn (before the first lineup card)
 ROLES = ("host", "rescuer", "invader")
 NUMERIC_FX = ("hand", "inventory", "draft", "escape", "hire", "reroll", "host", "rescuer", "invader")
 FIRST_PLAYER = ("roll", "gentle")
@@ -61,7 +62,7 @@ RULES: Mapping[str, int] = {
     "class_cost": CLASS_COST, "souls_solo": SOULS_SOLO, "souls_shared": SOULS_SHARED,
     "rival_loss": RIVAL_LOSS, "rival_loss_shared": RIVAL_LOSS_SHARED, "reset_cost": RESET_COST,
     "reset_cards": RESET_CARDS, "gentle_cards": GENTLE_CARDS, "genre_one": GENRE_ONE,
-    "genre_two": GENRE_TWO,
+    "genre_two": GENRE_TWO, "offers": OFFERS,
     **{o.name: o.default for o in OPTIONS if o.name in ("start_hand", "souls_to_win")}}
 
 
