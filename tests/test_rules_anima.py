@@ -319,3 +319,21 @@ def test_the_engine_modules_import_without_a_cycle():
     for name in graph:
         visit(name, ())
     assert len(graph) > 10 and graph["__init__"] >= {"flow", "agents", "scenario", "tables"}
+
+
+@pytest.mark.parametrize("seat, limit", [("hand: [war_cry, war_cry, iron_fist, iron_fist, sabotage, lucky_find]",
+                                          "more than 5 bonus cards"),
+                                         ("group: [rain_the_nameless, brann_ironhide, gideon_vane, zlata_spark, "
+                                          "lissa_glasshand]", "group of 1-4 characters")])
+def test_a_position_past_a_limit_is_refused(tmp_path, seat, limit):
+    """A hand of 6 and a group of 5 are one past the rulebook's limits: no position holds them
+    (the scenarios at 5 and 4 play; `battle_spoils_full_hand`, `group_of_four_cannot_hire`)."""
+    folder = tmp_path / "anima_shadow_of_omega"
+    folder.mkdir()
+    group = "" if seat.startswith("group") else "group: [rain_the_nameless], "
+    (folder / "past_limit.yaml").write_text(
+        "title: {uk: Понад ліміт, en: Past the limit}\nstory: {uk: Понад ліміт, en: Past the limit}\n"
+        "players: 2\nlocations: [willowmere]\n"
+        f"seats:\n  A: {{{group}{seat}}}\n  B: {{group: [ulric_stonewall]}}\n", encoding="utf-8")
+    res = run_scenario(folder / "past_limit.yaml")
+    assert not res.passed and any(limit in f for f in res.failures), res.failures
