@@ -12,7 +12,8 @@ looks at a face-down lead event, a deck's order or another seat's hand or missio
   new one from the deck (reading the deck's top first with a scouting card); a group on its
   hold goal stays. A goal guarded by a face-up monster it beats only with a lucky roll is tried
   half the time. With nothing to chase elsewhere it walks to a quiet location (one with no lead
-  event) for bonus cards and hires, and rests when there is none. It flies to its goal
+  event) for bonus cards and hires, opens a new location when there is none, and rests when it
+  cannot. It flies to its goal
   with a travel card when its hand is nearly full, and looks at the event deck's top before
   exploring (putting the mildest event first).
 - Exploration: a Speed check when it passes at least half the time (with a Speed card when
@@ -299,8 +300,10 @@ def _offer(m: Match, s: int, options: list) -> Choice:
     if DONE in options:
         return DONE
     gives = [o for o in options if o.verb == "give"]
-    o = min(gives, key=lambda x: _worth(m, s, x.card), default=PASS)
-    return o if o is not PASS and _worth(m, s, o.card) == 0 else PASS
+    if not gives:
+        return PASS
+    o = min(gives, key=lambda x: _worth(m, s, x.card))
+    return o if _worth(m, s, o.card) == 0 else PASS
 
 
 def _answer(m: Match, s: int, options: list) -> Choice:
@@ -481,11 +484,15 @@ def _plan(m: Match, s: int, rng: random.Random) -> Choice:
             if n.verb == "new_deck":
                 return n
     # nothing it can chase elsewhere (a group stays only on a hold goal): explore a quiet
-    # location for bonus cards and hires, and come back to a goal here next turn
+    # location for bonus cards and hires, and come back to a goal here next turn; with none,
+    # open a new location rather than rest where it stands turn after turn
     safe = [o for o in goes if o.card not in m.lead]
     if safe:
         return safe[int(rng.random() * len(safe))]
-    return REST
+    for n in news:
+        if n.verb == "new_deck":
+            return n
+    return news[0] if news else REST
 
 
 def _move(m: Match, s: int, options: list[Choice], rng: random.Random) -> Choice:

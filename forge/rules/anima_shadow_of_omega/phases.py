@@ -266,8 +266,7 @@ class Phases(Operations):
             cands = [L for L in self.active if L not in taken and (L not in self.lead or L in self.faced)]
             if not cands or chooser < 0:
                 return
-            remove = self.choices.cards("remove", cands)
-            L = (yield from self.ask("remove", chooser, remove)).card
+            L = (yield from self.ask("remove", chooser, self.choices.cards("remove", cands))).card
             while len(cands) > 1 and (yield from self.saved(chooser, L)):
                 cands.remove(L)
                 L = (yield from self.ask("remove", chooser, self.choices.cards("remove", cands))).card
@@ -431,7 +430,7 @@ class Phases(Operations):
             self._foe = l
             yield from self.run(w, o, p.victory[o])
             self._foe = -1
-        if self.hand[l] and self.room(w) > 0:      # DECISION: a full hand takes nothing
+        if self.hand[l] and self.room(w) > 0:      # a full hand takes none (DECISION: the loser keeps it)
             i = yield from self.pick_random("steal", self.hand[l])
             self.hand[w].append(self.hand[l].pop(i))
         yield from self.lose_battle(l, margin)
