@@ -272,7 +272,7 @@ def test_the_rule_numbers_in_print_come_from_the_engine(game):
     from forge.rules import ENGINES
     ENGINES.register(replace(anima.ENGINE, rules=dict(
         kill_margin=7, hand_limit=8, group_limit=9, rest_bonus=3, locations_per_player=6,
-        attack_spread=2, win_score=12, phases=11)))
+        attack_spread=2, win_score=12, phases=11, trade_offers=4)))
     try:
         sheet = render_template(game, "cheatsheet", "en").markdown
         book = render_template(game, "rulebook", "en").markdown
@@ -285,10 +285,11 @@ def test_the_rule_numbers_in_print_come_from_the_engine(game):
                  f"| -6 | 0 % | 0 % | {d6_battle(-6).lose_by(7).percent} % |"):
         assert text in sheet
     for text in ("loses by 7 or more", "by less than 7", "A loss by 7 or more", "scores 12 points",
-                 "has +3 Strength and +3 Speed"):
+                 "has +3 Strength and +3 Speed", "at most 4\u00a0times", "already holds 8 bonuses"):
         assert text in book
     for text in ("Хід: 11 фази", "Програш на 7 і більше", "бонусів у руці — 8, персонажів у групі — 9",
-                 "з різницею 7 або більше", "отримує 12 очок", "+3 до Сили і +3 до Швидкості"):
+                 "з різницею 7 або більше", "отримує 12 очок", "+3 до Сили і +3 до Швидкості",
+                 "щонайбільше 4\u00a0рази", "у якого вже 8 бонусів"):
         assert text in uk
 
 
@@ -319,3 +320,21 @@ def test_the_engine_modules_import_without_a_cycle():
     for name in graph:
         visit(name, ())
     assert len(graph) > 10 and graph["__init__"] >= {"flow", "agents", "scenario", "tables"}
+
+
+@pytest.mark.parametrize("seat, limit", [("hand: [war_cry, war_cry, iron_fist, iron_fist, sabotage, lucky_find]",
+                                          "more than 5 bonus cards"),
+                                         ("group: [rain_the_nameless, brann_ironhide, gideon_vane, zlata_spark, "
+                                          "lissa_glasshand]", "group of 1-4 characters")])
+def test_a_position_past_a_limit_is_refused(tmp_path, seat, limit):
+    """A hand of 6 and a group of 5 are one past the rulebook's limits: no position holds them
+    (the scenarios at 5 and 4 play; `battle_spoils_full_hand`, `group_of_four_cannot_hire`)."""
+    folder = tmp_path / "anima_shadow_of_omega"
+    folder.mkdir()
+    group = "" if seat.startswith("group") else "group: [rain_the_nameless], "
+    (folder / "past_limit.yaml").write_text(
+        "title: {uk: Понад ліміт, en: Past the limit}\nstory: {uk: Понад ліміт, en: Past the limit}\n"
+        "players: 2\nlocations: [willowmere]\n"
+        f"seats:\n  A: {{{group}{seat}}}\n  B: {{group: [ulric_stonewall]}}\n", encoding="utf-8")
+    res = run_scenario(folder / "past_limit.yaml")
+    assert not res.passed and any(limit in f for f in res.failures), res.failures

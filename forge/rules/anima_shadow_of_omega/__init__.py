@@ -34,7 +34,7 @@ ENGINE = Engine(
     agents=AGENTS, agent_names=AGENT_NAMES,
     # `forge simulate` seats pursuers unless told otherwise: random play dismisses characters
     # and picks fights at random, so a random group rarely grows strong enough for a final
-    # mission and about a third of random games reach the turn cap (`--agents random` still
+    # mission and over a third of random games reach the turn cap (`--agents random` still
     # plays them).
     default_agents=("pursuer",),
     scenario=SCENARIO, scenario_setup=scenario_setup, scenario_expect=scenario_expect,

@@ -9,10 +9,11 @@ looks at a face-down lead event, a deck's order or another seat's hand or missio
 
 - Movement: it heads for the location of its current goal (a visit, hold or battle goal); when
   that location is not on the table it explores it from the location discard pile, or opens a
-  new one from the deck (reading the deck's top first with a scouting card); a group that
-  already stands on its goal stays. A goal guarded by a face-up monster it beats only with a
-  lucky roll is tried half the time. With nothing to chase it mostly stays to explore again and
-  sometimes walks to a quiet location for new hires; on the road it rests. It flies to its goal
+  new one from the deck (reading the deck's top first with a scouting card); a group on its
+  hold goal stays. A goal guarded by a face-up monster it beats only with a lucky roll is tried
+  half the time. With nothing to chase elsewhere it walks to a quiet location (one with no lead
+  event) for bonus cards and hires, opens a new location when there is none, and rests when it
+  cannot. It flies to its goal
   with a travel card when its hand is nearly full, and looks at the event deck's top before
   exploring (putting the mildest event first).
 - Exploration: a Speed check when it passes at least half the time (with a Speed card when
@@ -20,8 +21,9 @@ looks at a face-down lead event, a deck's order or another seat's hand or missio
   explores, or claims a mission reward with a card that skips the roll; rewards: the mission
   goal first, then a hire while the group is small (or the hand nearly full), then bonus cards.
 - Interaction: it attacks a group in reach when its odds (the d6 against d6 of both groups'
-  public Strength) are at least 60 %, steals a bonus card with a trickery card, and trades away
-  a card its group cannot use for one it can.
+  public Strength) are at least 60 %, steals a bonus card with a trickery card, and offers a
+  card its group cannot use in trade (once to each other player a phase); it answers an offer with its cheapest card when the offer
+  is worth more to it, and accepts an answer worth at least what it gave.
 - Cards: it joins an organisation whose duty does not cost it (Magic for the Tower, a big
   group for the Unseen), plays draw and hire cards, cancels a rival's card that hurts it,
   redirects a rival's group onto a monster that beats it, saves a location its goals need by
@@ -39,7 +41,8 @@ import random
 
 from ..agents import random_agent
 from ..core import Rolled
-from .choices import (DISCARD_ONE, EXPLORE, GO, LEAVE, NEW, PASS, REST, SAVE, STAY, Choice, OnCard,
+from .choices import (ACCEPT, ANNOUNCE_DISCARD, DONE, EXPLORE, GO, LEAVE, NEW, PASS, REST, SAVE, STAY,
+                      Choice, OnCard,
                       OnSeat, Play)
 from .flow import Match
 from .tables import (B_ORG, CHAR, G_BATTLE, G_SPEED, GROUP_LIMIT, HAND_LIMIT, LOC, R_BONUS, R_HIRE,
@@ -104,10 +107,14 @@ def pursuer_agent(m: Match, s: int, options: list, rng: random.Random) -> tuple:
         return max(options, key=lambda o: -1 if o.verb == "pass" else _worth(m, s, o.card))
     if kind == "interact":
         return _interact(m, s, options)
-    if kind in ("offer", "pay", "lose", "limit", "exchange"):
+    if kind in ("pay", "lose", "exchange"):
         return min(options, key=lambda o: _worth(m, s, o.card))
+    if kind == "offer":
+        return _offer(m, s, options)
     if kind == "answer":
         return _answer(m, s, options)
+    if kind == "accept":
+        return _accept(m, s)
     if kind == "save":
         return _save(m, s, options)
     if kind == "counter":
@@ -214,8 +221,8 @@ def _discard_step(m: Match, s: int, options: list) -> Choice:
     play = _join(m, s, options)
     if play is not None:
         return play
-    if DISCARD_ONE in options and _drop(m, s, None) is not None:
-        return DISCARD_ONE
+    if ANNOUNCE_DISCARD in options and _drop(m, s, None) is not None:
+        return ANNOUNCE_DISCARD
     return PASS
 
 
@@ -274,28 +281,51 @@ def _interact(m: Match, s: int, options: list) -> Choice:
         return play
     if min((_worth(m, s, h) for h in m.hand[s]), default=9) == 0:
         for o in options:
-            if isinstance(o, OnSeat) and o.verb == "trade":
+            if isinstance(o, OnSeat) and o.verb == "trade" and not m.proposed[o.seat]:
                 return o
     return PASS
 
 
 def _last(m: Match) -> tuple:
-    """The last choice made (what a trade offers, which location the explorer would remove,
-    where a group is heading): public when it is made."""
+    """The last choice made (which location the explorer would remove, where a group is
+    heading): public when it is made."""
     for step in reversed(m.actions):
         if not isinstance(step, Rolled):
             return step[0]
     return ()
 
 
-def _answer(m: Match, s: int, options: list) -> Choice:
-    """Accept a trade when the offered card is worth more to it than its cheapest answer."""
-    offer = _last(m)
-    gives = [o for o in options if o.verb != "pass"]
-    if not gives or not isinstance(offer, OnCard):
+def _offer(m: Match, s: int, options: list) -> Choice:
+    """Offer the one card it values least (one its group cannot use), then close the offer."""
+    if DONE in options:
+        return DONE
+    gives = [o for o in options if o.verb == "give"]
+    if not gives:
         return PASS
     o = min(gives, key=lambda x: _worth(m, s, x.card))
-    return o if _worth(m, s, offer.card) > _worth(m, s, o.card) else PASS
+    return o if _worth(m, s, o.card) == 0 else PASS
+
+
+def _answer(m: Match, s: int, options: list) -> Choice:
+    """Answer with its cheapest card when what is offered is worth more to it, then close."""
+    if m.trading is None:
+        return PASS
+    _, _, offered, answer = m.trading
+    if answer:
+        return DONE if DONE in options else PASS
+    gives = [o for o in options if o.verb == "give"]
+    if not gives:
+        return PASS
+    o = min(gives, key=lambda x: _worth(m, s, x.card))
+    return o if sum(_worth(m, s, x) for x in offered) > _worth(m, s, o.card) else PASS
+
+
+def _accept(m: Match, s: int) -> Choice:
+    """Take an answer worth at least what it gives."""
+    if m.trading is None:
+        return PASS
+    _, _, offered, answer = m.trading
+    return ACCEPT if sum(_worth(m, s, x) for x in answer) >= sum(_worth(m, s, x) for x in offered) else PASS
 
 
 def _save(m: Match, s: int, options: list) -> Choice:
@@ -434,9 +464,8 @@ def _useful(m: Match, s: int, h: int) -> bool:
 def _plan(m: Match, s: int, rng: random.Random) -> Choice:
     """The movement it wants: `stay`, `go L`, `new_pick L`, `new_deck` (a deck), `rest`."""
     p = m.p
-    here = m.loc[s]
     want = _targets(m, s)
-    if here >= 0 and p.dix[here] in want:
+    if m.holding(s):
         return STAY
     goes = m.goes(s)
     for o in goes:
@@ -454,14 +483,16 @@ def _plan(m: Match, s: int, rng: random.Random) -> Choice:
         for n in news:
             if n.verb == "new_deck":
                 return n
+    # nothing it can chase elsewhere (a group stays only on a hold goal): explore a quiet
+    # location for bonus cards and hires, and come back to a goal here next turn; with none,
+    # open a new location rather than rest where it stands turn after turn
     safe = [o for o in goes if o.card not in m.lead]
-    # nothing it can chase here: mostly explore again, sometimes look for help elsewhere, so a
-    # group stuck on a goal it cannot reach (a Speed check beyond a 6) still finds new hires
-    if here >= 0 and (want or not safe or rng.random() < 0.75):
-        return STAY
     if safe:
         return safe[int(rng.random() * len(safe))]
-    return REST
+    for n in news:
+        if n.verb == "new_deck":
+            return n
+    return news[0] if news else REST
 
 
 def _move(m: Match, s: int, options: list[Choice], rng: random.Random) -> Choice:

@@ -8,7 +8,7 @@ from typing import Any, Callable, ClassVar
 
 from .choices import PASS, OnCard, Choice, Play
 from .state import Flow, State
-from .tables import (B_ORG, B_SKILL, EXPLORATION, GROUP_LIMIT, HAND_LIMIT, MOVEMENT, W_BATTLE,
+from .tables import (B_ORG, B_SKILL, EXPLORATION, GROUP_LIMIT, MOVEMENT, W_BATTLE,
                      W_CANCEL_BONUS, W_CANCEL_EVENT, W_CANCEL_MONSTER, W_CLAIM, W_NORMAL, W_REROLL,
                      W_TRAVEL, D6, Effects)
 
@@ -61,14 +61,17 @@ class Cards(State):
         yield from self.run(s, m, p.prize[m])
 
     # ------------------------------------------------------------------ using cards
-    def _can(self, s: int, ops: Effects) -> bool:
-        """Whether an own-phase card or ability would do something now (DECISION: the engine
-        offers only cards that can take effect)."""
+    def _can(self, s: int, ops: Effects, held: bool) -> bool:
+        """Whether an own-phase card (``held``: from the hand, which it leaves first) or ability
+        would do something now (DECISION: the engine offers only cards that can take effect;
+        what brings bonus cards needs room in the hand)."""
         if not ops:
             return False
         name, a = ops[0]
+        if name in ("draw_bonus", "steal_bonus") and self.room(s) + held <= 0:
+            return False
         if name == "draw_bonus":
-            return len(self.hand[s]) <= HAND_LIMIT and bool(self.bonus_deck or self.bonus_discard)
+            return bool(self.bonus_deck or self.bonus_discard)
         if name == "hire":
             if len(self.group[s]) >= GROUP_LIMIT:
                 return False
@@ -111,7 +114,7 @@ class Cards(State):
                     if self.org[s] or (p.needs[h] and not self.has_skill(s, p.needs[h])):
                         continue
                     out.append(self.choices.alone[h])
-                elif self._can(s, ops[h]):
+                elif self._can(s, ops[h], True):
                     out += self._card_options(s, h)
             elif (w == W_TRAVEL and phase == MOVEMENT and self.active) or \
                     (w == W_CLAIM and phase == EXPLORATION and self.rewards_here(s, self.loc[s])):
@@ -119,7 +122,7 @@ class Cards(State):
         rot, asleep = self.rot, self.asleep
         for c in self.group[s]:
             if win[c] == W_NORMAL and not rot[c] and not asleep[c] and \
-                    (p.cphase[c] < 0 or p.cphase[c] == phase) and self._can(s, ops[c]):
+                    (p.cphase[c] < 0 or p.cphase[c] == phase) and self._can(s, ops[c], False):
                 out.append(self.choices.on_card["use"][c])
         return out
 

@@ -14,7 +14,8 @@ from typing import Iterable, NamedTuple, Union
 
 class Verb(NamedTuple):
     """An option with no argument: ``pass``, ``discard``, ``leave``, ``stay``, ``go``, ``new``,
-    ``rest``, ``save``, ``explore``, ``new_deck`` (one location deck)."""
+    ``rest``, ``save``, ``explore``, ``new_deck`` (one location deck), ``done`` (a trade's
+    cards are all chosen), ``accept`` (a trade's answer)."""
 
     verb: str
 
@@ -66,10 +67,11 @@ class RewardChoice(NamedTuple):
 
 Choice = Union[Verb, OnCard, OnSeat, Play, NewDeck, RewardChoice]
 
-#: ``DISCARD_ONE`` announces the discard phase's one voluntary discard (then a `drop`, `dismiss` or
-#: `leave`).
-PASS, DISCARD_ONE, LEAVE, STAY, GO, NEW, REST, SAVE, EXPLORE, NEW_DECK = map(Verb, (
-    "pass", "discard", "leave", "stay", "go", "new", "rest", "save", "explore", "new_deck"))
+#: ``ANNOUNCE_DISCARD`` announces a voluntary discard of the discard phase (then a `drop`,
+#: `dismiss` or `leave`), as often as there is something to discard.
+PASS, ANNOUNCE_DISCARD, LEAVE, STAY, GO, NEW, REST, SAVE, EXPLORE, NEW_DECK, DONE, ACCEPT = map(Verb, (
+    "pass", "discard", "leave", "stay", "go", "new", "rest", "save", "explore", "new_deck", "done",
+    "accept"))
 
 #: The verbs of `OnCard` and of `OnSeat`.
 ON_CARD_VERBS = ("drop", "discard", "give", "pay", "keep", "return", "top", "dismiss", "take",

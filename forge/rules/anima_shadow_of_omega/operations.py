@@ -13,7 +13,7 @@ from ..core import operation, passive
 from .battles import Battles
 from .choices import OnCard
 from .state import Flow
-from .tables import ALARM, FAIL, FLED, GROUP_LIMIT, HAND_LIMIT, LOSE, ROLL_KINDS, SKILL_BIT
+from .tables import ALARM, FAIL, FLED, GROUP_LIMIT, LOSE, ROLL_KINDS, SKILL_BIT
 
 
 class Operations(Battles):
@@ -22,7 +22,7 @@ class Operations(Battles):
     @operation("draw_bonus", count=int)
     def op_draw_bonus(self, s: int, src: int, count: int) -> Flow[None]:
         for _ in range(count):
-            if len(self.hand[s]) >= HAND_LIMIT:
+            if self.room(s) <= 0:
                 break
             h = yield from self._draw(self.bonus_deck, self.bonus_discard)
             if h < 0:
@@ -37,18 +37,20 @@ class Operations(Battles):
             self.bonus_discard.append(c.card)
 
     def _take_from(self, s: int, victims: list[int], count: int) -> Flow[None]:
+        """``s`` takes up to ``count`` random bonus cards from one of ``victims``: none once its
+        hand is full (the card stays with its owner)."""
         victims = [t for t in victims if self.hand[t]]
-        if not victims:
+        if not victims or self.room(s) <= 0:
             return
         t = victims[0]
         if len(victims) > 1:
             c = yield from self.ask("victim", s, self.choices.seats("rob", victims))
             t = c.seat
         for _ in range(count):
-            if not self.hand[t]:
+            if not self.hand[t] or self.room(s) <= 0:
                 break
             i = yield from self.pick_random("steal", self.hand[t])
-            yield from self.gain(s, self.hand[t].pop(i))
+            self.hand[s].append(self.hand[t].pop(i))
 
     @operation("steal_bonus", count=int)
     def op_steal_bonus(self, s: int, src: int, count: int) -> Flow[None]:
@@ -254,7 +256,7 @@ class Operations(Battles):
 
     @operation("salvage")
     def op_salvage(self, s: int, src: int) -> Flow[None]:
-        if not self.bonus_discard or len(self.hand[s]) >= HAND_LIMIT:
+        if not self.bonus_discard or self.room(s) <= 0:
             return
         d = yield from self.ask("take", s, self._distinct(self.bonus_discard))
         self.bonus_discard.remove(d.card)

@@ -5,14 +5,16 @@ rewards).
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from .operations import Operations
-from .choices import (DISCARD_ONE, EXPLORE, GO, LEAVE, NEW, NEW_DECK, PASS, REST, SAVE,
-                      STAY, Choice, OnCard)
+from .choices import (ACCEPT, ANNOUNCE_DISCARD, DONE, EXPLORE, GO, LEAVE, NEW, NEW_DECK, PASS,
+                      REST, SAVE, STAY, Choice, OnCard)
 from .state import Check, Flow
 from .tables import (ALARM, ATTACK_SPREAD, CHAR, D6, DISCARD, EV, EXPLORATION, FAIL, FLED,
                      G_BATTLE, G_HOLD, G_SPEED, GROUP_LIMIT, HAND_LIMIT, INTERACTION, LOSE,
-                     MOVEMENT, R_BONUS, R_HIRE, R_MISSION, REST_BONUS, REWARDS, SPECIAL, WIN,
-                     W_REDIRECT)
+                     MOVEMENT, R_BONUS, R_HIRE, R_MISSION, REST_BONUS, REWARDS, SPECIAL, TRADE_OFFERS,
+                     WIN, W_REDIRECT)
 
 
 class Phases(Operations):
@@ -25,13 +27,13 @@ class Phases(Operations):
             if p.needs[o] and not self.has_skill(s, p.needs[o]):
                 self.org[s].remove(o)
                 self.bonus_discard.append(o)
-        discarded = False
         while not self.lost[s]:
-            # DECISION: one voluntary discard in a discard step (a bonus card, a character or
-            # the organisation): announce it (`discard`), then choose it (kind `drop`)
+            # As many voluntary discards as the player likes (bonus cards, characters but never
+            # the last one, the organisation), each announced (`discard`) and then chosen (kind
+            # `drop`); every one leaves less to discard, so the step ends.
             opts: list[Choice] = [PASS]
-            if not discarded and (self.hand[s] or len(self.group[s]) > 1 or self.org[s]):
-                opts.append(DISCARD_ONE)
+            if self.hand[s] or len(self.group[s]) > 1 or self.org[s]:
+                opts.append(ANNOUNCE_DISCARD)
             opts += self.plays(s, DISCARD)
             c = yield from self.ask("discard", s, opts)
             v = c.verb
@@ -47,7 +49,6 @@ class Phases(Operations):
                     opts.append(LEAVE)
                 c = yield from self.ask("drop", s, opts)
                 v = c.verb
-                discarded = True
             if v == "drop":
                 self.hand[s].remove(c.card)
                 self.bonus_discard.append(c.card)
@@ -95,21 +96,23 @@ class Phases(Operations):
 
     # ------------------------------------------------------------------ the movement phase
     def moves(self, s: int) -> list[Choice]:
-        """The announcements of the movement phase: `stay`, `go` (then the location), `new` (a
-        new location: then from the deck or the discard pile), `rest`."""
-        here = self.loc[s]
-        opts: list[Choice] = [STAY] if here >= 0 else []
+        """The announcements of the movement phase: `go` (then the location), `new` (a new
+        location: then from the deck or the discard pile), `rest`; and `stay` only for a group
+        that a hold mission keeps on its location (DECISION: the rulebook's three movement
+        choices do not include staying; a hold goal keeps the group there by itself)."""
+        opts: list[Choice] = [STAY] if self.holding(s) else []
+        if not self.duty(s, "no_rest"):
+            opts.append(REST)                       # (first: the move that leaves things be)
         self._goes = self.goes(s)                   # kept for the `go` and `new` choices
         self._news = self.news(s)
         if self._goes:
             opts.append(GO)
         if self._news:
             opts.append(NEW)
-        if not self.duty(s, "no_rest"):
-            opts.append(REST)
         if not opts:
-            # DECISION: a group with no legal move (on the road, with the location tree, no
-            # level 1 location active, another seat exploring, a duty forbidding rest) waits
+            # DECISION: a group with no legal move (with the location tree, no location in
+            # reach, another seat exploring, a duty forbidding rest) waits where it is, and
+            # does not explore
             opts.append(STAY)
         return opts
 
@@ -151,7 +154,7 @@ class Phases(Operations):
                     return
                 continue
             if v == "stay":
-                self.arrived[s] = self.loc[s] >= 0
+                self.arrived[s] = self.holding(s)
                 if self.log is not None:
                     self.log.append(("stay", s,))
             elif v == "rest":
@@ -249,11 +252,12 @@ class Phases(Operations):
         """Over the limit of 2 x players active locations, the seat that explored this turn
         removes one: not one with a group on it or a lead event nobody has faced yet (DECISION: a
         monster that has fought stays until beaten, but it has been played: its location may go,
-        and the monster with it to the event discard pile). Any other seat may
-        save the chosen one by discarding a bonus card (DECISION: while another candidate is
-        left), and the explorer chooses again. DECISION: with nothing removable, the table stays
-        over the limit (by one at most: nobody may explore meanwhile) and the last explorer
-        tries again after each later move."""
+        and the monster with it to the event discard pile). Any other seat may save the chosen
+        one by discarding a bonus card, and the explorer chooses another, as often as seats keep
+        saving (DECISION: while another candidate is left, so each save takes one away and the
+        last one goes). DECISION: with nothing removable, the table stays over the limit (by one
+        at most: nobody may explore meanwhile) and the last explorer tries again after each later
+        move."""
         p = self.p
         chooser = self.explorer if self.explorer >= 0 else self._last_explorer
         self._last_explorer = chooser
@@ -262,27 +266,10 @@ class Phases(Operations):
             cands = [L for L in self.active if L not in taken and (L not in self.lead or L in self.faced)]
             if not cands or chooser < 0:
                 return
-            c = yield from self.ask("remove", chooser, self.choices.cards("remove", cands))
-            L = c.card
-            saved = False
-            if len(cands) > 1:
-                for t in self.order:
-                    if t == chooser or self.lost[t] or not self.hand[t]:
-                        continue
-                    d = yield from self.ask("save", t, [PASS, SAVE])
-                    if d.verb == "save":
-                        d = yield from self.ask("pay", t, self.choices.cards("pay", self.hand[t]))
-                        self.hand[t].remove(d.card)
-                        self.bonus_discard.append(d.card)
-                        if self.log is not None:
-                            self.log.append(("save", t, p.cid[L],))
-                        saved = True
-                        break
-            if saved:
-                # the saved location is kept: the explorer chooses among the others
+            L = (yield from self.ask("remove", chooser, self.choices.cards("remove", cands))).card
+            while len(cands) > 1 and (yield from self.saved(chooser, L)):
                 cands.remove(L)
-                c = yield from self.ask("remove", chooser, self.choices.cards("remove", cands))
-                L = c.card
+                L = (yield from self.ask("remove", chooser, self.choices.cards("remove", cands))).card
             self.active.remove(L)
             self.loc_discard.append(L)
             if L in self.lead:
@@ -291,6 +278,22 @@ class Phases(Operations):
                 self.faced.discard(L)
             if self.log is not None:
                 self.log.append(("removed", p.cid[L],))
+
+    def saved(self, chooser: int, L: int) -> Flow[bool]:
+        """The seats other than ``chooser``, in turn order, may save location ``L`` from removal:
+        the first that says `save` pays a bonus card of its choice."""
+        for t in self.order:
+            if t == chooser or self.lost[t] or not self.hand[t]:
+                continue
+            d = yield from self.ask("save", t, [PASS, SAVE])
+            if d.verb == "save":
+                d = yield from self.ask("pay", t, self.choices.cards("pay", self.hand[t]))
+                self.hand[t].remove(d.card)
+                self.bonus_discard.append(d.card)
+                if self.log is not None:
+                    self.log.append(("save", t, self.p.cid[L],))
+                return True
+        return False
 
     # ------------------------------------------------------------------ the interaction phase
     def can_trade(self, s: int) -> bool:
@@ -310,7 +313,7 @@ class Phases(Operations):
                 yield from self.pvp(s, t)
                 if self.lost[s] or self.loc[s] != L:
                     return
-        traded: set[int] = set()
+        proposed = self.proposed = [0] * self.n     # trades proposed to each seat this step
         while not self.lost[s] and self.loc[s] == L:
             opts: list[Choice] = [PASS]
             gs = len(self.group[s])
@@ -318,9 +321,9 @@ class Phases(Operations):
                 if t != s and self.loc[t] == L and (min(s, t), max(s, t)) not in self.fought and \
                         abs(gs - len(self.group[t])) <= ATTACK_SPREAD:
                     opts.append(self.choices.on_seat["attack"][t])
-            if self.can_trade(s):
-                opts += self.choices.seats("trade", [t for t in range(self.n) if t != s and t not in traded
-                                                     and self.can_trade(t) and self._offers(s)])
+            if self.can_trade(s) and self._spare(s, ()):
+                opts += self.choices.seats("trade", [t for t in range(self.n) if t != s and self.can_trade(t)
+                                                     and proposed[t] < TRADE_OFFERS and self._spare(t, ())])
             opts += self.plays(s, INTERACTION)
             c = yield from self.ask("interact", s, opts)
             v = c.verb
@@ -329,55 +332,85 @@ class Phases(Operations):
             if v == "attack":
                 yield from self.pvp(s, c.seat)
             elif v == "trade":
-                traded.add(c.seat)
+                proposed[c.seat] += 1
                 yield from self.trade(s, c.seat)
             else:
                 yield from self.act(s, c)
 
-    def _offers(self, s: int) -> list[Choice]:
-        give = self.choices.on_card["give"]
-        out: list[Choice] = [give[h] for h in self.hand[s]]
-        if len(self.group[s]) > 1:
-            out += [give[c] for c in self.group[s]]
+    def _spare(self, s: int, given: Sequence[int]) -> list[int]:
+        """The cards ``s`` may still add to a trade beside ``given``: any bonus card of the
+        hand, any character but the group's last."""
+        kind = self.p.kind
+        out = [h for h in self.hand[s] if h not in given]
+        if len(self.group[s]) - sum(kind[x] == CHAR for x in given) > 1:
+            out += [c for c in self.group[s] if c not in given]
         return out
 
+    def _answerable(self, s: int, t: int, mine: Sequence[int]) -> tuple[int, int, int, int] | None:
+        """How many bonus cards and characters ``t`` may give back for ``mine`` (lowest and
+        highest of each) so that both hands and groups keep their limits and ``t`` its last
+        character; None when no answer of at least one card fits."""
+        chars = sum(self.p.kind[x] == CHAR for x in mine)
+        bonus = len(mine) - chars
+        a, b = len(self.hand[s]), len(self.hand[t])
+        g, h = len(self.group[s]), len(self.group[t])
+        bl, bh = max(0, b + bonus - HAND_LIMIT), min(b, HAND_LIMIT - a + bonus)
+        cl, ch = max(0, h + chars - GROUP_LIMIT), min(h - 1, GROUP_LIMIT - g + chars)
+        return (bl, bh, cl, ch) if bl <= bh and cl <= ch and bh + ch >= 1 else None
+
     def trade(self, s: int, t: int) -> Flow[None]:
-        """DECISION: a trade is one card for one card: ``s`` offers a bonus card or a character
-        (never its last), ``t`` answers with one of its own or declines; hand and group limits
-        hold after the swap."""
+        """DECISION (the rulebook lets the groups exchange any bonus and character cards
+        freely): ``s`` offers cards of its own one at a time (`give`, then `done`; `pass`
+        withdraws), ``t`` answers the same way with cards of its own or declines (`pass`), and
+        ``s`` accepts the answer or not. Each side gives at least one card, any number, even or
+        not; nobody gives their last character; hand and group limits hold after the exchange.
+        The cards offered are public while the trade is made (`trading`)."""
         p = self.p
-        c = yield from self.ask("offer", s, self._offers(s))
-        x = c.card
-        xk = p.kind[x]
         give = self.choices.on_card["give"]
-        answers: list[Choice] = [PASS]
-        for y in self.hand[t] + (self.group[t] if len(self.group[t]) > 1 else []):
-            yk = p.kind[y]
-            if xk == yk:
-                answers.append(give[y])
-            elif xk == CHAR:      # t gets a character, gives a bonus
-                if len(self.group[t]) < GROUP_LIMIT and len(self.hand[s]) < HAND_LIMIT:
-                    answers.append(give[y])
-            elif len(self.group[s]) < GROUP_LIMIT and len(self.hand[t]) < HAND_LIMIT:
-                answers.append(give[y])
-        d = yield from self.ask("answer", t, answers)
-        if d.verb == "pass":
+        mine: list[int] = []
+        theirs: list[int] = []
+        self.trading = (s, t, mine, theirs)
+        done = False
+        while True:
+            opts: list[Choice] = [PASS, *(give[x] for x in self._spare(s, mine))]
+            if mine and self._answerable(s, t, mine):
+                opts.append(DONE)
+            c = yield from self.ask("offer", s, opts)
+            if c.verb != "give":
+                done = c.verb == "done"
+                break
+            mine.append(c.card)
+        bounds = self._answerable(s, t, mine) if done else None
+        while bounds is not None:
+            bl, bh, cl, ch = bounds
+            chars = sum(p.kind[y] == CHAR for y in theirs)
+            opts = [PASS]
+            if len(theirs) - chars < bh:
+                opts += [give[y] for y in self.hand[t] if y not in theirs]
+            if chars < ch:
+                opts += [give[y] for y in self.group[t] if y not in theirs]
+            if theirs and len(theirs) - chars >= bl and chars >= cl:
+                opts.append(DONE)
+            c = yield from self.ask("answer", t, opts)
+            if c.verb != "give":
+                done = c.verb == "done" and (yield from self.ask("accept", s, [PASS, ACCEPT])) == ACCEPT
+                break
+            theirs.append(c.card)
+        self.trading = None
+        if not done:
             if self.log is not None:
                 self.log.append(("trade_declined", s, t,))
             return
-        y = d.card
-        self._move_card(s, t, x)
-        self._move_card(t, s, y)
+        for a, b, cards in ((s, t, mine), (t, s, theirs)):
+            for x in cards:
+                if p.kind[x] == CHAR:
+                    self.group[a].remove(x)
+                    self.group[b].append(x)
+                else:
+                    self.hand[a].remove(x)
+                    self.hand[b].append(x)
         if self.log is not None:
-            self.log.append(("trade", s, t, p.cid[x], p.cid[y],))
-
-    def _move_card(self, a: int, b: int, x: int) -> None:
-        if self.p.kind[x] == CHAR:
-            self.group[a].remove(x)
-            self.group[b].append(x)
-        else:
-            self.hand[a].remove(x)
-            self.hand[b].append(x)
+            self.log.append(("trade", s, t, [p.cid[x] for x in mine], [p.cid[y] for y in theirs],))
 
     def pvp(self, a: int, d: int) -> Flow[None]:
         """``a`` attacks ``d``. The loser gives the winner a random bonus card, loses a
@@ -397,9 +430,9 @@ class Phases(Operations):
             self._foe = l
             yield from self.run(w, o, p.victory[o])
             self._foe = -1
-        if self.hand[l]:
+        if self.hand[l] and self.room(w) > 0:      # a full hand takes none (DECISION: the loser keeps it)
             i = yield from self.pick_random("steal", self.hand[l])
-            yield from self.gain(w, self.hand[l].pop(i))
+            self.hand[w].append(self.hand[l].pop(i))
         yield from self.lose_battle(l, margin)
         self.off_road(l)
 

@@ -13,7 +13,7 @@ from typing import Any, Iterator, NamedTuple, Sequence
 from .. import core
 from ..core import Flow, InvariantViolation, SEAT_NAMES
 from .choices import NewDeck, OnCard, OnSeat, Play, RewardChoice, Verb
-from .tables import (BONUS, B_ORG, CHAR, EVENT, G_VISIT, GROUP_LIMIT, HAND_LIMIT, LOC,
+from .tables import (BONUS, B_ORG, CHAR, EVENT, G_HOLD, G_VISIT, GROUP_LIMIT, HAND_LIMIT, LOC,
                      LOCATIONS_PER_PLAYER, MISSION, PHASES, PLAYERS, R_BONUS, R_HIRE, R_MISSION,
                      REWARDS, WIN_SCORE, Goal, Tables)
 
@@ -63,6 +63,11 @@ class State(core.Match):
     in_battle: Fight | None = None
     foe_strength = 0
     last_check: Check | None = None
+    #: The trade under way (agents read it): the seat offering, its partner, the cards each
+    #: has put in so far.
+    trading: tuple[int, int, list[int], list[int]] | None = None
+    #: Trades the seat in its interaction step has proposed to each seat so far.
+    proposed: list[int] = []
 
     def __init__(self, prep: Tables, players: int, seed: int, log: bool = False):
         lo, hi = PLAYERS
@@ -166,17 +171,20 @@ class State(core.Match):
         return (yield from self._draw(self.char_deck, self.char_discard))
 
     def strength(self, s: int) -> int:
-        return self._stat(s, self.t_str[s] + self.c_str[s] + self.b_str[s], self.p.cstr, self.p.ongoing_str)
+        return self._stat(s, self.t_str[s] + self.c_str[s] + self.b_str[s], self.p.cstr, self.p.ongoing_str, True)
 
     def speed(self, s: int) -> int:
-        return self._stat(s, self.t_spd[s] + self.c_spd[s], self.p.cspd, self.p.ongoing_spd)
+        """DECISION: a sleeping member's Speed still counts (the rulebook takes away only the
+        Strength of a character turned face down)."""
+        return self._stat(s, self.t_spd[s] + self.c_spd[s], self.p.cspd, self.p.ongoing_spd, False)
 
-    def _stat(self, s: int, v: int, own: Sequence[int], more: Sequence[int]) -> int:
-        """A group's Strength or Speed: `v` (its seat's counters) plus each awake member's own
-        value and what each member, organisation and its location add while in play; never
-        below 0."""
+    def _stat(self, s: int, v: int, own: Sequence[int], more: Sequence[int], awake: bool) -> int:
+        """A group's Strength or Speed: `v` (its seat's counters) plus each member's own value
+        (only an awake member's, when ``awake``) and what each member, organisation and its
+        location add while in play; never below 0."""
+        asleep = self.asleep
         for c in self.group[s]:
-            if not self.asleep[c]:
+            if not (awake and asleep[c]):
                 v += own[c]
             v += more[c]
         for o in self.org[s]:
@@ -193,19 +201,11 @@ class State(core.Match):
     def duty(self, s: int, name: str) -> bool:
         return bool(self.org[s]) and name in self.p.duty[self.org[s][0]]
 
-    def gain(self, s: int, h: int) -> Flow[None]:
-        """A bonus card comes into the hand of ``s``; over the limit, they discard down to 5."""
-        hand = self.hand[s]
-        if len(hand) < HAND_LIMIT:
-            hand.append(h)
-            return
-        self.revealed.append(h)                  # in view while the player chooses
-        c = yield from self.ask("limit", s, self.choices.cards("discard", hand + [h]))
-        self.revealed.remove(h)
-        if c.card != h:
-            hand.remove(c.card)
-            hand.append(h)
-        self.bonus_discard.append(c.card)
+    def room(self, s: int) -> int:
+        """How many more bonus cards ``s`` may take: none at the hand limit, on every path (a
+        battle's spoils, a theft, a draw), since the discard phase is the only time to discard
+        by choice."""
+        return HAND_LIMIT - len(self.hand[s])
 
     def join(self, s: int, c: int) -> None:
         self.group[s].append(c)
@@ -273,6 +273,15 @@ class State(core.Match):
                 out.append((f, p.goals[f][self.fgi[s]]))
         return out
 
+    def holding(self, s: int) -> bool:
+        """Whether a hold goal ``s`` works on lies at the location its group stands on (the
+        group stays there without moving)."""
+        L = self.loc[s]
+        if L < 0:
+            return False
+        dl = self.p.dix[L]
+        return any(g.kind == G_HOLD and g.location == dl for _, g in self.open_goals(s))
+
     def goal(self, s: int, m: int) -> Goal:
         """The goal of mission ``m`` that ``s`` works on now."""
         p = self.p
@@ -287,7 +296,7 @@ class State(core.Match):
         out: list[RewardChoice] = []
         for i, (kind, ops) in enumerate(p.rewards[L]):
             if kind == R_BONUS:
-                if len(self.hand[s]) < HAND_LIMIT and (self.bonus_deck or self.bonus_discard):
+                if self.room(s) > 0 and (self.bonus_deck or self.bonus_discard):
                     out.append(made[kind][i])
             elif kind == R_HIRE:
                 if len(self.group[s]) < GROUP_LIMIT and (self.char_deck or self.char_discard) \

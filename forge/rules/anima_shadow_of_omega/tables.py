@@ -45,6 +45,9 @@ KILL_MARGIN = 5
 REST_BONUS = 2
 LOCATIONS_PER_PLAYER = 2
 ATTACK_SPREAD = 1
+#: DECISION: trades a player may propose to each other player in their interaction step (the
+#: rulebook lets groups trade freely; a number keeps every game finite)
+TRADE_OFFERS = 3
 WIN_SCORE = 10
 # exploration table results and reward kinds
 NOTHING, EV, SPECIAL = range(3)
@@ -77,6 +80,7 @@ RULES: Mapping[str, int] = {
     "rest_bonus": REST_BONUS,                      # Strength and Speed for the next turn
     "locations_per_player": LOCATIONS_PER_PLAYER,  # active locations allowed per player
     "attack_spread": ATTACK_SPREAD,                # the most two groups' sizes may differ to fight
+    "trade_offers": TRADE_OFFERS,                  # trades proposed to each player in one step
     "win_score": WIN_SCORE,                        # the winner's score before basic missions
     "phases": len(PHASES),
 }
