@@ -169,7 +169,7 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
             findings.append(doc.finding(("card_types", type_id, "fields", name), "manifest",
                                         f"field {name!r} is a key every card already has"))
     try:
-        files = card_files(root)
+        files = [f for f in card_files(root) if f.name != manifest.rules]   # rules.yaml: not cards
     except OSError as exc:  # the manifest was readable, the folder cannot be listed
         return None, findings + [Finding(display_path(root), 0, 0, "io",
                                          f"cannot list the folder: {exc.strerror}")]
