@@ -213,11 +213,14 @@ class Rules:
             self.tables[name] = [getattr(c, name, None) for c in self.handles] + [None]
         return self.tables[name]
 
-    def field_ref(self, name: str, card: Callable, at: int) -> tuple[str, Callable]:
+    def field_ref(self, name: str, card: Callable | None, at: int) -> tuple[str, Callable]:
+        """A card's field: the card in focus (``card`` None) or the one ``card`` gives."""
         kind = self.field_kind(name)
         if kind is None:
             raise ExprError(f"no card type has a field {name!r}", at)
         t = self.table(name)
+        if card is None:
+            return kind, lambda m, s, c: t[c]
         return kind, lambda m, s, c: t[card(m, s, c)]
 
     # ------------------------------------------------------------------ declarations

@@ -219,10 +219,9 @@ class _Parser:
     def atom(self) -> tuple[str, Callable]:
         kind, v, at = self.take()
         if kind == "num":
-            n = int(v)
-            return INT, lambda m, s, c: n
+            return INT, _const(int(v))
         if kind == "word":
-            return WORD, lambda m, s, c: v
+            return WORD, _const(v)
         if kind == "op" and v == "(":
             out = self.expr()
             self.expect(")")
@@ -236,7 +235,7 @@ class _Parser:
             return self.call(v, at)
         if v == "card":
             self.expect(".")
-            return self.field(lambda m, s, c: c)
+            return self.field(None)
         if v in PLAYERS:
             self.expect(".")
             name, nat = self.ident()
@@ -253,7 +252,7 @@ class _Parser:
             raise ExprError(f"expected a name, found {v or 'the end'!r}", at)
         return v, at
 
-    def field(self, card: Callable) -> tuple[str, Callable]:
+    def field(self, card: Callable | None) -> tuple[str, Callable]:
         name, at = self.ident()
         return self.scope.rules.field_ref(name, card, at)
 
@@ -311,7 +310,7 @@ class _Parser:
         else:
             self.expect(",")
             name, fat = self.ident()
-            kind, value = self.scope.rules.field_ref(name, lambda m, s, c: c, fat)
+            kind, value = self.scope.rules.field_ref(name, None, fat)
             if fn == "sum":
                 if kind != INT:
                     raise ExprError(f"sum() adds up a number field; {name!r} holds a {kind}", fat)
@@ -339,9 +338,28 @@ def _and(a: Callable, b: Callable) -> Callable:
     return lambda m, s, c: a(m, s, c) and b(m, s, c)
 
 
+def _const(v: Any) -> Callable:
+    f = lambda m, s, c: v   # noqa: E731
+    f.const = v             # type: ignore[attr-defined]
+    return f
+
+
+def _eq(a: Callable, b: Callable) -> Callable:
+    if hasattr(b, "const"):
+        v = b.const
+        return lambda m, s, c: a(m, s, c) == v
+    return lambda m, s, c: a(m, s, c) == b(m, s, c)
+
+
+def _ne(a: Callable, b: Callable) -> Callable:
+    if hasattr(b, "const"):
+        v = b.const
+        return lambda m, s, c: a(m, s, c) != v
+    return lambda m, s, c: a(m, s, c) != b(m, s, c)
+
+
 _CMP: dict[str, Callable[[Callable, Callable], Callable]] = {
-    "==": lambda a, b: lambda m, s, c: a(m, s, c) == b(m, s, c),
-    "!=": lambda a, b: lambda m, s, c: a(m, s, c) != b(m, s, c),
+    "==": _eq, "!=": _ne,
     "<": lambda a, b: lambda m, s, c: a(m, s, c) < b(m, s, c),
     "<=": lambda a, b: lambda m, s, c: a(m, s, c) <= b(m, s, c),
     ">": lambda a, b: lambda m, s, c: a(m, s, c) > b(m, s, c),
