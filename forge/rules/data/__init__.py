@@ -51,12 +51,14 @@ def compiled(game: Any) -> Rules:
 
 
 def operations_for(game: Any) -> dict[str, Operation]:
-    """The manifest's operations that the rules give a body, as the engine's operations."""
+    """The manifest's operations that the rules give a body, as the engine's operations (all
+    of them while the rules file does not load: its finding is the one to fix)."""
     rules = compiled(game)
+    every = rules_source(game)[2] is None
     return {name: Operation(name, {p: Param(int if s.type == "int" else bool if s.type == "bool"
                                             else str) for p, s in spec.params.items()},
                             lambda *a, **k: iter(()))
-            for name, spec in game.manifest.operations.items() if name in rules.ops}
+            for name, spec in game.manifest.operations.items() if every or name in rules.ops}
 
 
 def check_data(game: Any) -> Iterator[Finding]:

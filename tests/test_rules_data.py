@@ -1,0 +1,161 @@
+"""Rules as data (forge/rules/data): «Скидачка», Uno's rules as RLCard plays them, written as
+`rules:` under examples/, is checked, simulated and played in scenarios by the `forge` command
+with no Python of its own; seeded games replay exactly; a hostile `rules:` is a finding or a
+bounded failure, never a hang, a crash or code run."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, forge_in_process
+
+EXAMPLES = ROOT / "examples"
+GAME = EXAMPLES / "cards" / "skydachka"
+SCENARIOS = sorted((EXAMPLES / "scenarios" / "skydachka").glob("*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def prepared():
+    from forge.model import load_game
+    from forge.rules import get_engine
+    game, findings = load_game(GAME)
+    assert game is not None and not findings
+    return get_engine("rules").prepare(game, {"cap": 100_000})
+
+
+def play(prep, seed: int, players: int = 4):
+    from forge.rules.agents import random_agent
+    from forge.rules.core import play_game
+    m = prep.new(players, seed)
+    play_game(m, [random_agent] * players, m.streams.agents, check="step")
+    return m
+
+
+def test_the_example_checks_clean_and_names_no_engine():
+    done = forge_in_process("check", str(GAME))
+    assert done.returncode == 0, done.stderr
+    assert "0 findings" in done.stderr
+    assert not re.search(r"^engine:", (GAME / "game.yaml").read_text(), re.M)
+
+
+def test_the_deck_is_rlcards_108_cards(prepared):
+    from collections import Counter
+    cards = prepared.rules.handles
+    assert len(cards) == 108
+    assert Counter(c.colour for c in cards) == {"red": 25, "yellow": 25, "green": 25, "blue": 25,
+                                                "black": 8}
+    assert sum(c.points for c in cards) == 4 * (2 * 45 + 6 * 20) + 8 * 50
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_scenario_of_the_example_passes(path, monkeypatch):
+    from forge.scenario import run_scenario
+    monkeypatch.setenv("FORGE_CARDS", str(EXAMPLES / "cards"))
+    res = run_scenario(path)
+    assert res.passed, res.failures
+
+
+def test_there_are_at_least_ten_scenarios():
+    assert len(SCENARIOS) >= 10
+
+
+def test_seeded_games_are_clean_and_replay_exactly(prepared):
+    from forge.rules.core import replay
+    for seed in range(60):
+        m = play(prepared, seed)
+        assert m.result is not None and not m.result.capped
+        again = play(prepared, seed)
+        assert (again.result.scores, again.actions) == (m.result.scores, m.actions)
+        copy = replay(prepared.new(4, seed + 1000, deal=False), m.actions)   # the log alone
+        assert copy.state_digest() == m.state_digest()
+        winner, = m.result.winners                 # one player went out and scored the rest
+        assert m.result.scores[winner] == sum(prepared.rules.handles[h].points
+                                              for s in range(4) for h in m.pz[0][s])
+
+
+def test_simulate_plays_it_and_reports_timeouts():
+    done = forge_in_process("simulate", str(GAME), "--games", "300", "--players", "4",
+                            "--seed", "5", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    import json
+    report = json.loads(done.stdout)
+    assert report["violations"] == []
+    assert report["engine"]["timeouts"] == 0 and report["engine"]["timeout_share"] == 0
+
+
+# ---------------------------------------------------------------------------------- hostile rules
+
+def hostile(tmp_path: Path, edit) -> Path:
+    """A copy of the example whose rules.yaml ``edit`` changes (text -> text)."""
+    root = tmp_path / "skydachka"
+    shutil.copytree(GAME, root)
+    rules = root / "rules.yaml"
+    rules.write_text(edit(rules.read_text()))
+    return root
+
+
+@pytest.mark.parametrize("edit, found", [
+    (lambda t: t.replace("      times: 100\n", ""), None),          # `while` alone: bounded, fine
+    (lambda t: t.replace("      while: \"top(discard).symbol == 'wild_draw_four'\"\n      times: 100\n",
+                         ""), r"repeat: give `times:` or `while:`"),
+    (lambda t: t.replace("count: 7", "count: 99999999999"), r"larger than 1,000,000,000"),
+    (lambda t: t.replace('"count(hand) == 0"]', '"count(hand) == ' + "(" * 60 + "0" + ")" * 60 + '"]'),
+     r"nested more than 40 levels"),
+    (lambda t: t.replace('when: ["count(hand) == 0"]', 'when: ["__import__(\'os\') == 0"]'),
+     r"unknown name '__import__'"),
+    (lambda t: t.replace("to: discard\n    do:", "to: graveyard\n    do:"), r"unknown zone 'graveyard'"),
+    (lambda t: t.replace("card.colour == 'black' or", "card.hue == 'black' or"), r"no card type has a field 'hue'"),
+    (lambda t: t.replace("count: count", "count: 2"), r"never reads its parameter 'count'"),
+    (lambda t: t.replace("  wild_colour:\n", "  wild_kolour:\n"), r"'wild_kolour' is not an operation"),
+    (lambda t: t.replace('  when: ["count(hand) == 0"]\n', ""), r"the game has no end"),
+    (lambda t: t.replace("step: turn}", "step: tern}"), r"no action has step 'tern'"),
+    (lambda t: t.replace("  draw_next:\n    - move", "  draw_next:\n    - draw_next: {count: 1}\n    - move"),
+     r"calls itself"),
+    (lambda t: t.replace("if: \"symbol == 'skip'\"", "if: \"symbol == 3\""), r"compares a word with a number"),
+])
+def test_hostile_rules_are_findings_at_their_line(tmp_path, edit, found):
+    root = hostile(tmp_path, edit)
+    done = forge_in_process("check", str(root))
+    if found is None:
+        assert done.returncode == 0, done.stderr
+        return
+    assert done.returncode == 1, done.stderr
+    assert re.search(r"rules\.yaml:\d+:\d+: rules[-a-z]*: .*" + found, done.stderr), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_rules_file_outside_the_game_is_refused(tmp_path):
+    root = hostile(tmp_path, lambda t: t)
+    manifest = root / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("rules: rules.yaml", "rules: ../../etc/passwd"))
+    done = forge_in_process("check", str(root))
+    assert done.returncode == 1
+    assert re.search(r"game\.yaml:\d+:\d+: .*rules", done.stderr), done.stderr
+
+
+def test_a_game_that_never_ends_is_stopped_by_the_cap_and_counted(tmp_path):
+    """An end condition that can never hold (but is one): every game hits the work cap, and
+    `simulate` reports them as timeouts instead of hanging."""
+    root = hostile(tmp_path, lambda t: t.replace('when: ["count(hand) == 0"]', 'when: ["players == 99"]'))
+    done = forge_in_process("simulate", str(root), "--games", "3", "--players", "2",
+                            "--option", "cap=500", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    import json
+    report = json.loads(done.stdout)
+    assert report["engine"]["timeouts"] == 3 and report["engine"]["timeout_share"] == 1.0
+
+
+def test_nested_repeats_are_bounded_by_the_cap(tmp_path):
+    """1000 x 1000 x 1000 rounds of a `repeat` are cut at the work cap, not run."""
+    inner = "{repeat: {times: 1000, do: [{repeat: {times: 1000, do: [{repeat: {times: 1000, do: [reverse]}}]}}]}}"
+    root = hostile(tmp_path, lambda t: t.replace("  - shuffle: deck\n", f"  - shuffle: deck\n  - {inner}\n", 1))
+    from forge.model import load_game
+    from forge.rules import get_engine
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    prep = get_engine("rules").prepare(game, {"cap": 1000})
+    m = prep.new(2, 0)
+    assert m.result is not None and m.result.capped and m.work == 1001
