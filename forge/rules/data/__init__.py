@@ -13,7 +13,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from ...errors import Finding
 from ...load import Document, load_yaml
-from ..core import SEAT_NAMES, Engine, Operation, Option, Param, ScenarioKeys
+from ..core import SEAT_NAMES, Engine, Flow, Operation, Option, Param, ScenarioKeys
 from ..scenario import ANY, Int, Map, N, SEAT, SetupContext
 from .compile import Rules
 from .match import RulesMatch, RulesPrepared
@@ -57,8 +57,14 @@ def operations_for(game: Any) -> dict[str, Operation]:
     every = rules_source(game)[2] is None
     return {name: Operation(name, {p: Param(int if s.type == "int" else bool if s.type == "bool"
                                             else str) for p, s in spec.params.items()},
-                            lambda *a, **k: iter(()))
+                            _in_the_rules)
             for name, spec in game.manifest.operations.items() if every or name in rules.ops}
+
+
+def _in_the_rules(*args: Any, **kwargs: Any) -> Flow[None]:
+    """An operation of a rules game runs as its compiled body (`Rules.op_body`), not as this."""
+    return
+    yield
 
 
 def check_data(game: Any) -> Iterator[Finding]:

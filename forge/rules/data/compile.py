@@ -230,7 +230,7 @@ class Rules:
             self.error(("zones",) if data is not None else (), "rules: no `zones:` (every card "
                        "in play starts in the first zone listed)")
         gi = pi = 0
-        restocks = []
+        restocks: list[tuple[Zone, Any, tuple]] = []
         for name, spec in zones.items():
             loc = ("zones", name)
             spec = self.mapping(spec, loc)
@@ -315,7 +315,7 @@ class Rules:
             if name not in self.ops:
                 continue
             consts = {p: (self.param_kind(ps), self.placeholder(ps)) for p, ps in spec.params.items()}
-            self.used: set[str] = set()
+            self.used = set()
             self.op_body(name, consts)
             for p in spec.params:
                 if p not in self.used:
@@ -353,7 +353,7 @@ class Rules:
                 continue       # check_engine reports an operation without a body
             spec = self.game.manifest.operations[op.name]
             args = op.args()
-            saved = getattr(self, "consts", None)
+            saved = self.consts
             self.used = set()
             out.append(self.op_body(op.name, {p: (self.param_kind(ps), args.get(p))
                                               for p, ps in spec.params.items()}))
@@ -902,7 +902,7 @@ class Rules:
         cid = [c.id for c in self.handles]
 
         def offer(m: Any, s: int) -> list:
-            out = []
+            out: list[tuple] = []
             for a in acts:
                 if a.cost and any(where(m, s)[0][where(m, s)[1]] < n for where, n in a.cost):
                     continue
