@@ -115,6 +115,10 @@ def hostile(tmp_path: Path, edit) -> Path:
     (lambda t: t.replace("  draw_next:\n    - move", "  draw_next:\n    - draw_next: {count: 1}\n    - move"),
      r"calls itself"),
     (lambda t: t.replace("if: \"symbol == 'skip'\"", "if: \"symbol == 3\""), r"compares a word with a number"),
+    (lambda t: t.replace("card.colour == 'black' or", "card.colour == 'purple' or"),
+     r"'purple' is never a value here"),
+    (lambda t: t.replace('if: "count(hand where fits or', 'if: "false and count(hand where fits or'),
+     r"action 'draw' can never be taken"),
 ])
 def test_hostile_rules_are_findings_at_their_line(tmp_path, edit, found):
     root = hostile(tmp_path, edit)

@@ -177,10 +177,12 @@ class Rules:
         if not ctr.per_player:
             if player is not None:
                 raise ExprError(f"{name!r} is a counter of the game, not of a player", at)
-            return ctr.kind, lambda m, s, c: m.gc[k]
-        if player is None:
-            return ctr.kind, lambda m, s, c: m.pc[k][s]
-        return ctr.kind, lambda m, s, c: m.pc[k][player(m, s)]
+            f = lambda m, s, c: m.gc[k]   # noqa: E731
+        elif player is None:
+            f = lambda m, s, c: m.pc[k][s]   # noqa: E731
+        else:
+            f = lambda m, s, c: m.pc[k][player(m, s)]   # noqa: E731
+        return ctr.kind, _words(f, ctr.values)
 
     def zone_ref(self, name: str, who: str | None, many: bool, at: int,
                  player: Callable | None) -> tuple[bool, Callable]:
@@ -198,13 +200,18 @@ class Rules:
             return False, lambda m, s: m.pz[k][s]
         return False, lambda m, s: m.pz[k][player(m, s)]
 
-    def field_kind(self, name: str) -> str | None:
+    def field_kind(self, name: str) -> tuple[str, tuple[str, ...]] | None:
+        """The kind of a card field, and the words it may hold (an enum's values; the card
+        ids, types and subtypes), or None when no card type has it."""
+        types = self.game.manifest.card_types
         if name in ("id", "type", "subtype"):
-            return WORD
-        for spec in self.game.manifest.card_types.values():
+            words = (tuple(c.id for c in self.game.cards) if name == "id" else tuple(types)
+                     if name == "type" else tuple(k for t in types.values() for k in t.subtypes))
+            return WORD, words
+        for spec in types.values():
             f = spec.fields.get(name)
             if f is not None:
-                return {"int": INT, "bool": BOOL}.get(f.type, WORD)
+                return {"int": INT, "bool": BOOL}.get(f.type, WORD), tuple(f.values or ())
         return None
 
     def table(self, name: str) -> list:
@@ -215,13 +222,14 @@ class Rules:
 
     def field_ref(self, name: str, card: Callable | None, at: int) -> tuple[str, Callable]:
         """A card's field: the card in focus (``card`` None) or the one ``card`` gives."""
-        kind = self.field_kind(name)
-        if kind is None:
+        got = self.field_kind(name)
+        if got is None:
             raise ExprError(f"no card type has a field {name!r}", at)
+        kind, words = got
         t = self.table(name)
         if card is None:
-            return kind, lambda m, s, c: t[c]
-        return kind, lambda m, s, c: t[card(m, s, c)]
+            return kind, _words(lambda m, s, c: t[c], words)
+        return kind, _words(lambda m, s, c: t[card(m, s, c)], words)
 
     # ------------------------------------------------------------------ declarations
     def read_zones(self, data: Any) -> None:
@@ -383,6 +391,9 @@ class Rules:
             if "if" in spec:
                 got = self.expr(spec["if"], (*loc, "if"), BOOL)
                 cond = got[1] if got else None
+                if getattr(cond, "const", True) is False:
+                    self.error((*loc, "if"), f"action {name!r} can never be taken: its "
+                               "condition is always false")
             cost = []
             for cname, amount in self.mapping(spec.get("cost"), (*loc, "cost")).items():
                 ctr = self.counters.get(cname)
@@ -610,6 +621,9 @@ class Rules:
             return _NOOP
         if ctr.values:
             words = set(ctr.values)
+            if hasattr(value, "const") and value.const not in words:
+                self.error((*loc, "to"), f"{value.const!r} is not a value of {ctr.name} "
+                           f"({', '.join(ctr.values)})")
 
             def set_word(m: Any, s: int, c: int) -> None:
                 v = value(m, s, c)
@@ -944,6 +958,13 @@ class Rules:
                 if o is not None:
                     yield from m.act(by_name[o[0]], s, o)
         return together
+
+
+def _words(f: Callable, words: tuple[str, ...]) -> Callable:
+    """``f``, marked with the words it can give, so a comparison with any other is a finding."""
+    if words:
+        f.words = words   # type: ignore[attr-defined]
+    return f
 
 
 def _nothing(m: Any) -> Iterator:

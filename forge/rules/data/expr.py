@@ -175,6 +175,12 @@ class _Parser:
             if op not in ("==", "!=") and left[0] != INT:
                 raise ExprError(f"{op} compares numbers, not a {left[0]}", at)
             a, b = left[1], right[1]
+            if hasattr(a, "const") and not hasattr(b, "const"):
+                a, b = b, a                   # the constant on the right, folded
+            words = getattr(a, "words", None)
+            if words and hasattr(b, "const") and b.const not in words:
+                raise ExprError(f"{b.const!r} is never a value here (it is one of "
+                                f"{', '.join(words)})", at)
             return BOOL, _CMP[op](a, b)
         return left
 
@@ -229,8 +235,7 @@ class _Parser:
         if kind != "name":
             raise ExprError(f"unexpected {v or 'end'!r}", at)
         if v in ("true", "false"):
-            b = v == "true"
-            return BOOL, lambda m, s, c: b
+            return BOOL, _const(v == "true")
         if v in ("count", "sum", "distinct", "top", "min", "max", "if") and self.peek()[1] == "(":
             return self.call(v, at)
         if v == "card":
@@ -331,10 +336,14 @@ class _Parser:
 
 
 def _or(a: Callable, b: Callable) -> Callable:
+    if hasattr(a, "const"):           # folded: `true or x`, `false or x`
+        return a if a.const else b
     return lambda m, s, c: a(m, s, c) or b(m, s, c)
 
 
 def _and(a: Callable, b: Callable) -> Callable:
+    if hasattr(a, "const"):
+        return b if a.const else a
     return lambda m, s, c: a(m, s, c) and b(m, s, c)
 
 
