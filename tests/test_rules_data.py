@@ -163,3 +163,94 @@ def test_nested_repeats_are_bounded_by_the_cap(tmp_path):
     prep = get_engine("rules").prepare(game, {"cap": 1000})
     m = prep.new(2, 0)
     assert m.result is not None and m.result.capped and m.work == 1001
+
+
+# ---------------------------------------------------------------------------------- other constructs
+
+MARKET = """\
+id: market
+title: {uk: Ринок, en: Market}
+players: {min: 2, max: 4}
+locales: [uk, en]
+card_size: {width: 63, height: 88}
+sets:
+  base: {name: {uk: Основа, en: Base}, cards: {good: 16}}
+card_types:
+  good:
+    name: {uk: Товар, en: Good}
+    fields:
+      value: {type: int, min: 0, max: 5}
+      suit: {type: enum, values: [grain, salt]}
+operations:
+  tax:
+    params: {amount: {type: int, min: 1, max: 3}}
+    text: {uk: "Податок {{ amount }}.", en: "Tax {{ amount }}."}
+rules:
+  zones:
+    deck: {visibility: hidden}
+    row: {limit: 3}
+    hand: {per: player, visibility: owner}
+    table: {per: player}
+  counters:
+    coins: {per: player, start: 3, min: 0, max: 9}
+    die: {min: 0, max: 6}
+  setup:
+    - shuffle: deck
+    - deal: {from: deck, to: hand, count: 2}
+    - move: {from: deck, to: row, count: 9}
+  flow:
+    - rounds:
+        - together: show
+        - each_player: [{step: buy}]
+        - do:
+            - move: {from: deck, to: row, count: 3}
+            - roll: {sides: 6, counter: die}
+            - each_player: [{gain: {counter: coins, amount: "if(die > 3, 2, 1)"}}]
+      count: 4
+  actions:
+    show: {step: show, from: hand, to: table, do: [resolve]}
+    buy: {step: buy, from: row, to: hand, cost: {coins: 2}}
+    rest: {step: buy}
+  effects:
+    tax:
+      - lose: {counter: coins, amount: amount, who: next}
+  end:
+    score: "sum(table, value) + count(table where card.suit == 'salt') + coins"
+    tiebreak: ["count(hand)"]
+"""
+
+GOODS = "\n".join(
+    f"- {{id: g{i}, type: good, set: base, copies: 2, value: {i % 6}, suit: {'salt' if i % 2 else 'grain'}, "
+    f"name: {{uk: Т{i}, en: G{i}}}{', effects: [{tax: {amount: 1}}]' if i == 3 else ''}}}"
+    for i in range(8)) + "\n"
+
+
+def test_rounds_simultaneous_choices_a_market_with_a_limit_costs_dice_and_effects(tmp_path):
+    """A second game, written inline, plays the constructs «Скидачка» does not use: rounds with
+    a count, a simultaneous step, each player in turn, a shared row with a limit refilled from
+    the deck, an action's cost, a die, per-player counters with bounds, an effect's parameter."""
+    from forge.check import check_game
+    from forge.rules import get_engine
+    from forge.rules.agents import random_agent
+    root = tmp_path / "market"
+    root.mkdir()
+    (root / "game.yaml").write_text(MARKET)
+    (root / "goods.yaml").write_text(GOODS)
+    game, findings = check_game(root)
+    assert not [f for f in findings if f.code.startswith(("rules", "unimpl"))], findings
+    prep = get_engine("rules").prepare(game, {"cap": 10_000})
+    asked = set()
+    for seed in range(30):
+        m = prep.new(3, seed)
+        while m.decision is not None:
+            d = m.decision
+            asked.add((d.kind, len(d.seats)))
+            m.step(tuple(random_agent(m, s, o, m.streams.agents[s]) for s, o in zip(d.seats, d.options)))
+            m.check_invariants()
+            assert all(0 <= c <= 9 for c in m.pc[0])       # coins within their bounds
+            assert len(m.gz[1]) <= 3                         # the row's limit
+        assert m.round == 4 and m.result is not None and not m.result.capped
+        assert m.result.scores == [sum(prep.rules.handles[h].value for h in m.pz[1][s])
+                                   + sum(prep.rules.handles[h].suit == "salt" for h in m.pz[1][s])
+                                   + m.pc[0][s] for s in range(3)]
+    assert ("show", 3) in asked and ("buy", 1) in asked     # together, then one at a time
