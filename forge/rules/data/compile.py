@@ -178,6 +178,7 @@ class Rules:
             if player is not None:
                 raise ExprError(f"{name!r} is a counter of the game, not of a player", at)
             f = lambda m, s, c: m.gc[k]   # noqa: E731
+            f.gk = k                      # type: ignore[attr-defined]
         elif player is None:
             f = lambda m, s, c: m.pc[k][s]   # noqa: E731
         else:
@@ -228,7 +229,9 @@ class Rules:
         kind, words = got
         t = self.table(name)
         if card is None:
-            return kind, _words(lambda m, s, c: t[c], words)
+            f = lambda m, s, c: t[c]   # noqa: E731
+            f.table = t                # type: ignore[attr-defined]
+            return kind, _words(f, words)
         return kind, _words(lambda m, s, c: t[card(m, s, c)], words)
 
     # ------------------------------------------------------------------ declarations

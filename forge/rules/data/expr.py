@@ -143,17 +143,21 @@ class _Parser:
     def expr(self) -> tuple[str, Callable]:
         self.deeper()
         t, f = self.conj()
-        while self.accept("or"):
-            f = _or(self.want(BOOL, (t, f)), self.want(BOOL, self.conj()))
-            t = BOOL
+        if self.peek()[1] == "or":
+            parts = [self.want(BOOL, (t, f))]
+            while self.accept("or"):
+                parts.append(self.want(BOOL, self.conj()))
+            t, f = BOOL, _or(parts)
         self.depth -= 1
         return t, f
 
     def conj(self) -> tuple[str, Callable]:
         t, f = self.neg()
-        while self.accept("and"):
-            f = _and(self.want(BOOL, (t, f)), self.want(BOOL, self.neg()))
-            t = BOOL
+        if self.peek()[1] == "and":
+            parts = [self.want(BOOL, (t, f))]
+            while self.accept("and"):
+                parts.append(self.want(BOOL, self.neg()))
+            t, f = BOOL, _and(parts)
         return t, f
 
     def neg(self) -> tuple[str, Callable]:
@@ -298,9 +302,9 @@ class _Parser:
             if self.accept("where"):
                 p = self.want(BOOL, self.expr())
                 if many:
-                    out = INT, lambda m, s, c: sum(1 for zl in z(m, s) for h in zl if p(m, s, h))
+                    out = INT, lambda m, s, c: len([h for zl in z(m, s) for h in zl if p(m, s, h)])
                 else:
-                    out = INT, lambda m, s, c: sum(1 for h in z(m, s) if p(m, s, h))
+                    out = INT, lambda m, s, c: len([h for h in z(m, s) if p(m, s, h)])
             elif many:
                 out = INT, lambda m, s, c: sum(map(len, z(m, s)))
             else:
@@ -335,16 +339,48 @@ class _Parser:
         return out
 
 
-def _or(a: Callable, b: Callable) -> Callable:
-    if hasattr(a, "const"):           # folded: `true or x`, `false or x`
-        return a if a.const else b
-    return lambda m, s, c: a(m, s, c) or b(m, s, c)
+def _or(parts: list[Callable]) -> Callable:
+    """``a or b or ...`` as one closure; constants folded (`true or x`, `false or x`)."""
+    kept = []
+    for f in parts:
+        if hasattr(f, "const"):
+            if f.const:
+                return f if not kept else (lambda m, s, c: True)
+            continue
+        kept.append(f)
+    if not kept:
+        return _const(False)
+    if len(kept) == 1:
+        return kept[0]
+    if len(kept) == 2:
+        a, b = kept
+        return lambda m, s, c: a(m, s, c) or b(m, s, c)
+    if len(kept) == 3:
+        a, b, d = kept
+        return lambda m, s, c: a(m, s, c) or b(m, s, c) or d(m, s, c)
+    return lambda m, s, c: any(f(m, s, c) for f in kept)
 
 
-def _and(a: Callable, b: Callable) -> Callable:
-    if hasattr(a, "const"):
-        return b if a.const else a
-    return lambda m, s, c: a(m, s, c) and b(m, s, c)
+def _and(parts: list[Callable]) -> Callable:
+    """``a and b and ...`` as one closure; constants folded."""
+    kept = []
+    for f in parts:
+        if hasattr(f, "const"):
+            if not f.const:
+                return f if not kept else (lambda m, s, c: False)
+            continue
+        kept.append(f)
+    if not kept:
+        return _const(True)
+    if len(kept) == 1:
+        return kept[0]
+    if len(kept) == 2:
+        a, b = kept
+        return lambda m, s, c: a(m, s, c) and b(m, s, c)
+    if len(kept) == 3:
+        a, b, d = kept
+        return lambda m, s, c: a(m, s, c) and b(m, s, c) and d(m, s, c)
+    return lambda m, s, c: all(f(m, s, c) for f in kept)
 
 
 def _const(v: Any) -> Callable:
@@ -353,17 +389,37 @@ def _const(v: Any) -> Callable:
     return f
 
 
+# `==` and `!=` of the forms rules write most (a card's field or a game counter against a word
+# or against each other) read the tables themselves: one call instead of three. A field closure
+# of the card in focus carries its table as `.table`, a game counter's its index as `.gk`.
+
 def _eq(a: Callable, b: Callable) -> Callable:
+    t, k = getattr(a, "table", None), getattr(a, "gk", None)
     if hasattr(b, "const"):
         v = b.const
+        if t is not None:
+            return lambda m, s, c: t[c] == v
+        if k is not None:
+            return lambda m, s, c: m.gc[k] == v
         return lambda m, s, c: a(m, s, c) == v
+    if t is not None and hasattr(b, "gk"):
+        j = b.gk
+        return lambda m, s, c: t[c] == m.gc[j]
     return lambda m, s, c: a(m, s, c) == b(m, s, c)
 
 
 def _ne(a: Callable, b: Callable) -> Callable:
+    t, k = getattr(a, "table", None), getattr(a, "gk", None)
     if hasattr(b, "const"):
         v = b.const
+        if t is not None:
+            return lambda m, s, c: t[c] != v
+        if k is not None:
+            return lambda m, s, c: m.gc[k] != v
         return lambda m, s, c: a(m, s, c) != v
+    if t is not None and hasattr(b, "gk"):
+        j = b.gk
+        return lambda m, s, c: t[c] != m.gc[j]
     return lambda m, s, c: a(m, s, c) != b(m, s, c)
 
 
