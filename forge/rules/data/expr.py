@@ -341,7 +341,7 @@ class _Parser:
 
 def _or(parts: list[Callable]) -> Callable:
     """``a or b or ...`` as one closure; constants folded (`true or x`, `false or x`)."""
-    kept = []
+    kept: list[Callable] = []
     for f in parts:
         if hasattr(f, "const"):
             if f.const:
@@ -363,7 +363,7 @@ def _or(parts: list[Callable]) -> Callable:
 
 def _and(parts: list[Callable]) -> Callable:
     """``a and b and ...`` as one closure; constants folded."""
-    kept = []
+    kept: list[Callable] = []
     for f in parts:
         if hasattr(f, "const"):
             if not f.const:
