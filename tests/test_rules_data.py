@@ -254,3 +254,24 @@ def test_rounds_simultaneous_choices_a_market_with_a_limit_costs_dice_and_effect
                                    + sum(prep.rules.handles[h].suit == "salt" for h in m.pz[1][s])
                                    + m.pc[0][s] for s in range(3)]
     assert ("show", 3) in asked and ("buy", 1) in asked     # together, then one at a time
+
+
+def test_a_rules_file_that_is_a_link_out_of_the_game_is_refused(tmp_path):
+    root = hostile(tmp_path, lambda t: t)
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text((root / "rules.yaml").read_text())
+    (root / "rules.yaml").unlink()
+    (root / "rules.yaml").symlink_to(outside)
+    done = forge_in_process("check", str(root))
+    assert done.returncode == 1
+    assert "rules.yaml" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_score_that_multiplies_past_any_bound_is_bounded(tmp_path):
+    huge = " * ".join(["1000000000"] * 70)          # 10**630
+    root = hostile(tmp_path, lambda t: t.replace('score: "if(count(hand) == 0, sum(all.hand, points), 0)"',
+                                                 f'score: "{huge}"'))
+    done = forge_in_process("simulate", str(root), "--games", "20", "--players", "2", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    import json
+    assert json.loads(done.stdout)["mean_score"] == [1_000_000_000] * 2

@@ -30,7 +30,9 @@ def rules_source(game: Any) -> tuple[Document, tuple, Any]:
         return _SOURCES[game][:3]
     spec = game.manifest.rules
     if isinstance(spec, str):
-        doc, findings = load_yaml(game.root / spec)
+        from ...model.game import refusal
+        problem = refusal(game.root, spec, "rules file")     # a link leading out is refused
+        doc, findings = (None, [problem]) if problem else load_yaml(game.root / spec)
         if doc is None:
             got: tuple = (game.manifest_doc, ("rules",), None, findings)
         else:

@@ -6,7 +6,13 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ...errors import EngineError
 from ..core import SEAT_NAMES, Flow, InvariantViolation, Match, Prepared
-from .compile import MAX_REPEAT, Action, GameOver, Rules
+from .compile import MAX_REPEAT, MAX_VALUE, Action, GameOver, Rules
+
+
+def _bounded(v: int) -> int:
+    """A score within the counters' bounds: an expression may multiply its way past any number
+    a report can average."""
+    return max(-MAX_VALUE, min(MAX_VALUE, v))
 
 
 class RulesPrepared(Prepared):
@@ -139,10 +145,10 @@ class RulesMatch(Match):
                 raise InvariantViolation(f"zone {z.name} holds more than its limit of {z.limit}")
 
     def scores(self) -> list[int]:
-        return [self.r.score(self, s, -1) for s in range(self.n)]
+        return [_bounded(self.r.score(self, s, -1)) for s in range(self.n)]
 
     def tiebreak(self, seat: int) -> tuple:
-        return tuple(f(self, seat, -1) for f in self.r.tiebreak)
+        return tuple(_bounded(f(self, seat, -1)) for f in self.r.tiebreak)
 
     def view(self, seat: int) -> dict:
         cid = self.p.cid
