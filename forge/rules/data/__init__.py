@@ -12,35 +12,24 @@ import weakref
 from typing import Any, Iterator, Mapping, Sequence
 
 from ...errors import Finding
-from ...load import Document, load_yaml
+from ...load import Document
 from ..core import SEAT_NAMES, Engine, Flow, Operation, Option, Param, ScenarioKeys
 from ..scenario import ANY, Int, Map, N, SEAT, SetupContext
 from .compile import Rules
 from .match import RulesMatch, RulesPrepared
 
 NAME = "rules"
-_SOURCES: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
 _COMPILED: "weakref.WeakKeyDictionary[Any, Rules]" = weakref.WeakKeyDictionary()
 
 
 def rules_source(game: Any) -> tuple[Document, tuple, Any]:
     """(document, path of `rules` in it, the data) of a game's rules: its manifest's `rules:`
-    mapping, or the file it names. A file that does not load is a document of no data."""
-    if game in _SOURCES:
-        return _SOURCES[game][:3]
-    spec = game.manifest.rules
-    if isinstance(spec, str):
-        from ...model.game import refusal
-        problem = refusal(game.root, spec, "rules file")     # a link leading out is refused
-        doc, findings = (None, [problem]) if problem else load_yaml(game.root / spec)
-        if doc is None:
-            got: tuple = (game.manifest_doc, ("rules",), None, findings)
-        else:
-            got = (doc, (), doc.data, [])
-    else:
-        got = (game.manifest_doc, ("rules",), spec, [])
-    _SOURCES[game] = got
-    return got[:3]
+    mapping, or the file it names (read by the loader; no data when it could not be)."""
+    if isinstance(game.manifest.rules, str):
+        if game.rules_doc is None:
+            return game.manifest_doc, ("rules",), None
+        return game.rules_doc, (), game.rules_doc.data
+    return game.manifest_doc, ("rules",), game.manifest.rules
 
 
 def compiled(game: Any) -> Rules:
@@ -70,9 +59,8 @@ def _in_the_rules(*args: Any, **kwargs: Any) -> Flow[None]:
 
 
 def check_data(game: Any) -> Iterator[Finding]:
-    doc, base, data = rules_source(game)
-    yield from _SOURCES[game][3]
-    if data is not None:
+    """The compiler's findings (a rules file that does not load is the loader's finding)."""
+    if rules_source(game)[2] is not None:
         yield from compiled(game).findings
 
 
