@@ -881,6 +881,8 @@ class Rules:
         if "until" in data:
             got = self.expr(data["until"], (*loc, "until"), BOOL)
             until = got[1] if got else None
+            if getattr(until, "const", None) is False:
+                self.error((*loc, "until"), "this loop never ends: its condition is always false")
             self.has_end = True
         if kind == "each_player":
             def each_player(m: Any) -> Iterator:
