@@ -76,14 +76,20 @@ def test_seeded_games_are_clean_and_replay_exactly(prepared):
                                               for s in range(4) for h in m.pz[0][s])
 
 
-def test_simulate_plays_it_and_reports_timeouts():
-    done = forge_in_process("simulate", str(GAME), "--games", "300", "--players", "4",
-                            "--seed", "5", "--format", "json")
-    assert done.returncode == 0, done.stderr
+def test_simulate_plays_it_alike_in_one_process_or_two_and_reports_timeouts():
+    """Workers load the game from a copy of its files: the rules file goes with them."""
     import json
-    report = json.loads(done.stdout)
-    assert report["violations"] == []
-    assert report["engine"]["timeouts"] == 0 and report["engine"]["timeout_share"] == 0
+
+    from forge.rules.simulate import without_timings
+    reports = []
+    for jobs in ("1", "2"):
+        done = forge_in_process("simulate", str(GAME), "--games", "300", "--players", "4",
+                                "--seed", "5", "--jobs", jobs, "--format", "json")
+        assert done.returncode == 0, done.stderr
+        reports.append(without_timings(json.loads(done.stdout)))
+    assert reports[0] == reports[1]
+    assert reports[0]["violations"] == []
+    assert reports[0]["engine"]["timeouts"] == 0 and reports[0]["engine"]["timeout_share"] == 0
 
 
 # ---------------------------------------------------------------------------------- hostile rules

@@ -6,7 +6,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ...errors import EngineError
 from ..core import SEAT_NAMES, Flow, InvariantViolation, Match, Prepared
-from .compile import MAX_REPEAT, MAX_VALUE, Action, GameOver, Rules
+from .compile import MAX_VALUE, Action, GameOver, Rules
 
 
 def _bounded(v: int) -> int:
@@ -181,4 +181,4 @@ class RulesMatch(Match):
         return {"turns": self.turn, "capped": int(self.capped)}
 
 
-__all__ = ["MAX_REPEAT", "RulesMatch", "RulesPrepared"]
+__all__ = ["RulesMatch", "RulesPrepared"]
