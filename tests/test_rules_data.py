@@ -123,6 +123,8 @@ def hostile(tmp_path: Path, edit) -> Path:
     (lambda t: t.replace("if: \"symbol == 'skip'\"", "if: \"symbol == 3\""), r"compares a word with a number"),
     (lambda t: t.replace("  - turns: {step: turn}", "  - loop: [{do: [reverse]}]\n    until: 'false'\n  - turns: {step: turn}"),
      r"this loop never ends"),
+    (lambda t: t.replace("card.colour == 'black' or", "card.id == 'wyld' or"),
+     r"'wyld' is never a value here \(it is one of red_0, red_1, .*, \.\.\.\)"),
     (lambda t: t.replace("card.colour == 'black' or", "card.colour == 'purple' or"),
      r"'purple' is never a value here"),
     (lambda t: t.replace('if: "count(hand where fits or', 'if: "false and count(hand where fits or'),

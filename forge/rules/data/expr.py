@@ -183,8 +183,8 @@ class _Parser:
                 a, b = b, a                   # the constant on the right, folded
             words = getattr(a, "words", None)
             if words and hasattr(b, "const") and b.const not in words:
-                raise ExprError(f"{b.const!r} is never a value here (it is one of "
-                                f"{', '.join(words)})", at)
+                shown = ", ".join(words[:12]) + (", ..." if len(words) > 12 else "")
+                raise ExprError(f"{b.const!r} is never a value here (it is one of {shown})", at)
             return BOOL, _CMP[op](a, b)
         return left
 
