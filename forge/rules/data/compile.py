@@ -78,7 +78,8 @@ _NOOP = (lambda m, s, c: None, False)
 
 
 class Rules:
-    """One game's rules, compiled for the cards ``cids`` (handle -> card id) of ``game``."""
+    """One game's rules, compiled for the cards in play, ``handles`` (handle -> card model);
+    ``findings`` holds what did not compile, at ``doc``'s lines (under ``base``)."""
 
     def __init__(self, game: Any, doc: Document, base: tuple, data: Any, handles: list[Any]):
         self.game, self.doc, self.base = game, doc, base
@@ -325,6 +326,10 @@ class Rules:
         for name, spec in declared.items():   # each body checked once, its params as placeholders
             if name not in self.ops:
                 continue
+            for p, ps in spec.params.items():
+                if ps.type in ("list", "object", "effects"):
+                    self.error(("effects", name), f"{name!r}: a body reads whole numbers, words and "
+                               f"truth values; its parameter {p!r} is a {ps.type}", "rules-params")
             consts = {p: (self.param_kind(ps), self.placeholder(ps)) for p, ps in spec.params.items()}
             self.used = set()
             self.op_body(name, consts)
@@ -337,12 +342,20 @@ class Rules:
     def param_kind(spec: Any) -> str:
         return {"int": INT, "bool": BOOL}.get(spec.type, WORD)
 
+    def arg(self, args: dict, name: str, spec: Any) -> Any:
+        """A card's value of a parameter: given, else its default, else the placeholder (an
+        optional parameter left out never reaches an expression as None)."""
+        v = args.get(name)
+        if v is None:
+            v = spec.default if spec.default is not None else self.placeholder(spec)
+        return v
+
     @staticmethod
     def placeholder(spec: Any) -> Any:
         return {"int": spec.min or 0, "bool": False}.get(spec.type, (spec.values or ("",))[0])
 
     def op_body(self, name: str, consts: dict) -> tuple[Callable, bool]:
-        key = (name, tuple(sorted((k, v[1]) for k, v in consts.items())))
+        key = (name, repr(sorted((k, v[1]) for k, v in consts.items())))
         if key in self.op_cache:
             return self.op_cache[key]
         if name in self._compiling:
@@ -366,7 +379,7 @@ class Rules:
             args = op.args()
             saved = self.consts
             self.used = set()
-            out.append(self.op_body(op.name, {p: (self.param_kind(ps), args.get(p))
+            out.append(self.op_body(op.name, {p: (self.param_kind(ps), self.arg(args, p, ps))
                                               for p, ps in spec.params.items()}))
             self.consts = saved
         return tuple(out)
