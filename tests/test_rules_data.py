@@ -224,8 +224,14 @@ rules:
   effects:
     tax:
       - lose: {counter: coins, amount: amount, who: next}
+      - choose_card:              # the player gives back one of their grain cards on the table
+          from: table
+          where: "card.suit == 'grain'"
+          do: [{move: {card: true, from: table, to: deck}}]
   end:
-    score: "sum(table, value) + count(table where card.suit == 'salt') + coins"
+    # the most salt on the table (a majority, shared when tied) is worth 2 more
+    score: "sum(table, value) + count(table where card.suit == 'salt') + coins
+            + if(count(table where card.suit == 'salt') == most(count(table where card.suit == 'salt')), 2, 0)"
     tiebreak: ["count(hand)"]
 """
 
@@ -238,7 +244,8 @@ GOODS = "\n".join(
 def test_rounds_simultaneous_choices_a_market_with_a_limit_costs_dice_and_effects(tmp_path):
     """A second game, written inline, plays the constructs «Скидачка» does not use: rounds with
     a count, a simultaneous step, each player in turn, a shared row with a limit refilled from
-    the deck, an action's cost, a die, per-player counters with bounds, an effect's parameter."""
+    the deck, an action's cost, a die, per-player counters with bounds, an effect's parameter,
+    choosing a card, a majority."""
     from forge.check import check_game
     from forge.rules import get_engine
     from forge.rules.agents import random_agent
@@ -260,10 +267,11 @@ def test_rounds_simultaneous_choices_a_market_with_a_limit_costs_dice_and_effect
             assert all(0 <= c <= 9 for c in m.pc[0])       # coins within their bounds
             assert len(m.gz[1]) <= 3                         # the row's limit
         assert m.round == 4 and m.result is not None and not m.result.capped
-        assert m.result.scores == [sum(prep.rules.handles[h].value for h in m.pz[1][s])
-                                   + sum(prep.rules.handles[h].suit == "salt" for h in m.pz[1][s])
-                                   + m.pc[0][s] for s in range(3)]
+        salt = [sum(prep.rules.handles[h].suit == "salt" for h in m.pz[1][s]) for s in range(3)]
+        assert m.result.scores == [sum(prep.rules.handles[h].value for h in m.pz[1][s]) + salt[s]
+                                   + m.pc[0][s] + 2 * (salt[s] == max(salt)) for s in range(3)]
     assert ("show", 3) in asked and ("buy", 1) in asked     # together, then one at a time
+    assert ("choose_card", 1) in asked
 
 
 def test_a_rules_file_that_is_a_link_out_of_the_game_is_refused(tmp_path):

@@ -674,6 +674,30 @@ class Rules:
             vals[i] = got[1]
         return choose, True
 
+    def st_choose_card(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        """The player picks one card of a zone (for which `where` holds); `do` runs with it in
+        focus. No card to pick: nothing happens."""
+        spec = self.mapping(spec, loc)
+        for key in spec:
+            if key not in ("from", "where", "do", "who"):
+                self.error((*loc, key), f"unknown key {key!r} (known: from, where, do, who)")
+        z = self.zone_arg(spec.get("from"), (*loc, "from"), self.who(spec, loc))
+        where = self.value(spec["where"], (*loc, "where"), BOOL) if "where" in spec else None
+        body, gen = self.block(spec.get("do") or [], (*loc, "do"))
+        if z is None:
+            return _NOOP
+
+        def choose_card(m: Any, s: int, c: int) -> Iterator:
+            opts = [("pick", h) for h in z(m, s) if where is None or where(m, s, h)]
+            if not opts:
+                return
+            got = yield from m.ask("choose_card", s, opts)
+            if gen:
+                yield from body(m, s, got[1])
+            else:
+                body(m, s, got[1])
+        return choose_card, True
+
     def st_choose_player(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
         others = bool(spec.get("others", True))

@@ -11,14 +11,15 @@ a truth value or a card.
             | card '.' FIELD | top '(' zone ')' '.' FIELD
             | count '(' zone [where expr] ')' | sum '(' zone ',' FIELD ')'
             | distinct '(' zone ',' FIELD ')' | min/max '(' expr ',' expr ')'
-            | if '(' expr ',' expr ',' expr ')'
+            | if '(' expr ',' expr ',' expr ')' | most/least '(' expr ')'
     zone   := NAME | PLAYER '.' NAME | all '.' NAME
     PLAYER := me | next | prev | target
 
 A NAME is a definition (`defs:`), an effect's parameter, a counter (the acting player's, for a
 per-player one) or `players`, `round`, `turn`. Inside `count(zone where ...)`, `card` is each
 card counted. `/` and `%` by zero give 0. A closure is called as ``f(m, s, c)``: the match, the
-acting seat and the card in focus (a handle, or -1).
+acting seat and the card in focus (a handle, or -1). `most(e)` and `least(e)` are the largest and
+smallest value of ``e`` over the players, each in turn as `me` (majorities).
 """
 from __future__ import annotations
 
@@ -240,7 +241,8 @@ class _Parser:
             raise ExprError(f"unexpected {v or 'end'!r}", at)
         if v in ("true", "false"):
             return BOOL, _const(v == "true")
-        if v in ("count", "sum", "distinct", "top", "min", "max", "if") and self.peek()[1] == "(":
+        if v in ("count", "sum", "distinct", "top", "min", "max", "if", "most", "least") \
+                and self.peek()[1] == "(":
             return self.call(v, at)
         if v == "card":
             self.expect(".")
@@ -277,6 +279,12 @@ class _Parser:
     def call(self, fn: str, at: int) -> tuple[str, Callable]:
         self.expect("(")
         self.deeper()
+        if fn in ("most", "least"):           # over every player, each in turn as `me`
+            f = self.want(INT, self.expr())
+            self.expect(")")
+            self.depth -= 1
+            pick = max if fn == "most" else min
+            return INT, lambda m, s, c: pick([f(m, p, c) for p in range(m.n)])
         if fn in ("min", "max", "if"):
             args = [self.expr()]
             while self.accept(","):
