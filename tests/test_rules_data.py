@@ -198,7 +198,8 @@ operations:
 rules:
   zones:
     deck: {visibility: hidden}
-    row: {limit: 3}
+    row: {limit: 3, expire: {after: "if(card.value > 3, 1, 2)", to: spoiled}}   # goods spoil
+    spoiled: {}
     hand: {per: player, visibility: owner}
     table: {per: player}
   counters:
@@ -245,7 +246,7 @@ def test_rounds_simultaneous_choices_a_market_with_a_limit_costs_dice_and_effect
     """A second game, written inline, plays the constructs «Скидачка» does not use: rounds with
     a count, a simultaneous step, each player in turn, a shared row with a limit refilled from
     the deck, an action's cost, a die, per-player counters with bounds, an effect's parameter,
-    choosing a card, a majority."""
+    choosing a card, a majority, cards that last some rounds."""
     from forge.check import check_game
     from forge.rules import get_engine
     from forge.rules.agents import random_agent
@@ -259,6 +260,9 @@ def test_rounds_simultaneous_choices_a_market_with_a_limit_costs_dice_and_effect
     asked = set()
     for seed in range(30):
         m = prep.new(3, seed)
+        ends: list[list[int]] = []                           # the row at each round's end
+        expire = m.expire
+        m.expire = lambda: (ends.append(list(m.gz[1])), expire())[1]   # type: ignore[method-assign]
         while m.decision is not None:
             d = m.decision
             asked.add((d.kind, len(d.seats)))
@@ -267,6 +271,11 @@ def test_rounds_simultaneous_choices_a_market_with_a_limit_costs_dice_and_effect
             assert all(0 <= c <= 9 for c in m.pc[0])       # coins within their bounds
             assert len(m.gz[1]) <= 3                         # the row's limit
         assert m.round == 4 and m.result is not None and not m.result.capped
+        for i, row in enumerate(ends):                       # a good is in the row at the
+            for h in row:                                    # end of at most 1 or 2 rounds running
+                run = next(k for k in range(i + 2) if k > i or h not in ends[i - k])
+                assert run <= (1 if prep.rules.handles[h].value > 3 else 2)
+        assert len(ends) == 4 and m.gz[2]                   # and some did spoil
         salt = [sum(prep.rules.handles[h].suit == "salt" for h in m.pz[1][s]) for s in range(3)]
         assert m.result.scores == [sum(prep.rules.handles[h].value for h in m.pz[1][s]) + salt[s]
                                    + m.pc[0][s] + 2 * (salt[s] == max(salt)) for s in range(3)]

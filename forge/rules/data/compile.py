@@ -99,6 +99,9 @@ class Rules:
         self.effects: list[tuple] = []     # handle -> ((fn, gen), ...) of its own effects
         self.named_steps: set[str] = set()
         self.has_end = False
+        self._expiring: list[tuple[Zone, Any, tuple]] = []
+        #: (zone, rounds a card lasts there, where it goes then): cards that last N rounds.
+        self.expiry: list[tuple[Zone, Callable, Callable]] = []
         self.setup: tuple[Callable, bool] = _NOOP
         self.flow: Callable | None = None
         self.end: list[Callable] = []
@@ -118,6 +121,7 @@ class Rules:
             got = self.expr(text, ("defs", name))
             if got is not None:
                 self.defs[name] = got
+        self.read_expiry()
         self.read_ops(data.get("effects"))
         self.effects = [self.card_effects(card) for card in handles]
         self.setup = self.block(data.get("setup") or [], ("setup",))
@@ -247,9 +251,9 @@ class Rules:
             loc = ("zones", name)
             spec = self.mapping(spec, loc)
             for key in spec:
-                if key not in ("per", "visibility", "limit", "restock"):
+                if key not in ("per", "visibility", "limit", "restock", "expire"):
                     self.error((*loc, key), f"unknown key {key!r} (known: per, visibility, limit, "
-                               "restock)")
+                               "restock, expire)")
             per = spec.get("per", "game")
             if per not in ("game", "player"):
                 self.error((*loc, "per"), "per: `game` (one zone) or `player` (one each)")
@@ -267,6 +271,8 @@ class Rules:
             self.zones[name] = z
             if "restock" in spec:
                 restocks.append((z, spec["restock"], (*loc, "restock")))
+            if "expire" in spec:
+                self._expiring.append((z, spec["expire"], (*loc, "expire")))
         for z, spec, loc in restocks:
             spec = self.mapping(spec, loc)
             src = self.zones.get(spec.get("from", ""))
@@ -314,6 +320,16 @@ class Rules:
                 gi += 1
             self.counters[name] = ctr
         self.counter_list = list(self.counters.values())
+
+    def read_expiry(self) -> None:
+        """`expire: {after: EXPR, to: ZONE}`: at the end of each round, a card that has been in
+        the zone for `after` rounds (the round it came included; `card` is the card) moves on."""
+        for z, spec, loc in self._expiring:
+            spec = self.mapping(spec, loc)
+            after = self.value(spec.get("after", 1), (*loc, "after"))
+            to = self.zone_arg(spec.get("to"), (*loc, "to"))
+            if after is not None and to is not None:
+                self.expiry.append((z, after, to))
 
     def read_ops(self, data: Any) -> None:
         declared = self.game.manifest.operations
@@ -930,6 +946,8 @@ class Rules:
                 m.cur = first
             return each_player
 
+        expiry = self.expiry
+
         def loop(m: Any) -> Iterator:
             i = 0
             while count is None or i < count:
@@ -946,6 +964,8 @@ class Rules:
                 elif kind == "rounds":
                     m.round += 1
                     yield from inner(m)
+                    if expiry:
+                        m.expire()
                     yield from m.checkpoint("round")
                 else:
                     yield from inner(m)

@@ -63,6 +63,8 @@ class RulesMatch(Match):
         self.round = 0
         self.turn = 0
         self.work = 0         # loop iterations and actions: the cap bounds them
+        #: (zone index, owner) -> {handle: the round it came}, for zones whose cards expire
+        self.entered: dict[tuple[int, int], dict[int, int]] = {}
         self.capped = False
         self.dealt = False
 
@@ -114,6 +116,24 @@ class RulesMatch(Match):
         self.work += 1
         if self.work > self.p.cap:
             raise GameOver(capped=True)
+
+    def expire(self) -> None:
+        """A round's end: cards that have lasted their rounds in an expiring zone move on. A
+        card's round of arrival is the round at whose end it is first seen there."""
+        for z, after, to in self.r.expiry:
+            lists = self.pz[z.index] if z.per_player else [self.gz[z.index]]
+            for owner, zl in enumerate(lists):
+                key = (z.index, owner)
+                came = self.entered.get(key, {})
+                stay = []
+                for h in zl:
+                    start = came.get(h, self.round)
+                    if self.round - start + 1 >= after(self, owner, h):
+                        to(self, owner).append(h)
+                    else:
+                        stay.append(h)
+                zl[:] = stay
+                self.entered[key] = {h: came.get(h, self.round) for h in stay}
 
     def restock(self, zone: list[int], src: int, keep: int) -> bool:
         """Refill an empty zone from the global zone ``src`` (all but its top ``keep`` cards),
