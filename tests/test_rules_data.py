@@ -302,3 +302,19 @@ def test_a_score_that_multiplies_past_any_bound_is_bounded(tmp_path):
     assert done.returncode == 0, done.stderr
     import json
     assert json.loads(done.stdout)["mean_score"] == [1_000_000_000] * 2
+
+
+def test_rules_with_another_engine_or_the_rules_engine_without_rules_are_findings(tmp_path):
+    root = hostile(tmp_path, lambda t: t)
+    manifest = root / "game.yaml"
+    text = manifest.read_text()
+    manifest.write_text(text.replace("rules: rules.yaml", "engine: love_formula\nrules: rules.yaml"))
+    done = forge_in_process("check", str(root))
+    assert done.returncode == 1
+    assert re.search(r"game\.yaml:\d+:1: invalid: rules: a game with `rules:` plays with the rules "
+                     r"engine", done.stderr), done.stderr
+    manifest.write_text(text.replace("rules: rules.yaml", "engine: rules"))
+    (root / "rules.yaml").unlink()
+    done = forge_in_process("check", str(root))
+    assert done.returncode == 1
+    assert re.search(r"game\.yaml:\d+:\d+: rules: the rules engine plays the rules", done.stderr), done.stderr

@@ -9,7 +9,8 @@ import re
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator,
+                      model_validator)
 
 from .fields import ID_PATTERN, STRICT, CardSpecs, Specs, check_name
 
@@ -198,12 +199,17 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         @model_validator(mode="before")
         @classmethod
         def _rules_engine(cls, data: Any) -> Any:
-            if isinstance(data, dict) and data.get("rules") is not None:
-                if data.get("engine", "rules") != "rules":
-                    raise ValueError("a game with `rules:` plays with the rules engine: leave "
-                                     "`engine:` out (or write `engine: rules`)")
+            if isinstance(data, dict) and data.get("rules") is not None and "engine" not in data:
                 data = {**data, "engine": "rules"}
             return data
+
+        @field_validator("rules")
+        @classmethod
+        def _rules_alone(cls, value: Any, info: ValidationInfo) -> Any:
+            if value is not None and info.data.get("engine") != "rules":
+                raise ValueError("a game with `rules:` plays with the rules engine: leave "
+                                 "`engine:` out (or write `engine: rules`)")
+            return value
 
         @field_validator("backs")
         @classmethod

@@ -60,7 +60,11 @@ def _in_the_rules(*args: Any, **kwargs: Any) -> Flow[None]:
 
 def check_data(game: Any) -> Iterator[Finding]:
     """The compiler's findings (a rules file that does not load is the loader's finding)."""
-    if rules_source(game)[2] is not None:
+    if game.manifest.rules is None:
+        yield game.manifest_finding(("engine",), "rules", "the rules engine plays the rules a "
+                                    "manifest writes in `rules:`, and this one has none",
+                                    "add `rules:` (docs/rules.md), or name another engine")
+    elif rules_source(game)[2] is not None:
         yield from compiled(game).findings
 
 
