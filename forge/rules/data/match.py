@@ -6,7 +6,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ...errors import EngineError
 from ..core import SEAT_NAMES, Flow, InvariantViolation, Match, Prepared
-from .compile import MAX_VALUE, Action, GameOver, Rules
+from .base import MAX_VALUE, Action, GameOver
+from .compile import Rules
 
 
 def _bounded(v: int) -> int:
