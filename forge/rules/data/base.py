@@ -68,7 +68,6 @@ class Action:
 _NOOP = (lambda m, s, c: None, False)
 
 
-
 class Compiler:
     """Findings and names; `effects.Effects`, `flow.FlowBlocks` and `compile.Rules` build on it."""
 

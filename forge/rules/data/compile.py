@@ -237,4 +237,3 @@ class Rules(FlowBlocks):
             got = self.expr(text, ("end", "tiebreak", i), INT)
             if got:
                 self.tiebreak.append(got[1])
-

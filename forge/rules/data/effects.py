@@ -440,5 +440,4 @@ class Effects(Compiler):
         return end, False
 
 
-
 PRIMITIVES = tuple(k[3:] for k in vars(Effects) if k.startswith("st_") and k != "st_call") + ("if",)
