@@ -189,7 +189,8 @@ def statistics(prepared: RulesPrepared, totals: dict, games: int) -> dict:
     turns = totals.get("turns", 0) / games
     return {"turns_per_game": round(turns, 2), "timeouts": capped,
             "timeout_share": round(capped / games, 4),
-            "lines": {"uk": [f"ходів за гру: {turns:.1f}; зупинено межею: {capped} з {games}"],
+            "lines": {"uk": [f"ходів за гру: {turns:.1f}; зупинено межею: {capped} з {games}"
+                             .replace(".", ",")],
                       "en": [f"turns per game: {turns:.1f}; stopped by the cap (timeouts): "
                              f"{capped} of {games}"]}}
 
