@@ -105,6 +105,8 @@ def hostile(tmp_path: Path, edit) -> Path:
 
 @pytest.mark.parametrize("edit, found", [
     (lambda t: t.replace("      times: 100\n", ""), None),          # `while` alone: bounded, fine
+    (lambda t: t.replace("  - shuffle: deck\n", "  - if: \"top(hand).points > 3 or top(next.hand).points < 0\"\n"
+                         "    then: [reverse]\n  - shuffle: deck\n", 1), None),   # no card's top: 0
     (lambda t: t.replace("      while: \"top(discard).symbol == 'wild_draw_four'\"\n      times: 100\n",
                          ""), r"repeat: give `times:` or `while:`"),
     (lambda t: t.replace("count: 7", "count: 99999999999"), r"larger than 1,000,000,000"),
@@ -135,6 +137,8 @@ def test_hostile_rules_are_findings_at_their_line(tmp_path, edit, found):
     done = forge_in_process("check", str(root))
     if found is None:
         assert done.returncode == 0, done.stderr
+        done = forge_in_process("simulate", str(root), "--games", "5", "--format", "json")
+        assert done.returncode == 0, done.stderr      # and it plays, without a violation
         return
     assert done.returncode == 1, done.stderr
     assert re.search(r"rules\.yaml:\d+:\d+: rules[-a-z]*: .*" + found, done.stderr), done.stderr

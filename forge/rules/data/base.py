@@ -178,9 +178,14 @@ class Compiler:
         return None
 
     def table(self, name: str) -> list:
-        """The field's value on each handle, and None at index -1 (no card)."""
+        """The field's value on each handle, and at index -1 (no card, as `top` of an empty
+        zone gives) nothing: None for a word, 0 for a number, false for a truth value, so a
+        comparison never meets a value of another kind (a card without the field likewise)."""
         if name not in self.tables:
-            self.tables[name] = [getattr(c, name, None) for c in self.handles] + [None]
+            got = self.field_kind(name)
+            blank = {INT: 0, BOOL: False}.get(got[0] if got else WORD)
+            self.tables[name] = [_or_blank(getattr(c, name, None), blank)
+                                 for c in self.handles] + [blank]
         return self.tables[name]
 
     def field_ref(self, name: str, card: Callable | None, at: int) -> tuple[str, Callable]:
@@ -240,6 +245,10 @@ class Compiler:
     def value(self, spec: Any, loc: tuple, want: str = INT) -> Callable | None:
         got = self.expr(spec, loc, want, self.consts)
         return got[1] if got else None
+
+
+def _or_blank(value: Any, blank: Any) -> Any:
+    return blank if value is None else value
 
 
 def _words(f: Callable, words: tuple[str, ...]) -> Callable:
