@@ -322,3 +322,28 @@ def test_rules_with_another_engine_or_the_rules_engine_without_rules_are_finding
     done = forge_in_process("check", str(root))
     assert done.returncode == 1
     assert re.search(r"game\.yaml:\d+:\d+: rules: the rules engine plays the rules", done.stderr), done.stderr
+
+
+def test_and_or_of_card_comparisons_mean_what_they_say(prepared):
+    """`and`/`or` write comparisons of a card's fields inline (expr._pair): every shape, on
+    every card, under several colours and symbols, against Python's own reading."""
+    from itertools import product
+
+    from forge.rules.data.expr import Scope, compile_expr
+    rules = prepared.rules
+    atoms = {"card.colour == colour": lambda card, g: card.colour == g[0],
+             "card.symbol == symbol": lambda card, g: card.symbol == g[1],
+             "card.symbol == 'wild'": lambda card, g: card.symbol == "wild",
+             "card.symbol != 'n3'": lambda card, g: card.symbol != "n3",
+             "colour == 'red'": lambda card, g: g[0] == "red"}
+
+    class M:
+        gc: list = []
+    m = M()
+    for (ta, fa), (tb, fb) in product(atoms.items(), repeat=2):
+        for word, py in (("or", lambda x, y: x or y), ("and", lambda x, y: x and y)):
+            _, f = compile_expr(f"{ta} {word} {tb}", Scope(rules))
+            for g in (["red", "n3"], ["blue", "skip"], ["black", "wild"]):
+                m.gc = g
+                for h, card in enumerate(rules.handles):
+                    assert bool(f(m, 0, h)) == bool(py(fa(card, g), fb(card, g))), (ta, word, tb, g, card.id)

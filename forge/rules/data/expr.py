@@ -361,8 +361,7 @@ def _or(parts: list[Callable]) -> Callable:
     if len(kept) == 1:
         return kept[0]
     if len(kept) == 2:
-        a, b = kept
-        return lambda m, s, c: a(m, s, c) or b(m, s, c)
+        return _pair(True, *kept)
     if len(kept) == 3:
         a, b, d = kept
         return lambda m, s, c: a(m, s, c) or b(m, s, c) or d(m, s, c)
@@ -383,8 +382,7 @@ def _and(parts: list[Callable]) -> Callable:
     if len(kept) == 1:
         return kept[0]
     if len(kept) == 2:
-        a, b = kept
-        return lambda m, s, c: a(m, s, c) and b(m, s, c)
+        return _pair(False, *kept)
     if len(kept) == 3:
         a, b, d = kept
         return lambda m, s, c: a(m, s, c) and b(m, s, c) and d(m, s, c)
@@ -401,18 +399,27 @@ def _const(v: Any) -> Callable:
 # or against each other) read the tables themselves: one call instead of three. A field closure
 # of the card in focus carries its table as `.table`, a game counter's its index as `.gk`.
 
+# A comparison of a card's field carries `.test` (what it compares), so `and`/`or` of two parts
+# write it inline instead of calling it (`_pair`): a card's condition, asked of every card in a
+# hand for every option offered, is most of what a step costs.
+
+def _test(f: Callable, test: tuple) -> Callable:
+    f.test = test         # type: ignore[attr-defined]
+    return f
+
+
 def _eq(a: Callable, b: Callable) -> Callable:
     t, k = getattr(a, "table", None), getattr(a, "gk", None)
     if hasattr(b, "const"):
         v = b.const
         if t is not None:
-            return lambda m, s, c: t[c] == v
+            return _test(lambda m, s, c: t[c] == v, ("eq", t, v))
         if k is not None:
             return lambda m, s, c: m.gc[k] == v
         return lambda m, s, c: a(m, s, c) == v
     if t is not None and hasattr(b, "gk"):
         j = b.gk
-        return lambda m, s, c: t[c] == m.gc[j]
+        return _test(lambda m, s, c: t[c] == m.gc[j], ("eqg", t, j))
     return lambda m, s, c: a(m, s, c) == b(m, s, c)
 
 
@@ -421,7 +428,7 @@ def _ne(a: Callable, b: Callable) -> Callable:
     if hasattr(b, "const"):
         v = b.const
         if t is not None:
-            return lambda m, s, c: t[c] != v
+            return _test(lambda m, s, c: t[c] != v, ("ne", t, v))
         if k is not None:
             return lambda m, s, c: m.gc[k] != v
         return lambda m, s, c: a(m, s, c) != v
@@ -429,6 +436,33 @@ def _ne(a: Callable, b: Callable) -> Callable:
         j = b.gk
         return lambda m, s, c: t[c] != m.gc[j]
     return lambda m, s, c: a(m, s, c) != b(m, s, c)
+
+
+def _pair(either: bool, a: Callable, b: Callable) -> Callable:
+    """``a or b`` (``either``) or ``a and b``, with a field comparison ``a`` (and ``b``, when
+    both compare with game counters) written inline."""
+    ta, tb = getattr(a, "test", None), getattr(b, "test", None)
+    if ta is None:
+        if either:
+            return lambda m, s, c: a(m, s, c) or b(m, s, c)
+        return lambda m, s, c: a(m, s, c) and b(m, s, c)
+    kind, t, v = ta
+    if kind == "eqg" and tb is not None and tb[0] == "eqg":
+        _, u, w = tb
+        if either:
+            return lambda m, s, c: t[c] == m.gc[v] or u[c] == m.gc[w]
+        return lambda m, s, c: t[c] == m.gc[v] and u[c] == m.gc[w]
+    if kind == "eqg":
+        if either:
+            return lambda m, s, c: t[c] == m.gc[v] or b(m, s, c)
+        return lambda m, s, c: t[c] == m.gc[v] and b(m, s, c)
+    if kind == "eq":
+        if either:
+            return lambda m, s, c: t[c] == v or b(m, s, c)
+        return lambda m, s, c: t[c] == v and b(m, s, c)
+    if either:
+        return lambda m, s, c: t[c] != v or b(m, s, c)
+    return lambda m, s, c: t[c] != v and b(m, s, c)
 
 
 _CMP: dict[str, Callable[[Callable, Callable], Callable]] = {
