@@ -43,6 +43,9 @@ def check_engine(game: Game) -> Iterator[Finding]:
     yield from _check_players(game, engine_id, engine.players)
     yield from _check_requires(game, engine_id, engine.requires)
     implemented = engine.operations
+    if game.manifest.rules is not None:     # rules as data: the operations the rules give a body
+        from ..rules.data import operations_for
+        implemented = operations_for(game)
     for name, spec in game.manifest.operations.items():
         op = implemented.get(name)
         if op is None:

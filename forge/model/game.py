@@ -34,6 +34,8 @@ class Game:
     #: in another field do not report twice).
     declared_ids: frozenset[str] = field(default_factory=frozenset)
     manifest_doc: Document | None = field(default=None, repr=False)
+    #: The file the manifest's `rules:` names, read with the cards (None: none, or unreadable).
+    rules_doc: Document | None = field(default=None, repr=False)
 
     @property
     def id(self) -> str:
@@ -169,7 +171,7 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
             findings.append(doc.finding(("card_types", type_id, "fields", name), "manifest",
                                         f"field {name!r} is a key every card already has"))
     try:
-        files = card_files(root)
+        files = [f for f in card_files(root) if f.name != manifest.rules]   # rules.yaml: not cards
     except OSError as exc:  # the manifest was readable, the folder cannot be listed
         return None, findings + [Finding(display_path(root), 0, 0, "io",
                                          f"cannot list the folder: {exc.strerror}")]
@@ -196,7 +198,15 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
     ids: set[str] = set()
     for cards_doc in docs:
         findings += read_cards(cards_doc, models, cards, ids, manifest.locales)
-    return Game(root, manifest, tuple(cards), frozenset(ids), doc), findings
+    rules_doc = None
+    if isinstance(manifest.rules, str):     # rules as data in a file of their own
+        problem = refusal(root, manifest.rules, "rules file")
+        if problem is not None:
+            findings.append(problem)
+        else:
+            rules_doc, problems = load_yaml(root / manifest.rules)
+            findings += problems
+    return Game(root, manifest, tuple(cards), frozenset(ids), doc, rules_doc), findings
 
 
 def read_cards(doc: Document, models: dict[str, type[Card]], out: list[Card],

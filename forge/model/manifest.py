@@ -9,12 +9,15 @@ import re
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator,
+                      model_validator)
 
 from .fields import ID_PATTERN, STRICT, CardSpecs, Specs, check_name
 
 LOCALE_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
 Id = Annotated[str, Field(strict=True, pattern=ID_PATTERN, max_length=64)]
+#: The file a manifest's `rules:` may name: beside it, in the game's folder.
+RULES_FILE = r"^[a-z0-9][a-z0-9_-]*\.ya?ml$"
 NonEmpty = Annotated[str, Field(strict=True, min_length=1)]
 
 
@@ -188,6 +191,25 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         operations: dict[str, OperationSpec] = {}
         #: Card backs by `type/subtype`, `type`, set id or `default` (most specific wins).
         backs: dict[str, BackSpec] = {}
+        #: Rules as data (docs/rules.md): the rules, or the name of the file beside the manifest
+        #: that holds them; checked and compiled by the `rules` engine, which such a game plays
+        #: with (`engine:` may be left out).
+        rules: dict[str, Any] | Annotated[str, Field(strict=True, pattern=RULES_FILE)] | None = None
+
+        @model_validator(mode="before")
+        @classmethod
+        def _rules_engine(cls, data: Any) -> Any:
+            if isinstance(data, dict) and data.get("rules") is not None and "engine" not in data:
+                data = {**data, "engine": "rules"}
+            return data
+
+        @field_validator("rules")
+        @classmethod
+        def _rules_alone(cls, value: Any, info: ValidationInfo) -> Any:
+            if value is not None and info.data.get("engine") != "rules":
+                raise ValueError("a game with `rules:` plays with the rules engine: leave "
+                                 "`engine:` out (or write `engine: rules`)")
+            return value
 
         @field_validator("backs")
         @classmethod

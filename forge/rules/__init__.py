@@ -37,8 +37,10 @@ class _Registry(Mapping[str, Engine]):
 
     def _discover(self) -> dict[str, EntryPoint]:
         if self._found is None:
-            from importlib.metadata import entry_points     # only when an engine is asked for
-            found: dict[str, EntryPoint] = {}
+            from importlib.metadata import EntryPoint, entry_points   # only when asked for
+            # Rules as data (`rules:` in a manifest) is forge itself, not a plugin: always there.
+            found: dict[str, EntryPoint] = {"rules": EntryPoint("rules", "forge.rules.data:ENGINE",
+                                                                GROUP)}
             for ep in entry_points(group=GROUP):
                 found.setdefault(ep.name, ep)
             self._found = found

@@ -1,0 +1,443 @@
+"""Effects: the primitives an operation's body, an action's `do:` and the setup are made of,
+compiled to ``f(m, s, c)`` (the match, the acting seat, the card in focus). Those that can ask a
+seat or resolve chance are generators (``yield from f(m, s, c)``), the others plain calls, and a
+block is a plain function unless one of its statements is a generator."""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+from .base import _NOOP, MAX_REPEAT, Compiler, GameOver
+from .expr import BOOL, INT, WORD, _player
+
+
+class Effects(Compiler):
+    """The effect primitives (`st_NAME`) and the operations' bodies."""
+
+    @staticmethod
+    def param_kind(spec: Any) -> str:
+        return {"int": INT, "bool": BOOL}.get(spec.type, WORD)
+
+    def arg(self, args: dict, name: str, spec: Any) -> Any:
+        """A card's value of a parameter: given, else its default, else the placeholder (an
+        optional parameter left out never reaches an expression as None)."""
+        v = args.get(name)
+        if v is None:
+            v = spec.default if spec.default is not None else self.placeholder(spec)
+        return v
+
+    @staticmethod
+    def placeholder(spec: Any) -> Any:
+        return {"int": spec.min or 0, "bool": False}.get(spec.type, (spec.values or ("",))[0])
+
+    def op_body(self, name: str, consts: dict) -> tuple[Callable, bool]:
+        key = (name, repr(sorted((k, v[1]) for k, v in consts.items())))
+        if key in self.op_cache:
+            return self.op_cache[key]
+        if name in self._compiling:
+            self.error(self.ops[name][1], f"operation {name!r} calls itself (through "
+                       f"{' -> '.join(self._compiling)}): effects may not recurse")
+            return _NOOP
+        self._compiling.append(name)
+        body, loc = self.ops[name]
+        self.consts = consts
+        got = self.block(body, loc)
+        self._compiling.pop()
+        self.op_cache[key] = got
+        return got
+
+    def card_effects(self, card: Any) -> tuple:
+        out = []
+        for op in card.effects:
+            if op.name not in self.ops:
+                continue       # check_engine reports an operation without a body
+            spec = self.game.manifest.operations[op.name]
+            args = op.args()
+            saved = self.consts
+            self.used = set()
+            out.append(self.op_body(op.name, {p: (self.param_kind(ps), self.arg(args, p, ps))
+                                              for p, ps in spec.params.items()}))
+            self.consts = saved
+        return tuple(out)
+
+
+    # ------------------------------------------------------------------ effects
+    def block(self, data: Any, loc: tuple) -> tuple[Callable, bool]:
+        if not isinstance(data, list):
+            data = [data]
+            single = True
+        else:
+            single = False
+        parts = [self.statement(st, loc if single else (*loc, i)) for i, st in enumerate(data)]
+        if not parts:
+            return _NOOP
+        if len(parts) == 1:
+            return parts[0]
+        if not any(g for _, g in parts):
+            fns = [f for f, _ in parts]
+
+            def run(m: Any, s: int, c: int) -> None:
+                for f in fns:
+                    f(m, s, c)
+            return run, False
+        steps = parts
+
+        def run_gen(m: Any, s: int, c: int) -> Iterator:
+            for f, g in steps:
+                if g:
+                    yield from f(m, s, c)
+                else:
+                    f(m, s, c)
+        return run_gen, True
+
+    def statement(self, st: Any, loc: tuple) -> tuple[Callable, bool]:
+        if isinstance(st, str):
+            key, arg = st, None
+        elif isinstance(st, dict) and "if" in st:
+            return self.st_if(st, loc)
+        elif isinstance(st, dict) and len(st) == 1:
+            key, arg = next(iter(st.items()))
+        else:
+            self.error(loc, "an effect is one primitive: `reverse` or `{move: {...}}`")
+            return _NOOP
+        fn = getattr(self, f"st_{key}", None) if isinstance(key, str) and key.isidentifier() else None
+        if fn is not None:
+            return fn(arg if arg is not None else {}, (*loc, key) if arg is not None else loc)
+        if key in self.ops:
+            return self.st_call(key, arg, loc)
+        self.error(loc, f"unknown effect {key!r} (primitives: {', '.join(PRIMITIVES)}; operations "
+                   f"with a body: {', '.join(self.ops) or 'none'})")
+        return _NOOP
+
+    def st_call(self, name: str, arg: Any, loc: tuple) -> tuple[Callable, bool]:
+        spec = self.game.manifest.operations[name]
+        args = self.mapping(arg, loc)
+        consts = {}
+        for p, ps in spec.params.items():
+            if p not in args:
+                self.error(loc, f"{name}: missing parameter {p!r}")
+                return _NOOP
+            consts[p] = (self.param_kind(ps), args[p])
+        saved, used = self.consts, self.used
+        got = self.op_body(name, consts)
+        self.consts, self.used = saved, used
+        return got
+
+    def st_move(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        spec = self.mapping(spec, loc)
+        for key in spec:
+            if key not in ("from", "to", "count", "all", "card", "who"):
+                self.error((*loc, key), f"unknown key {key!r} (known: from, to, count, all, card, who)")
+        who = self.who(spec, loc)
+        src = self.zone_arg(spec.get("from"), (*loc, "from"), who)
+        dst = self.zone_arg(spec.get("to"), (*loc, "to"), who)
+        if src is None or dst is None:
+            return _NOOP
+        zsrc, zdst = self.zone_of(spec["from"]), self.zone_of(spec["to"])
+        limit = zdst.limit if zdst else None
+        if spec.get("card"):
+            def move_card(m: Any, s: int, c: int) -> None:
+                zl = src(m, s)
+                if c in zl and (limit is None or len(dst(m, s)) < limit):
+                    zl.remove(c)
+                    dst(m, s).append(c)
+            return move_card, False
+        count = None if spec.get("all") else self.value(spec.get("count", 1), (*loc, "count"))
+        restock = zsrc.restock if zsrc is not None else None
+        keep = zsrc.keep if zsrc is not None else 0
+
+        def move(m: Any, s: int, c: int) -> None:
+            a, b = src(m, s), dst(m, s)
+            n = len(a) if count is None else min(count(m, s, c), MAX_REPEAT)
+            for _ in range(n):
+                if not a:
+                    if restock is None or not m.restock(a, restock, keep):
+                        return
+                if limit is not None and len(b) >= limit:
+                    return
+                b.append(a.pop())
+        return move, False
+
+    def st_deal(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        spec = self.mapping(spec, loc)
+        move, _ = self.st_move({"from": spec.get("from"), "to": spec.get("to"),
+                                "count": spec.get("count", 1)}, loc)
+
+        def deal(m: Any, s: int, c: int) -> None:
+            for i in range(m.n):
+                move(m, (m.cur + i * m.dir) % m.n, c)
+        return deal, False
+
+    def st_shuffle(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        z = self.zone_arg(spec, loc)
+        if z is None:
+            return _NOOP
+        return (lambda m, s, c: m.shuffle_cards(z(m, s))), False
+
+    def st_gain(self, spec: Any, loc: tuple, sign: int = 1) -> tuple[Callable, bool]:
+        spec = self.mapping(spec, loc)
+        ctr = self.counters.get(spec.get("counter", ""))
+        if ctr is None or ctr.values:
+            self.error(loc, f"{loc[-1]}: {{counter: NAME, amount: N}} names a number counter "
+                       f"(counters: {', '.join(self.counters) or 'none'})")
+            return _NOOP
+        amount = self.value(spec.get("amount", 1), (*loc, "amount"))
+        where = self.slot(ctr, self.who(spec, loc))
+        lo, hi = ctr.lo, ctr.hi
+        if amount is None:
+            return _NOOP
+
+        def gain(m: Any, s: int, c: int) -> None:
+            vals, i = where(m, s)
+            vals[i] = max(lo, min(hi, vals[i] + sign * amount(m, s, c)))
+        return gain, False
+
+    def st_lose(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        return self.st_gain(spec, loc, -1)
+
+    def st_set(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        spec = self.mapping(spec, loc)
+        ctr = self.counters.get(spec.get("counter", ""))
+        if ctr is None:
+            self.error(loc, f"set: {{counter: NAME, to: VALUE}} names a counter (counters: "
+                       f"{', '.join(self.counters) or 'none'})")
+            return _NOOP
+        value = self.value(spec.get("to"), (*loc, "to"), ctr.kind)
+        where = self.slot(ctr, self.who(spec, loc))
+        if value is None:
+            return _NOOP
+        if ctr.values:
+            words = set(ctr.values)
+            if hasattr(value, "const") and value.const not in words:
+                self.error((*loc, "to"), f"{value.const!r} is not a value of {ctr.name} "
+                           f"({', '.join(ctr.values)})")
+
+            def set_word(m: Any, s: int, c: int) -> None:
+                v = value(m, s, c)
+                if v in words:
+                    vals, i = where(m, s)
+                    vals[i] = v
+            return set_word, False
+        lo, hi = ctr.lo, ctr.hi
+
+        def set_number(m: Any, s: int, c: int) -> None:
+            vals, i = where(m, s)
+            vals[i] = max(lo, min(hi, value(m, s, c)))
+        return set_number, False
+
+    def st_choose(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        spec = self.mapping(spec, loc)
+        ctr = self.counters.get(spec.get("counter", ""))
+        if ctr is None or not ctr.values:
+            self.error(loc, "choose: {counter: NAME, from: [words]} names a word counter")
+            return _NOOP
+        words = spec.get("from", list(ctr.values))
+        if not isinstance(words, list) or not words or any(w not in ctr.values for w in words):
+            self.error((*loc, "from"), f"from: a list of {ctr.name}'s words ({', '.join(ctr.values)})")
+            return _NOOP
+        options = [("choose", w) for w in words]
+        where = self.slot(ctr, None)
+        kind = f"choose_{ctr.name}"
+
+        def choose(m: Any, s: int, c: int) -> Iterator:
+            got = yield from m.ask(kind, s, options)
+            vals, i = where(m, s)
+            vals[i] = got[1]
+        return choose, True
+
+    def st_choose_card(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        """The player picks one card of a zone (for which `where` holds); `do` runs with it in
+        focus. No card to pick: nothing happens."""
+        spec = self.mapping(spec, loc)
+        for key in spec:
+            if key not in ("from", "where", "do", "who"):
+                self.error((*loc, key), f"unknown key {key!r} (known: from, where, do, who)")
+        z = self.zone_arg(spec.get("from"), (*loc, "from"), self.who(spec, loc))
+        where = self.value(spec["where"], (*loc, "where"), BOOL) if "where" in spec else None
+        body, gen = self.block(spec.get("do") or [], (*loc, "do"))
+        if z is None:
+            return _NOOP
+
+        def choose_card(m: Any, s: int, c: int) -> Iterator:
+            opts = [("pick", h) for h in z(m, s) if where is None or where(m, s, h)]
+            if not opts:
+                return
+            got = yield from m.ask("choose_card", s, opts)
+            if gen:
+                yield from body(m, s, got[1])
+            else:
+                body(m, s, got[1])
+        return choose_card, True
+
+    def st_choose_player(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        spec = self.mapping(spec, loc)
+        others = bool(spec.get("others", True))
+
+        def choose_player(m: Any, s: int, c: int) -> Iterator:
+            seats = [p for p in range(m.n) if not (others and p == s)]
+            got = yield from m.ask("choose_player", s, [("target", p) for p in seats])
+            m.target = got[1]
+        return choose_player, True
+
+    def st_roll(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        """A die into a number counter, or one of some words (at random) into a word counter."""
+        spec = self.mapping(spec, loc)
+        ctr = self.counters.get(spec.get("counter", ""))
+        if ctr is not None and ctr.values:
+            words = spec.get("from", list(ctr.values))
+            if not isinstance(words, list) or not words or any(w not in ctr.values for w in words):
+                self.error((*loc, "from"), f"from: a list of {ctr.name}'s words")
+                return _NOOP
+            where = self.slot(ctr, None)
+            kind = ctr.name
+
+            def draw_word(m: Any, s: int, c: int) -> Iterator:
+                v = yield from m.roll(kind, words)
+                vals, i = where(m, s)
+                vals[i] = v
+            return draw_word, True
+        sides = self.number(spec.get("sides", 6), (*loc, "sides"), 2, 1000)
+        if ctr is None or sides is None:
+            self.error(loc, "roll: {sides: N, counter: NAME} puts a die's result in a number "
+                       "counter; {counter: NAME, from: [words]} a word drawn at random in a word one")
+            return _NOOP
+        where = self.slot(ctr, self.who(spec, loc))
+
+        def roll(m: Any, s: int, c: int) -> Iterator:
+            v = yield from m.die(sides)
+            vals, i = where(m, s)
+            vals[i] = max(ctr.lo, min(ctr.hi, v))
+        return roll, True
+
+    def st_if(self, st: dict, loc: tuple) -> tuple[Callable, bool]:
+        for key in st:
+            if key not in ("if", "then", "else"):
+                self.error((*loc, key), f"unknown key {key!r} in if (known: if, then, else)")
+        cond = self.value(st["if"], (*loc, "if"), BOOL)
+        then, g1 = self.block(st.get("then") or [], (*loc, "then"))
+        other, g2 = self.block(st.get("else") or [], (*loc, "else"))
+        if cond is None:
+            return _NOOP
+        if g1 or g2:
+            def if_gen(m: Any, s: int, c: int) -> Iterator:
+                f, g = (then, g1) if cond(m, s, c) else (other, g2)
+                if g:
+                    yield from f(m, s, c)
+                else:
+                    f(m, s, c)
+            return if_gen, True
+
+        def if_(m: Any, s: int, c: int) -> None:
+            (then if cond(m, s, c) else other)(m, s, c)
+        return if_, False
+
+    def st_repeat(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        spec = self.mapping(spec, loc)
+        for key in spec:
+            if key not in ("times", "while", "do"):
+                self.error((*loc, key), f"unknown key {key!r} (known: times, while, do)")
+        body, gen = self.block(spec.get("do") or [], (*loc, "do"))
+        times = self.value(spec["times"], (*loc, "times")) if "times" in spec else None
+        cond = self.value(spec["while"], (*loc, "while"), BOOL) if "while" in spec else None
+        if times is None and cond is None:
+            self.error(loc, f"repeat: give `times:` or `while:` (at most {MAX_REPEAT} times)")
+            return _NOOP
+
+        def rounds(m: Any, s: int, c: int) -> range:
+            return range(min(MAX_REPEAT, max(0, times(m, s, c))) if times else MAX_REPEAT)
+
+        if gen:
+            def repeat_gen(m: Any, s: int, c: int) -> Iterator:
+                for _ in rounds(m, s, c):
+                    if cond is not None and not cond(m, s, c):
+                        return
+                    m.work_step()
+                    yield from body(m, s, c)
+            return repeat_gen, True
+
+        def repeat(m: Any, s: int, c: int) -> None:
+            for _ in rounds(m, s, c):
+                if cond is not None and not cond(m, s, c):
+                    return
+                m.work_step()
+                body(m, s, c)
+        return repeat, False
+
+    def st_each_player(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        body, gen = self.block(spec, loc)
+        if gen:
+            def each_gen(m: Any, s: int, c: int) -> Iterator:
+                for i in range(m.n):
+                    yield from body(m, (s + i * m.dir) % m.n, c)
+            return each_gen, True
+
+        def each(m: Any, s: int, c: int) -> None:
+            for i in range(m.n):
+                body(m, (s + i * m.dir) % m.n, c)
+        return each, False
+
+    def st_top(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        spec = self.mapping(spec, loc)
+        z = self.zone_arg(spec.get("zone"), (*loc, "zone"))
+        body, gen = self.block(spec.get("do") or [], (*loc, "do"))
+        if z is None:
+            return _NOOP
+        if gen:
+            def top_gen(m: Any, s: int, c: int) -> Iterator:
+                zl = z(m, s)
+                if zl:
+                    yield from body(m, s, zl[-1])
+            return top_gen, True
+
+        def top(m: Any, s: int, c: int) -> None:
+            zl = z(m, s)
+            if zl:
+                body(m, s, zl[-1])
+        return top, False
+
+    def st_skip(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        n = self.value(spec if spec != {} else 1, loc)
+        if n is None:
+            return _NOOP
+
+        def skip(m: Any, s: int, c: int) -> None:
+            m.skips += n(m, s, c)
+        return skip, False
+
+    def st_turn(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        """`turn: next`: the turn passes at once to that player (the flow goes on from them)."""
+        if spec not in ("me", "next", "prev", "target"):
+            self.error(loc, "turn: me, next, prev or target")
+            return _NOOP
+        player = _player(spec)
+
+        def turn(m: Any, s: int, c: int) -> None:
+            m.cur = player(m, s)
+        return turn, False
+
+    def st_reverse(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        def reverse(m: Any, s: int, c: int) -> None:
+            m.dir = -m.dir
+        return reverse, False
+
+    def st_resolve(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        """The card in focus resolves its own effects (its operations, with their bodies)."""
+        effects = self.effects
+
+        def resolve(m: Any, s: int, c: int) -> Iterator:
+            if c >= 0:
+                for f, g in effects[c]:
+                    if g:
+                        yield from f(m, s, c)
+                    else:
+                        f(m, s, c)
+        return resolve, True
+
+    def st_end(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        self.has_end = True
+
+        def end(m: Any, s: int, c: int) -> None:
+            raise GameOver()
+        return end, False
+
+
+PRIMITIVES = tuple(k[3:] for k in vars(Effects) if k.startswith("st_") and k != "st_call") + ("if",)

@@ -1,0 +1,157 @@
+"""The flow: blocks of rounds, turns, steps and simultaneous choices compiled to generator
+functions ``f(m)``, and the legal options of a step generated from its actions."""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+from .base import MAX_REPEAT, Action
+from .effects import Effects
+from .expr import BOOL
+
+
+class FlowBlocks(Effects):
+    """`flow:` blocks and the options of each step."""
+
+    # ------------------------------------------------------------------ flow
+    def flow_block(self, data: Any, loc: tuple) -> Callable:
+        """A flow block compiled to a generator function ``f(m)``."""
+        if isinstance(data, list):
+            parts = [self.flow_block(b, (*loc, i)) for i, b in enumerate(data)]
+
+            def seq(m: Any) -> Iterator:
+                for f in parts:
+                    yield from f(m)
+            return seq
+        if not (isinstance(data, dict) and data):
+            self.error(loc, "a flow block is a mapping: step, together, do, turns, rounds, "
+                       "each_player or loop")
+            return _nothing
+        kinds = [k for k in data if k in FLOW_KINDS]
+        if len(kinds) != 1:
+            self.error(loc, f"a flow block has exactly one of {', '.join(FLOW_KINDS)}")
+            return _nothing
+        kind = kinds[0]
+        extra = set(data) - {kind, "count", "until"}
+        for key in extra:
+            self.error((*loc, key), f"unknown key {key!r} in a {kind} block")
+        arg = data[kind]
+        self.consts = {}
+        if kind in ("step", "together"):
+            if not isinstance(arg, str) or arg not in self.steps:
+                self.error((*loc, kind), f"no action has step {arg!r} (steps: "
+                           f"{', '.join(self.steps) or 'none'})")
+                return _nothing
+            self.named_steps.add(arg)
+            return self.step_block(arg) if kind == "step" else self.together_block(arg)
+        if kind == "do":
+            body, gen = self.block(arg, (*loc, kind))
+
+            def do(m: Any) -> Iterator:
+                if gen:
+                    yield from body(m, m.cur, -1)
+                else:
+                    body(m, m.cur, -1)
+                m.check_end(m.cur)
+            return do
+        inner = self.flow_block(arg, (*loc, kind))
+        count = until = None
+        if "count" in data:
+            count = self.number(data["count"], (*loc, "count"), 0, MAX_REPEAT)
+            self.has_end = True
+        if "until" in data:
+            got = self.expr(data["until"], (*loc, "until"), BOOL)
+            until = got[1] if got else None
+            if getattr(until, "const", None) is False:
+                self.error((*loc, "until"), "this loop never ends: its condition is always false")
+            self.has_end = True
+        if kind == "each_player":
+            def each_player(m: Any) -> Iterator:
+                first = m.cur
+                for i in range(m.n):
+                    m.cur = (first + i * m.dir) % m.n
+                    yield from inner(m)
+                m.cur = first
+            return each_player
+
+        expiry = self.expiry
+
+        def loop(m: Any) -> Iterator:
+            i = 0
+            while count is None or i < count:
+                if until is not None and until(m, m.cur, -1):
+                    return
+                i += 1
+                m.work_step()
+                if kind == "turns":
+                    m.turn += 1
+                    yield from inner(m)
+                    m.cur = (m.cur + m.dir * (1 + m.skips)) % m.n
+                    m.skips = 0
+                    yield from m.checkpoint("turn")
+                elif kind == "rounds":
+                    m.round += 1
+                    yield from inner(m)
+                    if expiry:
+                        m.expire()
+                    yield from m.checkpoint("round")
+                else:
+                    yield from inner(m)
+        return loop
+
+    def options(self, acts: list[Action]) -> Callable:
+        """f(m, s) -> the legal options of a step: one per card (by card id) a card action may
+        play, one for an action without cards; each only when its condition holds and its cost
+        can be paid."""
+        cid = [c.id for c in self.handles]
+
+        def offer(m: Any, s: int) -> list:
+            out: list[tuple] = []
+            for a in acts:
+                if a.cost and any(where(m, s)[0][where(m, s)[1]] < n for where, n in a.cost):
+                    continue
+                if a.source is None:
+                    if a.cond is None or a.cond(m, s, -1):
+                        out.append((a.name,))
+                    continue
+                seen = set()
+                cond = a.cond
+                for h in a.source(m, s):
+                    k = cid[h]
+                    if k not in seen and (cond is None or cond(m, s, h)):
+                        seen.add(k)
+                        out.append((a.name, h))
+            return out
+        return offer
+
+    def step_block(self, name: str) -> Callable:
+        offer = self.options(self.steps[name])
+        by_name = {a.name: a for a in self.steps[name]}
+
+        def step(m: Any) -> Iterator:
+            s = m.cur
+            opts = offer(m, s)
+            if not opts:
+                return
+            got = yield from m.ask(name, s, opts)
+            yield from m.act(by_name[got[0]], s, got)
+        return step
+
+    def together_block(self, name: str) -> Callable:
+        offer = self.options(self.steps[name])
+        by_name = {a.name: a for a in self.steps[name]}
+
+        def together(m: Any) -> Iterator:
+            seats = list(range(m.n))
+            got = yield from m.ask_all(name, seats, [offer(m, s) for s in seats])
+            for s, o in zip(seats, got):
+                if o is not None:
+                    yield from m.act(by_name[o[0]], s, o)
+        return together
+
+
+def _nothing(m: Any) -> Iterator:
+    return
+    yield
+
+
+FLOW_KINDS = ("step", "together", "do", "turns", "rounds", "each_player", "loop")

@@ -1,0 +1,349 @@
+"""Rules as data (forge/rules/data): «Скидачка», Uno's rules as RLCard plays them, written as
+`rules:` under examples/, is checked, simulated and played in scenarios by the `forge` command
+with no Python of its own; seeded games replay exactly; a hostile `rules:` is a finding or a
+bounded failure, never a hang, a crash or code run."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, forge_in_process
+
+EXAMPLES = ROOT / "examples"
+GAME = EXAMPLES / "cards" / "skydachka"
+SCENARIOS = sorted((EXAMPLES / "scenarios" / "skydachka").glob("*.yaml"))
+
+
+@pytest.fixture(scope="module")
+def prepared():
+    from forge.model import load_game
+    from forge.rules import get_engine
+    game, findings = load_game(GAME)
+    assert game is not None and not findings
+    return get_engine("rules").prepare(game, {"cap": 100_000})
+
+
+def play(prep, seed: int, players: int = 4):
+    from forge.rules.agents import random_agent
+    from forge.rules.core import play_game
+    m = prep.new(players, seed)
+    play_game(m, [random_agent] * players, m.streams.agents, check="step")
+    return m
+
+
+def test_the_example_checks_clean_and_names_no_engine():
+    done = forge_in_process("check", str(GAME))
+    assert done.returncode == 0, done.stderr
+    assert "0 findings" in done.stderr
+    assert not re.search(r"^engine:", (GAME / "game.yaml").read_text(), re.M)
+
+
+def test_the_deck_is_rlcards_108_cards(prepared):
+    from collections import Counter
+    cards = prepared.rules.handles
+    assert len(cards) == 108
+    assert Counter(c.colour for c in cards) == {"red": 25, "yellow": 25, "green": 25, "blue": 25,
+                                                "black": 8}
+    assert sum(c.points for c in cards) == 4 * (2 * 45 + 6 * 20) + 8 * 50
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_scenario_of_the_example_passes(path, monkeypatch):
+    from forge.scenario import run_scenario
+    monkeypatch.setenv("FORGE_CARDS", str(EXAMPLES / "cards"))
+    res = run_scenario(path)
+    assert res.passed, res.failures
+
+
+def test_there_are_at_least_ten_scenarios():
+    assert len(SCENARIOS) >= 10
+
+
+def test_seeded_games_are_clean_and_replay_exactly(prepared):
+    from forge.rules.core import replay
+    for seed in range(60):
+        m = play(prepared, seed)
+        assert m.result is not None and not m.result.capped
+        again = play(prepared, seed)
+        assert (again.result.scores, again.actions) == (m.result.scores, m.actions)
+        copy = replay(prepared.new(4, seed + 1000, deal=False), m.actions)   # the log alone
+        assert copy.state_digest() == m.state_digest()
+        winner, = m.result.winners                 # one player went out and scored the rest
+        assert m.result.scores[winner] == sum(prepared.rules.handles[h].points
+                                              for s in range(4) for h in m.pz[0][s])
+
+
+def test_simulate_plays_it_alike_in_one_process_or_two_and_reports_timeouts():
+    """Workers load the game from a copy of its files: the rules file goes with them."""
+    import json
+
+    from forge.rules.simulate import without_timings
+    reports = []
+    for jobs in ("1", "2"):
+        done = forge_in_process("simulate", str(GAME), "--games", "300", "--players", "4",
+                                "--seed", "5", "--jobs", jobs, "--format", "json")
+        assert done.returncode == 0, done.stderr
+        reports.append(without_timings(json.loads(done.stdout)))
+    assert reports[0] == reports[1]
+    assert reports[0]["violations"] == []
+    assert reports[0]["engine"]["timeouts"] == 0 and reports[0]["engine"]["timeout_share"] == 0
+
+
+# ---------------------------------------------------------------------------------- hostile rules
+
+def hostile(tmp_path: Path, edit) -> Path:
+    """A copy of the example whose rules.yaml ``edit`` changes (text -> text)."""
+    root = tmp_path / "skydachka"
+    shutil.copytree(GAME, root)
+    rules = root / "rules.yaml"
+    rules.write_text(edit(rules.read_text()))
+    return root
+
+
+@pytest.mark.parametrize("edit, found", [
+    (lambda t: t.replace("      times: 100\n", ""), None),          # `while` alone: bounded, fine
+    (lambda t: t.replace("  - shuffle: deck\n", "  - if: \"top(hand).points > 3 or top(next.hand).points < 0\"\n"
+                         "    then: [reverse]\n  - shuffle: deck\n", 1), None),   # no card's top: 0
+    (lambda t: t.replace("      while: \"top(discard).symbol == 'wild_draw_four'\"\n      times: 100\n",
+                         ""), r"repeat: give `times:` or `while:`"),
+    (lambda t: t.replace("count: 7", "count: 99999999999"), r"larger than 1,000,000,000"),
+    (lambda t: t.replace('"count(hand) == 0"]', '"count(hand) == ' + "(" * 60 + "0" + ")" * 60 + '"]'),
+     r"nested more than 40 levels"),
+    (lambda t: t.replace('when: ["count(hand) == 0"]', 'when: ["__import__(\'os\') == 0"]'),
+     r"unknown name '__import__'"),
+    (lambda t: t.replace("to: discard\n    do:", "to: graveyard\n    do:"), r"unknown zone 'graveyard'"),
+    (lambda t: t.replace("card.colour == 'black' or", "card.hue == 'black' or"), r"no card type has a field 'hue'"),
+    (lambda t: t.replace("count: count", "count: 2"), r"never reads its parameter 'count'"),
+    (lambda t: t.replace("  wild_colour:\n", "  wild_kolour:\n"), r"'wild_kolour' is not an operation"),
+    (lambda t: t.replace('  when: ["count(hand) == 0"]\n', ""), r"the game has no end"),
+    (lambda t: t.replace("step: turn}", "step: tern}"), r"no action has step 'tern'"),
+    (lambda t: t.replace("  draw_next:\n    - move", "  draw_next:\n    - draw_next: {count: 1}\n    - move"),
+     r"calls itself"),
+    (lambda t: t.replace("if: \"symbol == 'skip'\"", "if: \"symbol == 3\""), r"compares a word with a number"),
+    (lambda t: t.replace("  - turns: {step: turn}", "  - loop: [{do: [reverse]}]\n    until: 'false'\n  - turns: {step: turn}"),
+     r"this loop never ends"),
+    (lambda t: t.replace("card.colour == 'black' or", "card.id == 'wyld' or"),
+     r"'wyld' is never a value here \(it is one of red_0, red_1, .*, \.\.\.\)"),
+    (lambda t: t.replace("card.colour == 'black' or", "card.colour == 'purple' or"),
+     r"'purple' is never a value here"),
+    (lambda t: t.replace('if: "count(hand where fits or', 'if: "false and count(hand where fits or'),
+     r"action 'draw' can never be taken"),
+])
+def test_hostile_rules_are_findings_at_their_line(tmp_path, edit, found):
+    root = hostile(tmp_path, edit)
+    done = forge_in_process("check", str(root))
+    if found is None:
+        assert done.returncode == 0, done.stderr
+        done = forge_in_process("simulate", str(root), "--games", "5", "--format", "json")
+        assert done.returncode == 0, done.stderr      # and it plays, without a violation
+        return
+    assert done.returncode == 1, done.stderr
+    assert re.search(r"rules\.yaml:\d+:\d+: rules[-a-z]*: .*" + found, done.stderr), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_rules_file_outside_the_game_is_refused(tmp_path):
+    root = hostile(tmp_path, lambda t: t)
+    manifest = root / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("rules: rules.yaml", "rules: ../../etc/passwd"))
+    done = forge_in_process("check", str(root))
+    assert done.returncode == 1
+    assert re.search(r"game\.yaml:\d+:\d+: .*rules", done.stderr), done.stderr
+
+
+def test_a_game_that_never_ends_is_stopped_by_the_cap_and_counted(tmp_path):
+    """An end condition that can never hold (but is one): every game hits the work cap, and
+    `simulate` reports them as timeouts instead of hanging."""
+    root = hostile(tmp_path, lambda t: t.replace('when: ["count(hand) == 0"]', 'when: ["players == 99"]'))
+    done = forge_in_process("simulate", str(root), "--games", "3", "--players", "2",
+                            "--option", "cap=500", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    import json
+    report = json.loads(done.stdout)
+    assert report["engine"]["timeouts"] == 3 and report["engine"]["timeout_share"] == 1.0
+
+
+def test_nested_repeats_are_bounded_by_the_cap(tmp_path):
+    """1000 x 1000 x 1000 rounds of a `repeat` are cut at the work cap, not run."""
+    inner = "{repeat: {times: 1000, do: [{repeat: {times: 1000, do: [{repeat: {times: 1000, do: [reverse]}}]}}]}}"
+    root = hostile(tmp_path, lambda t: t.replace("  - shuffle: deck\n", f"  - shuffle: deck\n  - {inner}\n", 1))
+    from forge.model import load_game
+    from forge.rules import get_engine
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    prep = get_engine("rules").prepare(game, {"cap": 1000})
+    m = prep.new(2, 0)
+    assert m.result is not None and m.result.capped and m.work == 1001
+
+
+# ---------------------------------------------------------------------------------- other constructs
+
+MARKET = """\
+id: market
+title: {uk: Ринок, en: Market}
+players: {min: 2, max: 4}
+locales: [uk, en]
+card_size: {width: 63, height: 88}
+sets:
+  base: {name: {uk: Основа, en: Base}, cards: {good: 16}}
+card_types:
+  good:
+    name: {uk: Товар, en: Good}
+    fields:
+      value: {type: int, min: 0, max: 5}
+      suit: {type: enum, values: [grain, salt]}
+operations:
+  tax:
+    params: {amount: {type: int, min: 1, max: 3}}
+    text: {uk: "Податок {{ amount }}.", en: "Tax {{ amount }}."}
+rules:
+  zones:
+    deck: {visibility: hidden}
+    row: {limit: 3, expire: {after: "if(card.value > 3, 1, 2)", to: spoiled}}   # goods spoil
+    spoiled: {}
+    hand: {per: player, visibility: owner}
+    table: {per: player}
+  counters:
+    coins: {per: player, start: 3, min: 0, max: 9}
+    die: {min: 0, max: 6}
+  setup:
+    - shuffle: deck
+    - deal: {from: deck, to: hand, count: 2}
+    - move: {from: deck, to: row, count: 9}
+  flow:
+    - rounds:
+        - together: show
+        - each_player: [{step: buy}]
+        - do:
+            - move: {from: deck, to: row, count: 3}
+            - roll: {sides: 6, counter: die}
+            - each_player: [{gain: {counter: coins, amount: "if(die > 3, 2, 1)"}}]
+      count: 4
+  actions:
+    show: {step: show, from: hand, to: table, do: [resolve]}
+    buy: {step: buy, from: row, to: hand, cost: {coins: 2}}
+    rest: {step: buy}
+  effects:
+    tax:
+      - lose: {counter: coins, amount: amount, who: next}
+      - choose_card:              # the player gives back one of their grain cards on the table
+          from: table
+          where: "card.suit == 'grain'"
+          do: [{move: {card: true, from: table, to: deck}}]
+  end:
+    # the most salt on the table (a majority, shared when tied) is worth 2 more
+    score: "sum(table, value) + count(table where card.suit == 'salt') + coins
+            + if(count(table where card.suit == 'salt') == most(count(table where card.suit == 'salt')), 2, 0)"
+    tiebreak: ["count(hand)"]
+"""
+
+GOODS = "\n".join(
+    f"- {{id: g{i}, type: good, set: base, copies: 2, value: {i % 6}, suit: {'salt' if i % 2 else 'grain'}, "
+    f"name: {{uk: Т{i}, en: G{i}}}{', effects: [{tax: {amount: 1}}]' if i == 3 else ''}}}"
+    for i in range(8)) + "\n"
+
+
+def test_rounds_simultaneous_choices_a_market_with_a_limit_costs_dice_and_effects(tmp_path):
+    """A second game, written inline, plays the constructs «Скидачка» does not use: rounds with
+    a count, a simultaneous step, each player in turn, a shared row with a limit refilled from
+    the deck, an action's cost, a die, per-player counters with bounds, an effect's parameter,
+    choosing a card, a majority, cards that last some rounds."""
+    from forge.check import check_game
+    from forge.rules import get_engine
+    from forge.rules.agents import random_agent
+    root = tmp_path / "market"
+    root.mkdir()
+    (root / "game.yaml").write_text(MARKET)
+    (root / "goods.yaml").write_text(GOODS)
+    game, findings = check_game(root)
+    assert not [f for f in findings if f.code.startswith(("rules", "unimpl"))], findings
+    prep = get_engine("rules").prepare(game, {"cap": 10_000})
+    asked = set()
+    for seed in range(30):
+        m = prep.new(3, seed)
+        ends: list[list[int]] = []                           # the row at each round's end
+        expire = m.expire
+        m.expire = lambda: (ends.append(list(m.gz[1])), expire())[1]   # type: ignore[method-assign]
+        while m.decision is not None:
+            d = m.decision
+            asked.add((d.kind, len(d.seats)))
+            m.step(tuple(random_agent(m, s, o, m.streams.agents[s]) for s, o in zip(d.seats, d.options)))
+            m.check_invariants()
+            assert all(0 <= c <= 9 for c in m.pc[0])       # coins within their bounds
+            assert len(m.gz[1]) <= 3                         # the row's limit
+        assert m.round == 4 and m.result is not None and not m.result.capped
+        for i, row in enumerate(ends):                       # a good is in the row at the
+            for h in row:                                    # end of at most 1 or 2 rounds running
+                run = next(k for k in range(i + 2) if k > i or h not in ends[i - k])
+                assert run <= (1 if prep.rules.handles[h].value > 3 else 2)
+        assert len(ends) == 4 and m.gz[2]                   # and some did spoil
+        salt = [sum(prep.rules.handles[h].suit == "salt" for h in m.pz[1][s]) for s in range(3)]
+        assert m.result.scores == [sum(prep.rules.handles[h].value for h in m.pz[1][s]) + salt[s]
+                                   + m.pc[0][s] + 2 * (salt[s] == max(salt)) for s in range(3)]
+    assert ("show", 3) in asked and ("buy", 1) in asked     # together, then one at a time
+    assert ("choose_card", 1) in asked
+
+
+def test_a_rules_file_that_is_a_link_out_of_the_game_is_refused(tmp_path):
+    root = hostile(tmp_path, lambda t: t)
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text((root / "rules.yaml").read_text())
+    (root / "rules.yaml").unlink()
+    (root / "rules.yaml").symlink_to(outside)
+    done = forge_in_process("check", str(root))
+    assert done.returncode == 1
+    assert "rules.yaml" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_score_that_multiplies_past_any_bound_is_bounded(tmp_path):
+    huge = " * ".join(["1000000000"] * 70)          # 10**630
+    root = hostile(tmp_path, lambda t: t.replace('score: "if(count(hand) == 0, sum(all.hand, points), 0)"',
+                                                 f'score: "{huge}"'))
+    done = forge_in_process("simulate", str(root), "--games", "20", "--players", "2", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    import json
+    assert json.loads(done.stdout)["mean_score"] == [1_000_000_000] * 2
+
+
+def test_rules_with_another_engine_or_the_rules_engine_without_rules_are_findings(tmp_path):
+    root = hostile(tmp_path, lambda t: t)
+    manifest = root / "game.yaml"
+    text = manifest.read_text()
+    manifest.write_text(text.replace("rules: rules.yaml", "engine: love_formula\nrules: rules.yaml"))
+    done = forge_in_process("check", str(root))
+    assert done.returncode == 1
+    assert re.search(r"game\.yaml:\d+:1: invalid: rules: a game with `rules:` plays with the rules "
+                     r"engine", done.stderr), done.stderr
+    manifest.write_text(text.replace("rules: rules.yaml", "engine: rules"))
+    (root / "rules.yaml").unlink()
+    done = forge_in_process("check", str(root))
+    assert done.returncode == 1
+    assert re.search(r"game\.yaml:\d+:\d+: rules: the rules engine plays the rules", done.stderr), done.stderr
+
+
+def test_and_or_of_card_comparisons_mean_what_they_say(prepared):
+    """`and`/`or` write comparisons of a card's fields inline (expr._pair): every shape, on
+    every card, under several colours and symbols, against Python's own reading."""
+    from itertools import product
+
+    from forge.rules.data.expr import Scope, compile_expr
+    rules = prepared.rules
+    atoms = {"card.colour == colour": lambda card, g: card.colour == g[0],
+             "card.symbol == symbol": lambda card, g: card.symbol == g[1],
+             "card.symbol == 'wild'": lambda card, g: card.symbol == "wild",
+             "card.symbol != 'n3'": lambda card, g: card.symbol != "n3",
+             "colour == 'red'": lambda card, g: g[0] == "red"}
+
+    class M:
+        gc: list = []
+    m = M()
+    for (ta, fa), (tb, fb) in product(atoms.items(), repeat=2):
+        for word, py in (("or", lambda x, y: x or y), ("and", lambda x, y: x and y)):
+            _, f = compile_expr(f"{ta} {word} {tb}", Scope(rules))
+            for g in (["red", "n3"], ["blue", "skip"], ["black", "wild"]):
+                m.gc = g
+                for h, card in enumerate(rules.handles):
+                    assert bool(f(m, 0, h)) == bool(py(fa(card, g), fb(card, g))), (ta, word, tb, g, card.id)
