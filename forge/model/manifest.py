@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Iterator, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
@@ -28,6 +28,24 @@ class LocalText(BaseModel):
 
     def as_dict(self) -> dict[str, str]:
         return self.model_dump()
+
+
+def local_strings(value: Any, loc: tuple) -> Iterator[tuple[tuple, str, str]]:
+    """(path, language, string) of every localised string inside a model (a card, the
+    manifest): what typography checks, and where a card's text problem is found."""
+    if isinstance(value, LocalText):
+        for lang, text in value.as_dict().items():
+            if isinstance(text, str):
+                yield loc, lang, text
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from local_strings(getattr(value, name), (*loc, name))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from local_strings(item, (*loc, key))
+    elif isinstance(value, (list, tuple)):
+        for n, item in enumerate(value):
+            yield from local_strings(item, (*loc, n))
 
 
 @lru_cache(maxsize=None)

@@ -13,7 +13,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS, Canvas
 
 from ..art import open_art
 from ..model.cards import art_file
-from . import fonts, layout
+from . import fonts, inline, layout
 from .forms import end_form
 from .icons import ICONS, icon_code
 from .fonts import unit_width
@@ -385,6 +385,7 @@ def _text(c: Canvas, face: Face, el: dict) -> None:
         top -= max(h - total, 0)
     x, w = float(el["x"]) * PT, float(el["w"]) * PT
     out = ["q BT"]
+    icons: list[str] = []  # inline icons: paths, which a text object cannot hold, drawn after it
     cmyk = is_cmyk(c)
     for n, para in enumerate(paras):
         if n:
@@ -399,11 +400,34 @@ def _text(c: Canvas, face: Face, el: dict) -> None:
             else:
                 lx = x
             out.append(f"1 0 0 1 {_n(lx)} {_n(base)} Tm")
-            out.extend(_show(c, fname, para.size, text) for fname, text in frags)
+            if any(inline.is_icon(fname) for fname, _ in frags):
+                _inline_line(c, face, frags, lx, base, para, out, icons, cmyk)
+            else:
+                out.extend(_show(c, fname, para.size, text) for fname, text in frags)
             base -= para.leading
         top -= para.height
     out.append("ET Q")
-    c.addLiteral(" ".join(out))
+    c.addLiteral(" ".join(out + icons))
+
+
+def _inline_line(c: Canvas, face: Face, frags: list, x: float, base: float, para: Any, out: list,
+                 icons: list, cmyk: bool) -> None:
+    """A line holding inline icons: its text runs, each placed after the icons before it, and
+    each icon (`inline.SIDE` em square, `inline.DROP` em below the baseline, in the text's
+    colour) appended to `icons`."""
+    size = para.size
+    side = inline.SIDE * size
+    for fname, text in frags:
+        if inline.is_icon(fname):
+            name = fname[len(inline.ICON):]
+            for _ in text:
+                _icon(icons, face, name, x + (inline.ADVANCE * size - side) / 2, base - inline.DROP * size,
+                      side, para.color, None, 0, cmyk)
+                x += inline.ADVANCE * size
+            out.append(f"1 0 0 1 {_n(x)} {_n(base)} Tm")
+            continue
+        out.append(_show(c, fname, size, text))
+        x += unit_width(text, fname) * size
 
 
 def _stripes(c: Canvas, face: Face, el: dict) -> None:
