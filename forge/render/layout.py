@@ -45,7 +45,7 @@ from ..model.cards import art_file
 from ..model.manifest import local_strings
 from ..rules.printed import rule_numbers
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
-                          layout_folders, templates_root)
+                          Undefined, layout_folders, templates_root)
 from ..text.effects import OperationTextError, effect_text, operations_text
 from ..text.plural import plural
 from ..text.hyphenation import LEFT, MIN_FILL, RIGHT, can_hyphenate, hyphenate
@@ -237,7 +237,7 @@ def _env(root: str, game_id: str) -> jinja2.Environment:
     _FOLDERS[root, game_id] = kept.templates(layout_folders(base, game_id))
     env = _LayoutEnvironment(
         bytecode_cache=BYTECODE, loader=FolderLoader(layout_folders(base, game_id)),
-        undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
+        undefined=Undefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False)
     env.filters["plural"] = _plural
     env.filters["typeset"] = _typeset
