@@ -82,6 +82,8 @@ def build(
                                      "front (--preset dtc always orders them so)."),
     rgb: bool = typer.Option(False, "--rgb", help="Print-shop files in RGB for screens "
                              "(printshop-rgb.pdf ...) instead of CMYK for a press."),
+    base_url: str = typer.Option("", "--base-url", help="--what tts: the URL of the folder the images "
+                                 "are uploaded to; the saved object then names every image by its URL."),
     proof: bool = typer.Option(False, "--proof", help="Print each card's id on its face (PnP and "
                                "print-shop files), for proofreading."),
     preset: Vendor = typer.Option(Vendor[presets.GENERIC], "--preset", case_sensitive=False,
@@ -121,7 +123,8 @@ def build(
                              f"(it has {', '.join(game.manifest.locales)})")
     jobs = [(game, BuildOptions(lang=languages[game.id], paper=papers, duplex=duplex.value,  # type: ignore[arg-type]
                                 back_offset=offset, home=home, alignment_page=alignment_page,
-                                backs_first=backs_first, rgb=rgb, proof=proof, preset=preset.value))
+                                backs_first=backs_first, rgb=rgb, proof=proof, preset=preset.value,
+                                base_url=base_url))
             for game in loaded]
     written: list[dict] = []
     total = sum(total_steps(game, products, options) for game, options in jobs)
