@@ -137,6 +137,12 @@ def build(
                          f"{_size(sum(f['bytes'] for f in files))} in "
                          f"{display_path(out / game.id / options.lang)}")
             written += files
+            limit = presets.PRESETS[options.preset].ink_limit
+            if limit is not None and "printshop" in products:
+                from ..render.ink import over_limit
+                vendor = presets.PRESETS[options.preset].vendor
+                for line in over_limit(game, options.lang, limit):
+                    show.summary(f"warning: {game.id}: {line}, the most {vendor} prints (docs/print-presets.md)")
     if show.json:
         show.data(written)
 
