@@ -15,6 +15,10 @@ from .fields import ID_PATTERN, STRICT, CardSpecs, Specs, check_name
 
 LOCALE_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
 Id = Annotated[str, Field(strict=True, pattern=ID_PATTERN, max_length=64)]
+#: A key of the manifest's `backs`: `default`, a type, `type/subtype`, a set, or a name a card
+#: gives as its own `back`.
+BACK_KEY = r"^[a-z0-9][a-z0-9_]*(/[a-z0-9][a-z0-9_]*)?$"
+BackKey = Annotated[str, Field(strict=True, pattern=BACK_KEY, max_length=129)]
 NonEmpty = Annotated[str, Field(strict=True, min_length=1)]
 
 
@@ -204,15 +208,17 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         card_types: dict[str, TypeSpec] = Field(min_length=1)
         constraints: Constraints = Constraints()
         operations: dict[str, OperationSpec] = {}
-        #: Card backs by `type/subtype`, `type`, set id or `default` (most specific wins).
+        #: Card backs by `type/subtype`, `type`, set id or `default` (most specific wins), or by a
+        #: name that cards wear as their own `back`.
         backs: dict[str, BackSpec] = {}
 
         @field_validator("backs")
         @classmethod
         def _back_keys(cls, value: dict) -> dict:
             for key in value:
-                if not re.fullmatch(r"[a-z0-9][a-z0-9_]*(/[a-z0-9][a-z0-9_]*)?", key):
-                    raise ValueError(f"{key!r} is not a back key (default, a type, type/subtype or a set)")
+                if not re.fullmatch(BACK_KEY, key):
+                    raise ValueError(f"{key!r} is not a back key (default, a type, type/subtype, a set "
+                                     f"or a name cards give as their `back`)")
             return value
 
         @field_validator("sets", "card_types", "operations")

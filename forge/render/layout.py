@@ -389,7 +389,11 @@ def template_for(game: Any, card: Any | None) -> jinja2.Template:
 
 
 def back_key(game: Any, card: Any) -> str:
-    """Which back a card wears: the manifest's `backs` by `type/subtype`, `type`, `set`, else `default`."""
+    """Which back a card wears: the one it names (`back`), else the manifest's `backs` by
+    `type/subtype`, `type`, `set`, else `default`."""
+    own = getattr(card, "back", None)
+    if own is not None:
+        return own
     backs = getattr(game.manifest, "backs", None) or {}
     for key in (f"{card.type}/{card.subtype}" if card.subtype else None, card.type, card.set):
         if key and key in backs:
