@@ -66,6 +66,7 @@ CATALOGUE: dict[str, tuple[str, bool]] = {
     "printshop": ("forge.render.sheets", True),
     "png": ("forge.render.sheets", False),
     "tts": ("forge.render.tts", False),
+    "mockup": ("forge.render.mockup", False),
     "rulebook": ("forge.rulebook.products", True),
     "rulebook-booklet": ("forge.rulebook.products", True),
     "cheatsheet": ("forge.rulebook.products", True),
