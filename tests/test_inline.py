@@ -23,13 +23,13 @@ def test_colons_and_asterisks_that_are_not_markup_print_as_written(text):
 
 def test_icons_emphasis_and_escapes_become_runs():
     got = inline.runs({"text": "**Draw** 2 :coin::coin:, *then* \\*x\\* \\:coin: :nope:"}, R, BUILT_IN)
-    assert got == [(B, "Draw"), (R, " 2 "), ("icon:coin", inline.OBJECT), ("icon:coin", inline.OBJECT),
+    assert got == [(B, "Draw"), (R, " 2\u00a0"), ("icon:coin", inline.OBJECT), ("icon:coin", inline.OBJECT),
                    (R, ", "), (I, "then"), (R, " *x* :coin: :nope:")]
-    assert inline.plain({"text": "**Draw** 2 :coin:"}, BUILT_IN) == "Draw 2 "
+    assert inline.plain({"text": "**Draw** 2 :coin:"}, BUILT_IN) == "Draw 2\u00a0"  # glued to its number
     assert inline.unknown_icons({"text": ":nope: and :coin: and :nope:"}, BUILT_IN) == ["nope"]
     # in markup the same rules hold between the tags, and entities are the characters they stand for
     assert inline.runs({"markup": "<b>Gain:</b> 1 :heart: &amp; *x*"}, R, BUILT_IN) == [
-        (B, "Gain:"), (R, " 1 "), ("icon:heart", inline.OBJECT), (R, " & "), (I, "x")]
+        (B, "Gain:"), (R, " 1\u00a0"), ("icon:heart", inline.OBJECT), (R, " & "), (I, "x")]
 
 
 def test_an_icon_is_measured_as_a_glyph_of_one_em():

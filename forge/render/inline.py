@@ -6,7 +6,8 @@ rules, so a card and its layout cannot disagree about what prints:
 
 - `:name:` is the game's icon `name` (a built-in one or its own SVG, `forge.render.icons`),
   drawn inline in the text's colour, `ADVANCE` em wide, sitting on the baseline, and measured
-  as a glyph by the text fitter (`:coin::coin:` is two). Only a name standing apart is an
+  as a glyph by the text fitter (`:coin::coin:` is two); a number before it is glued to it
+  (`2 :coin:` never breaks between the two). Only a name standing apart is an
   icon: the colons are not glued to a letter or digit, so `Time: 3`, `10:30` and `a:b:c`
   print as written. A name the game has no icon for is a finding (`unknown_icons`) and prints as written.
 - `**text**` is bold and `*text*` italic, in the family's own faces; the marks stand at the
@@ -46,6 +47,10 @@ _EMPHASIS = re.compile(r"(?<![\w*\\])(\*\*|\*)(?=[^\s*])(.*?[^\s*\\])\1(?![\w*])
 #: An escape, or an icon name standing apart.
 _ICON_OR_ESCAPE = re.compile(r"\\([*:\\])|(?<![\w\\]):([a-z][a-z0-9_-]*):(?!\w)")
 _SYNTAX = frozenset("*:\\")
+#: A number and a space before an icon: the space becomes a no-break one, as between a number
+#: and a word (`forge.text.typography`).
+_COUNT = re.compile(r"(?<![\w.,])[+−]?\d+(?:[.,/]\d+)*%? $")
+NBSP = "\u00a0"
 _BOLD_OF = {fonts.REGULAR: fonts.BOLD, fonts.ITALIC: fonts.BOLD_ITALIC, "Roboto-Light": fonts.REGULAR,
             "Roboto-Medium": fonts.BOLD}
 _ITALIC_OF = {fonts.REGULAR: fonts.ITALIC, fonts.BOLD: fonts.BOLD_ITALIC}
@@ -92,8 +97,11 @@ def _icons(text: str, face: str, icons: Container[str]) -> Iterator[tuple[str, s
         if m.group(1) is not None:
             plain.append(m.group(1))
         elif m.group(2) in icons:
-            if any(plain):
-                yield face, "".join(plain)
+            before = "".join(plain)
+            if _COUNT.search(before):  # "2 :coin:": the number and what it counts stay on a line
+                before = before[:-1] + NBSP
+            if before:
+                yield face, before
             plain = []
             yield ICON + m.group(2), OBJECT
         else:
