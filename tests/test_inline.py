@@ -67,6 +67,9 @@ def test_icons_and_bold_are_drawn_on_a_built_card(tmp_path):
     data = (cards / "action.yaml").read_text(encoding="utf-8")
     data = data.replace("    - draw: 1\n", '    - draw: 1\n  text: {en: "**Draw** 1 card and pay :coin::mana:"}\n', 1)
     (cards / "action.yaml").write_text(data, encoding="utf-8")
+    layout = tmp_path / "templates/demo/cards/action.yaml.j2"  # a label takes them too
+    layout.write_text(layout.read_text(encoding="utf-8").replace("p.footer(W, H, set_name)",
+                                                                 "p.footer(W, H, set_name ~ ' :heart:')"), encoding="utf-8")
 
     bad = data.replace(":mana:", ":manna:")
     (cards / "action.yaml").write_text(bad, encoding="utf-8")
@@ -102,3 +105,7 @@ def test_icons_and_bold_are_drawn_on_a_built_card(tmp_path):
     for side, x, y in inline_icons:
         assert y == pytest.approx(base - inline.DROP * size, abs=0.02), "on the text's line"
     assert inline_icons[1][1] - inline_icons[0][1] == pytest.approx(inline.ADVANCE * size, abs=0.02)
+    (base, runs), = ((y, runs) for y, runs in lines.items() if any("Base game" in r[0] for r in runs))
+    size = runs[0][2]
+    assert [(x, y) for side, x, y in squares if side == pytest.approx(inline.SIDE * size, abs=0.01)
+            and y == pytest.approx(base - inline.DROP * size, abs=0.02)], "the footer label's heart"

@@ -361,14 +361,26 @@ def _label(c: Canvas, face: Face, el: dict) -> None:
     align = el.get("align", "left")
     w = float(el.get("w", 0)) * PT
     track = float(el.get("tracking", 0))
-    width = unit_width(text, el["_face"]) * size + track * max(len(text) - 1, 0)
+    runs = el.get("_runs")  # a label with inline icons or emphasis (`inline`)
+    if runs is None:
+        width = unit_width(text, el["_face"]) * size + track * max(len(text) - 1, 0)
+    else:
+        width = (sum(unit_width(t, f) for f, t in runs) * size
+                 + track * max(sum(len(t) for _, t in runs) - 1, 0))
     if align == "center":
         x = (x + w / 2 if w else x) - width / 2
     elif align == "right":
         x = (x + w if w else x) - width
     tc = f"{track:.3g} Tc " if track else ""
-    c.addLiteral(f"q {_paint(el.get('color', '#000000'), 'rg', is_cmyk(c))} BT {tc}1 0 0 1 {_n(x)} {_n(y)} Tm "
-                 f"{_show(c, el['_face'], size, text)} ET Q")
+    colour = el.get("color", "#000000")
+    head = f"q {_paint(colour, 'rg', is_cmyk(c))} BT {tc}1 0 0 1 {_n(x)} {_n(y)} Tm "
+    if runs is None:
+        c.addLiteral(f"{head}{_show(c, el['_face'], size, text)} ET Q")
+        return
+    out: list[str] = []
+    icons: list[str] = []
+    _inline_line(c, face, runs, x, y, size, colour, out, icons, is_cmyk(c), track)
+    c.addLiteral(" ".join([head + " ".join(out), "ET Q", *icons]))
 
 
 def _text(c: Canvas, face: Face, el: dict) -> None:
@@ -401,7 +413,7 @@ def _text(c: Canvas, face: Face, el: dict) -> None:
                 lx = x
             out.append(f"1 0 0 1 {_n(lx)} {_n(base)} Tm")
             if any(inline.is_icon(fname) for fname, _ in frags):
-                _inline_line(c, face, frags, lx, base, para, out, icons, cmyk)
+                _inline_line(c, face, frags, lx, base, para.size, para.color, out, icons, cmyk)
             else:
                 out.extend(_show(c, fname, para.size, text) for fname, text in frags)
             base -= para.leading
@@ -410,24 +422,23 @@ def _text(c: Canvas, face: Face, el: dict) -> None:
     c.addLiteral(" ".join(out + icons))
 
 
-def _inline_line(c: Canvas, face: Face, frags: list, x: float, base: float, para: Any, out: list,
-                 icons: list, cmyk: bool) -> None:
+def _inline_line(c: Canvas, face: Face, frags: list, x: float, base: float, size: float, colour: Any,
+                 out: list, icons: list, cmyk: bool, track: float = 0.0) -> None:
     """A line holding inline icons: its text runs, each placed after the icons before it, and
     each icon (`inline.SIDE` em square, `inline.DROP` em below the baseline, in the text's
-    colour) appended to `icons`."""
-    size = para.size
+    colour) appended to `icons`; `track`: the extra space after every character (a label's)."""
     side = inline.SIDE * size
     for fname, text in frags:
         if inline.is_icon(fname):
             name = fname[len(inline.ICON):]
             for _ in text:
                 _icon(icons, face, name, x + (inline.ADVANCE * size - side) / 2, base - inline.DROP * size,
-                      side, para.color, None, 0, cmyk)
-                x += inline.ADVANCE * size
+                      side, colour, None, 0, cmyk)
+                x += inline.ADVANCE * size + track
             out.append(f"1 0 0 1 {_n(x)} {_n(base)} Tm")
             continue
         out.append(_show(c, fname, size, text))
-        x += unit_width(text, fname) * size
+        x += unit_width(text, fname) * size + track * len(text)
 
 
 def _stripes(c: Canvas, face: Face, el: dict) -> None:

@@ -942,10 +942,7 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
                 item = item if isinstance(item, dict) else {"text": item}
                 face.texts.append((_loc(el, lang), FACES.get(item.get("font", el.get("font", "regular")),
                                                             fonts.REGULAR), inline.plain(item, face.icons)))
-                for name in inline.unknown_icons(item, face.icons):
-                    face.problems.append(Problem(_written(card, lang, f":{name}:") or _loc(el, lang), "unknown-icon",
-                                                 f"{el.get('what', 'text')} ({lang}): :{name}: "
-                                                 f"{icon_problem(name, face.icons)}"))
+                _unknown_icons(face, card, el, lang, item)
             if not ok:
                 what = el.get("what", "text")
                 face.problems.append(Problem(_loc(el, lang), "text-overflow",
@@ -957,16 +954,20 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
             s = max(float(el.get("size", 8)), MIN_SIZE)
             smallest = min(max(float(el.get("min", s)), MIN_SIZE), s)
             limit = float(el["w"]) * PT if el.get("w") else None
-            width = unit_width(text, face_name) * s
+            runs = inline.runs({"text": text}, face_name, face.icons)
+            plain = runs == [(face_name, text)]  # most labels: no icon, no emphasis
+            unit = unit_width(text, face_name) if plain else sum(unit_width(t, f) for f, t in runs)
+            width = unit * s
             if limit and width > limit:
                 s = max(smallest, s * limit / width)
-                width = unit_width(text, face_name) * s
+                width = unit * s
                 if width > limit + 0.01:
                     face.problems.append(Problem(_loc(el, lang), "text-overflow",
                                                  f"{el.get('what', 'label')} ({lang}) «{text[:40]}» is "
                                                  f"wider than {el['w']} mm even at {smallest} pt"))
-            el = dict(el, _size=s, _face=face_name)
-            face.texts.append((_loc(el, lang), face_name, text))
+            el = dict(el, _size=s, _face=face_name) if plain else dict(el, _size=s, _face=face_name, _runs=runs)
+            face.texts.append((_loc(el, lang), face_name, text if plain else inline.plain({"text": text}, face.icons)))
+            _unknown_icons(face, card, el, lang, {"text": text})
         elif kind == "table":
             el = _table_floor(el, face, lang)
             for row in el.get("rows", []):
@@ -975,6 +976,15 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
                                        str(cell.get("text", "") if isinstance(cell, dict) else cell)))
         face.elements.append(el)
     return face
+
+
+def _unknown_icons(face: Face, card: Any | None, el: dict, lang: str, item: dict) -> None:
+    """An `unknown-icon` problem for each `:name:` of `item` that names none of the face's
+    icons, where the card's data says it (else where the element's `field` is)."""
+    for name in inline.unknown_icons(item, face.icons):
+        face.problems.append(Problem(_written(card, lang, f":{name}:") or _loc(el, lang), "unknown-icon",
+                                     f"{el.get('what', el['kind'])} ({lang}): :{name}: "
+                                     f"{icon_problem(name, face.icons)}"))
 
 
 def _written(card: Any | None, lang: str, text: str) -> tuple:
