@@ -39,9 +39,17 @@ class BuildOptions:
     rgb: bool = False  # print-shop files in RGB for screens (default: DeviceCMYK for a press)
     proof: bool = False  # print each card's id on its face (PnP and print-shop), for proofing
     preset: str = "generic"  # print-on-demand vendor (forge.render.presets): PNGs, print-shop files
+    #: Where the Tabletop Simulator images will be uploaded (http, https or file URL): the saved
+    #: object names each image by this URL plus its file name; "" names the files alone.
+    base_url: str = ""
     #: Called with the number of steps done (see the module's docstring); not an option of
     #: the output, so never compared, hashed or shown.
     progress: Callable[[int], None] | None = field(default=None, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.base_url and not self.base_url.startswith(("https://", "http://", "file:///")):
+            raise UsageError(f"--base-url {self.base_url!r}: give the URL of the folder the images "
+                             f"are uploaded to, starting with https://, http:// or file:///")
 
     def advance(self, n: int = 1) -> None:
         """Report `n` more steps done to `progress`, if anyone listens."""
@@ -58,6 +66,7 @@ CATALOGUE: dict[str, tuple[str, bool]] = {
     "printshop": ("forge.render.sheets", True),
     "png": ("forge.render.sheets", False),
     "tts": ("forge.render.tts", False),
+    "mockup": ("forge.render.mockup", False),
     "rulebook": ("forge.rulebook.products", True),
     "rulebook-booklet": ("forge.rulebook.products", True),
     "cheatsheet": ("forge.rulebook.products", True),

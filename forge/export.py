@@ -41,6 +41,7 @@ def generic_card_file_schema() -> dict[str, Any]:
             "name": text, "text": text, "flavor": text,
             "art": {"type": "string"},
             "replaces": {"type": "string", "pattern": ID_PATTERN},
+            "back": {"type": "string"},
             "effects": {"type": "array", "items": {"type": ["object", "string"]}},
         },
         "additionalProperties": True,

@@ -70,7 +70,7 @@ MAX_CELLS = 2_000_000
 #: The type of each key every card has, as a field spec's type.
 COMMON_TYPES = {"id": "str", "type": "str", "subtype": "str", "set": "str", "copies": "int",
                 "name": "text", "text": "text", "flavor": "text", "art": "str", "replaces": "str",
-                "effects": "effects"}
+                "back": "str", "effects": "effects"}
 assert set(COMMON_TYPES) == set(COMMON_KEYS)
 
 
@@ -357,7 +357,7 @@ def _remove(data: dict, path: tuple[str, ...]) -> None:
 #: Key order of a new card, as this project's card files write them; the type's own fields
 #: come between `name` and `effects`, in the manifest's order.
 _FIRST = ("id", "type", "subtype", "set", "copies", "name")
-_LAST = ("effects", "text", "flavor", "art", "replaces")
+_LAST = ("effects", "text", "flavor", "art", "replaces", "back")
 
 
 def _ordered(card: dict, fields: Iterable[str]) -> dict:

@@ -133,6 +133,24 @@ class _CodeGenerator(jinja2.compiler.CodeGenerator):
         self.write(")))")
 
 
+class Undefined(jinja2.StrictUndefined):
+    """Jinja's strict undefined, naming a card by its id and type when a template asks it for a
+    field it does not have, rather than by the class forge made for its type
+    ("'forge.model.fields.demo_hero object' has no attribute 'cost'")."""
+
+    __slots__ = ()
+
+    @property
+    def _undefined_message(self) -> str:
+        obj = self._undefined_obj
+        if self._undefined_hint is None and isinstance(obj, pydantic.BaseModel) and isinstance(
+                getattr(obj, "id", None), str) and isinstance(getattr(obj, "type", None), str):
+            fields = ", ".join(type(obj).model_fields)
+            return (f"card {obj.id!r} (type {obj.type!r}) has no field {self._undefined_name!r} "
+                    f"(its fields: {fields})")
+        return super()._undefined_message
+
+
 class Environment(ImmutableSandboxedEnvironment):
     """Jinja's immutable sandbox, narrowed to the data forge gives templates, with each
     template's globals as a plain dict.

@@ -76,3 +76,34 @@ def test_version_comes_from_the_package_metadata():
     assert result.returncode == 0
     assert result.stdout.strip() == f"forge {package_version()}"
     assert package_version()[0].isdigit(), "found in the installed distribution's metadata"
+
+
+def test_a_type_without_cost_checks_and_no_face_prints_its_id(tmp_path):
+    """The scaffold's rulebook and cheat sheet list each type's own fields, so a type whose `cost`
+    became another field still checks; and a face shows no card id (only `--proof` stamps it)."""
+    from conftest import forge_in_process
+    from forge.model import load_game
+    from forge.render.layout import front
+
+    assert forge_in_process("new", "demo", "--types", "action,hero", cwd=tmp_path).returncode == 0
+    cards = tmp_path / "cards" / "demo"
+    manifest = (cards / "game.yaml").read_text(encoding="utf-8")
+    head, hero = manifest.split("  hero:\n")
+    (cards / "game.yaml").write_text(head + "  hero:\n" + hero.replace("cost:", "power:", 1), encoding="utf-8")
+    (cards / "hero.yaml").write_text((cards / "hero.yaml").read_text(encoding="utf-8").replace("cost:", "power:"),
+                                     encoding="utf-8")
+    layout = tmp_path / "templates/demo/cards/hero.yaml.j2"
+    layout.write_text(layout.read_text(encoding="utf-8").replace("card.cost", "card.power"), encoding="utf-8")
+    checked = forge_in_process("check", "demo", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stderr
+
+    (tmp_path / "templates/demo/rulebook.en.md.j2").write_text("{{ card_by_id('hero_1').cost }}", encoding="utf-8")
+    broken = forge_in_process("check", "demo", cwd=tmp_path)
+    assert broken.returncode == 1
+    assert "card 'hero_1' (type 'hero') has no field 'cost'" in broken.stderr
+    assert "forge.model" not in broken.stderr, "no class of forge's in the message"
+
+    game, _ = load_game(cards)
+    for card in game.cards:
+        printed = " ".join(text for _, _, text in front(game, card, "en").texts)
+        assert card.name["en"] in printed and card.id not in printed

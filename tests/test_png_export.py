@@ -13,9 +13,9 @@ from forge.build import BuildOptions, total_steps
 from forge.model import load_game
 from forge.render import layout, presets
 
-#: Image size of a 63 x 88 mm card per preset (docs/print-presets.md): The Game Crafter and
-#: MakePlayingCards make it as their poker card, DriveThruCards scales it (1/8 in bleed, 300 dpi).
-SIZES = {"generic": (825, 1125), "tgc": (825, 1125), "mpc": (822, 1122), "dtc": (819, 1114)}
+#: Image size of a 63 x 88 mm card per preset (docs/print-presets.md): every vendor makes it as
+#: its poker card (DriveThruCards: 2.75 x 3.75 in at 300 dpi).
+SIZES = {"generic": (825, 1125), "tgc": (825, 1125), "mpc": (822, 1122), "dtc": (825, 1125)}
 
 
 def _close(a: tuple[int, ...], b: str) -> bool:
@@ -68,7 +68,7 @@ def test_each_preset_writes_its_sizes_and_files_with_a_progress_step_per_png(pro
 def test_preset_sizes_for_other_cards_scale_by_the_same_dpi_and_bleed():
     tgc, mpc, dtc, generic = (presets.PRESETS[n] for n in ("tgc", "mpc", "dtc", "generic"))
     assert tgc.pixels(63.5, 88.9) == (825, 1125) and mpc.pixels(63.5, 88.9) == (822, 1122)
-    assert dtc.pixels(63.5, 88.9) == (825, 1125)  # 2.75 x 3.75 in
+    assert dtc.pixels(63.5, 88.9) == dtc.pixels(63, 88) == (825, 1125)  # 2.75 x 3.75 in
     assert tgc.pixels(70, 120) == (902, 1492)  # 70 + 2 x 3.175 mm at 300 dpi
     assert mpc.pixels(70, 120) == (899, 1489)  # 36 px of bleed a side
     assert generic.pixels(70, 120) == presets.png_size(70, 120) == (898, 1488)  # 3 mm

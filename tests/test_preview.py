@@ -72,7 +72,7 @@ def test_preview_bytes_are_those_of_the_library_with_everything_imported(tmp_pat
     import forge.rulebook.products  # noqa: F401
     import forge.rules  # noqa: F401
     from forge import load_game
-    from forge.cli.preview import card_png
+    from forge.api import card_png
 
     game, _ = load_game(ROOT / "cards" / "love_formula")
     for card_id, args, side in (("kiss", [], "front"), ("kiss", ["--back"], "back")):

@@ -15,6 +15,7 @@ from forge import raster
 from forge.build import BuildOptions
 from forge.model import load_game
 from forge.render.sheets import png_faces, png_pdf
+from forge.render.tokens import printed_components
 from forge.render.tts import cell_size, decks, saved_object, tts
 
 #: Mean difference (0-255, per channel) under which a quarter-size cell shows the card: the
@@ -59,7 +60,8 @@ def test_every_card_is_in_its_cell_and_the_json_matches_the_sheets(game_id):
     by_id = {card.id: card for card in game.cards}
     matched: list[str] = []
     sheet_ids: list[str] = []
-    for deck in saved["ObjectStates"]:
+    card_states = saved["ObjectStates"][:len(decks(game))]
+    for deck in card_states:
         assert deck["Name"] == "DeckCustom"
         assert deck["DeckIDs"] == [card["CardID"] for card in deck["ContainedObjects"]]
         sheets = {}
@@ -93,7 +95,11 @@ def test_every_card_is_in_its_cell_and_the_json_matches_the_sheets(game_id):
             matched.append(nearest)
     assert sorted(matched) == sorted(card.id for card in game.cards), "every design exactly once"
     assert len(sheet_ids) == len(set(sheet_ids))
-    assert sum(len(d["DeckIDs"]) for d in saved["ObjectStates"]) == sum(c.copies for c in game.cards)
+    assert sum(len(d["DeckIDs"]) for d in card_states) == sum(c.copies for c in game.cards)
+    # then every printed component: a tile per copy, its images written beside the JSON
+    tiles = [t for state in saved["ObjectStates"][len(card_states):] for t in state.get("ContainedObjects", [state])]
+    assert len(tiles) == sum(comp.count for comp in printed_components(game))
+    assert all(f"tts/{t['CustomImage'][key]}" in files for t in tiles for key in ("ImageURL", "ImageSecondaryURL"))
 
 
 def _cell(sheet: Image.Image, index: int, cols: int, cell: tuple[int, int]) -> Image.Image:
@@ -128,15 +134,35 @@ def test_big_decks_split_into_sheets_of_69_and_a_lone_card_is_a_card():
     assert states[2]["DeckIDs"] == [500, 500, 500]
 
 
+def _strings(value) -> list[tuple[str, str]]:
+    """(key, string) of every string value inside a JSON document."""
+    if isinstance(value, dict):
+        return [pair for k, v in value.items() for pair in ([(k, v)] if isinstance(v, str) else _strings(v))]
+    if isinstance(value, list):
+        return [pair for v in value for pair in _strings(v)]
+    return []
+
+
 def test_build_what_tts_writes_the_saved_object_and_its_images(tmp_path):
+    base = "https://example.org/rave/"
     result = forge_in_process("build", "rules_does_not_exist", "--what", "tts", "--lang", "uk",
-                       "--out", str(tmp_path))
+                              "--base-url", base, "--out", str(tmp_path))
     assert result.returncode == 0, result.stderr
     folder = tmp_path / "rules_does_not_exist" / "uk" / "tts"
     saved = json.loads((folder / "rules_does_not_exist.json").read_text(encoding="utf-8"))
     game = load_game(CARDS / "rules_does_not_exist")[0]
-    names = {c["Nickname"] for d in saved["ObjectStates"] for c in d["ContainedObjects"]}
+    *card_decks, souls = saved["ObjectStates"]
+    names = {c["Nickname"] for d in card_decks for c in d["ContainedObjects"]}
     assert names == {card.name["uk"] for card in game.cards}, "names in the build language"
-    urls = {u for d in saved["ObjectStates"] for s in d["CustomDeck"].values()
-            for u in (s["FaceURL"], s["BackURL"])}
-    assert urls == {p.name for p in folder.glob("*.jpg")}, "every URL names an image written beside it"
+    # the tokens follow the decks: a bag of 60 round tiles, front and back
+    (comp,) = [c for spec in game.manifest.sets.values() for c in spec.components if c.printed]
+    assert souls["Name"] == "Bag" and len(souls["ContainedObjects"]) == comp.count == 60
+    tile = souls["ContainedObjects"][0]
+    assert tile["Name"] == "Custom_Tile" and tile["CustomImage"]["CustomTile"]["Type"] == 2
+    # only URLs, each the base and an image written beside the JSON, and every image is used
+    urls = {v for k, v in _strings(saved) if k.endswith("URL")}
+    assert urls and all(u.startswith(base) for u in urls)
+    assert {u.removeprefix(base) for u in urls} == {p.name for p in folder.glob("*.jpg")}
+    bad = forge_in_process("build", "rules_does_not_exist", "--what", "tts", "--base-url", "example.org",
+                           "--out", str(tmp_path / "no"))
+    assert bad.returncode == 2 and "--base-url 'example.org'" in bad.stderr

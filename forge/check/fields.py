@@ -19,8 +19,9 @@ and at the layout's `hidden` line:
 - `unknown-hidden`: a name in `hidden` that is no field of the card's type (a typo, or a
   field since renamed).
 
-`id`, `type` and `copies` are exempt: the id names the card in the data (faces print it only
-with `--proof`), the type chooses the layout, and copies is how many are printed. Fields are
+`id`, `type`, `copies` and `back` are exempt: the id names the card in the data (faces print it
+only with `--proof`), the type chooses the layout, copies is how many are printed, and the
+back is printed on the card's other side. Fields are
 checked by their top-level name; what a layout does inside a list or an object is its own.
 """
 from __future__ import annotations
@@ -35,7 +36,7 @@ from ..render import LayoutError
 from ..render.layout import field_use, template_for
 
 #: Fields a face never has to show (see the module's docstring).
-EXEMPT = frozenset({"id", "type", "copies"})
+EXEMPT = frozenset({"id", "type", "copies", "back"})
 _SET_HIDDEN = re.compile(r"\{%-?\s*set\s+hidden\s*=")
 _EXTENDS = re.compile(r"\{%-?\s*extends\s+['\"]([^'\"]+)['\"]")
 

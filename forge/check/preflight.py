@@ -5,7 +5,9 @@ locale of the game, and two things are reported with the card's id:
 
 - `missing-glyph`: a character the embedded fonts cannot draw (it would print as an empty box);
 - `text-overflow`: a text that does not fit its layout box even at the box's minimum font size
-  (or a word wider than its box).
+  (or a word wider than its box);
+- `unknown-icon`: a `:name:` in a text that names none of the game's icons (`forge.render.inline`),
+  at the card's string that says it when the card's data does.
 
 Card backs are checked the same way and reported at the manifest's `backs` entry. A face whose
 layout fails is reported through `forge.check.layouts.layout_findings`: every bad element at the
@@ -72,8 +74,11 @@ def _face_findings(make, face, lang: str, what: str = "") -> Iterator[Finding]:
                        f"({lang}); it would print as an empty box",
                        "use another character, or a font that has it")
     for problem in face.problems:
-        yield make(problem.loc, problem.code, prefix + problem.message,
-                   "shorten the text" if problem.code == "text-overflow" else "")
+        yield make(problem.loc, problem.code, prefix + problem.message, _FIXES.get(problem.code, ""))
+
+
+_FIXES = {"text-overflow": "shorten the text",
+          "unknown-icon": "name one of the game's icons, or write \\: to print the colons as they are"}
 
 
 def check_components(game: Game) -> Iterator[Finding]:

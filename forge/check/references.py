@@ -1,4 +1,5 @@
-"""Every card id that data mentions must exist, and be of the type the field allows."""
+"""Every card id that data mentions must exist, and be of the type the field allows; a card's
+own `back` must be an entry of the manifest's `backs`."""
 from __future__ import annotations
 
 import difflib
@@ -38,6 +39,11 @@ def check_references(game: Game) -> Iterator[Finding]:
             if other is not None and allowed and other.type not in allowed:
                 yield card.finding(loc, "wrong-reference", f"{target!r} is a {other.type} card; "
                                    f"{loc[-1]} takes {' or '.join(allowed)}")
+        if card.back is not None and card.back not in game.manifest.backs and card.back != "default":
+            close = difflib.get_close_matches(card.back, list(game.manifest.backs), n=1)
+            yield card.finding(("back",), "broken-reference", f"back names {card.back!r}, which is no entry "
+                               f"of the manifest's backs (it has: {', '.join(game.manifest.backs) or 'none'})",
+                               f"did you mean {close[0]!r}?" if close else "add it to `backs` in game.yaml")
         if card.replaces is not None and card.replaces in game.by_id:
             if game.by_id[card.replaces].set == card.set:
                 yield card.finding(("replaces",), "wrong-reference",

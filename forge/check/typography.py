@@ -10,15 +10,14 @@ Jinja: only their literal text is looked at, not the quotes of their expressions
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
 import jinja2
 from jinja2 import nodes
-from pydantic import BaseModel
 
 from ..errors import Finding
 from ..model import Game
-from ..model.manifest import LocalText
+from ..model.manifest import local_strings
 from ..templating import remembered
 from ..text.typography import TYPEWRITER, typewriter_fix
 
@@ -30,9 +29,9 @@ _FORMAT = 1
 
 def check_typography(game: Game) -> Iterator[Finding]:
     for card in game.cards:
-        for loc, lang, text in _strings(card, ()):
+        for loc, lang, text in local_strings(card, ()):
             yield from _findings(lambda *a: card.finding(*a), loc, lang, text)
-    strings = list(_strings(game.manifest, ()))
+    strings = list(local_strings(game.manifest, ()))
     templates = tuple(text for loc, _, text in strings if _is_template(loc))
     literal = dict(zip(templates, _template_texts(templates)))
     for loc, lang, text in strings:
@@ -53,23 +52,6 @@ def _findings(make, loc: tuple, lang: str, text: str) -> Iterator[Finding]:
     example = typewriter_fix(text, lang)
     fix = f"use {marks_fix}" + (f": {example[:80]!r}" if example != text and len(text) <= 80 else "")
     yield make((*loc, lang), "typography", f"{marks} in the {lang} text {text[:60]!r}", fix)
-
-
-def _strings(value: Any, loc: tuple) -> Iterator[tuple[tuple, str, str]]:
-    """(path, language, string) of every localised string inside a model."""
-    if isinstance(value, LocalText):
-        for lang, text in value.as_dict().items():
-            if isinstance(text, str):
-                yield loc, lang, text
-    elif isinstance(value, BaseModel):
-        for name in type(value).model_fields:
-            yield from _strings(getattr(value, name), (*loc, name))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(item, (*loc, key))
-    elif isinstance(value, (list, tuple)):
-        for n, item in enumerate(value):
-            yield from _strings(item, (*loc, n))
 
 
 def _template_texts(sources: tuple[str, ...]) -> list[str]:

@@ -82,6 +82,8 @@ def build(
                                      "front (--preset dtc always orders them so)."),
     rgb: bool = typer.Option(False, "--rgb", help="Print-shop files in RGB for screens "
                              "(printshop-rgb.pdf ...) instead of CMYK for a press."),
+    base_url: str = typer.Option("", "--base-url", help="--what tts: the URL of the folder the images "
+                                 "are uploaded to; the saved object then names every image by its URL."),
     proof: bool = typer.Option(False, "--proof", help="Print each card's id on its face (PnP and "
                                "print-shop files), for proofreading."),
     preset: Vendor = typer.Option(Vendor[presets.GENERIC], "--preset", case_sensitive=False,
@@ -121,7 +123,8 @@ def build(
                              f"(it has {', '.join(game.manifest.locales)})")
     jobs = [(game, BuildOptions(lang=languages[game.id], paper=papers, duplex=duplex.value,  # type: ignore[arg-type]
                                 back_offset=offset, home=home, alignment_page=alignment_page,
-                                backs_first=backs_first, rgb=rgb, proof=proof, preset=preset.value))
+                                backs_first=backs_first, rgb=rgb, proof=proof, preset=preset.value,
+                                base_url=base_url))
             for game in loaded]
     written: list[dict] = []
     total = sum(total_steps(game, products, options) for game, options in jobs)
@@ -134,6 +137,12 @@ def build(
                          f"{_size(sum(f['bytes'] for f in files))} in "
                          f"{display_path(out / game.id / options.lang)}")
             written += files
+            limit = presets.PRESETS[options.preset].ink_limit
+            if limit is not None and "printshop" in products:
+                from ..render.ink import over_limit
+                vendor = presets.PRESETS[options.preset].vendor
+                for line in over_limit(game, options.lang, limit):
+                    show.summary(f"warning: {game.id}: {line}, the most {vendor} prints (docs/print-presets.md)")
     if show.json:
         show.data(written)
 

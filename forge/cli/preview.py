@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import difflib
-import io
 import os
 import time
 from pathlib import Path
@@ -14,26 +13,6 @@ from ..errors import FindingsError, UsageError, display_path
 from ..files import write_atomic
 from .app import (USAGE, Format, FormatOption, Output, QuietOption, VerboseOption, app,
                   check_output, complete_games, resolve_games)
-
-
-def card_png(game: Any, card: Any, lang: str, side: str = "front", compress: int = 1) -> bytes:
-    """A card side as PNG bytes: trim plus bleed at 300 dpi, the same pixel size as the png
-    product (825 x 1125 px for a poker card, The Game Crafter's size)."""
-    from .. import raster
-    from ..render import draw_card
-    from ..render.layout import PT
-    from ..render.presets import bleed_page, png_size
-    from ..render.sheets import new_canvas
-
-    size = game.manifest.card_size
-    px, py = png_size(size.width, size.height)
-    pw, ph, bx, by = bleed_page(size.width, size.height, (px, py))
-    buf = io.BytesIO()
-    c = new_canvas(buf, (pw * PT, ph * PT), game, f"preview {card.id}", lang)
-    draw_card(c, game, card, lang, bx * PT, by * PT, side, bleed=max(bx, by))
-    c.showPage()
-    c.save()
-    return next(raster.png_pages(buf.getvalue(), (px, py), compress=compress))
 
 
 def png_path(out: str, card_id: str, back: bool) -> Path:
@@ -97,6 +76,7 @@ def preview(
 def _draw(root: Path, card_id: str, lang: str | None, out: Path | None, back: bool,
           show: Output) -> None:
     """Load the game at `root`, draw the card, write the PNG and say where."""
+    from ..api import card_png
     from ..art import art_finding
     from ..model import load_game
 

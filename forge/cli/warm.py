@@ -20,8 +20,8 @@ from typing import Callable
 from .app import reported
 
 
-#: What drawing a card imports (see `forge.cli.preview.card_png`).
-_MODULES = ("forge.model", "forge.render", "forge.render.presets", "forge.render.sheets",
+#: What drawing a card imports (see `forge.api.card_png`).
+_MODULES = ("forge.api", "forge.model", "forge.render", "forge.render.presets", "forge.render.sheets",
             "forge.raster", "pypdfium2", "PIL.PngImagePlugin")
 
 

@@ -16,14 +16,14 @@ from pydantic_core import PydanticCustomError
 
 from ..paths import DataPathError, data_path
 from .fields import STRICT, object_model
-from .manifest import Id, text_model
+from .manifest import BackKey, Id, text_model
 
 if TYPE_CHECKING:
     from ..load import Document
 
 #: Keys every card may have, whatever its type; a game's own fields may not reuse them.
 COMMON_KEYS = ("id", "type", "subtype", "set", "copies", "name", "effects", "text", "flavor",
-               "art", "replaces")
+               "art", "replaces", "back")
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,7 @@ def card_models(manifest: Any) -> dict[str, type[Card]]:
             copies=(Annotated[int, Field(strict=True, ge=1, le=99)], 1), name=(Text, ...),
             effects=(Effects, ()), text=(Text | None, None), flavor=(Text | None, None),
             art=(Annotated[str, Field(strict=True, min_length=1)] | None, None),
-            replaces=(Id | None, None))
+            replaces=(Id | None, None), back=(BackKey | None, None))
         models[type_id] = object_model(f"{manifest.id}_{type_id}", spec.fields, Text, Effects,
                                        base=Card, extra=common)
     return models

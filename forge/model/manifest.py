@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Iterator, Literal
 
 from pydantic import (BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator,
                       model_validator)
@@ -18,6 +18,10 @@ LOCALE_PATTERN = r"^[a-z]{2,3}(_[A-Z]{2})?$"
 Id = Annotated[str, Field(strict=True, pattern=ID_PATTERN, max_length=64)]
 #: The file a manifest's `rules:` may name: beside it, in the game's folder.
 RULES_FILE = r"^[a-z0-9][a-z0-9_-]*\.ya?ml$"
+#: A key of the manifest's `backs`: `default`, a type, `type/subtype`, a set, or a name a card
+#: gives as its own `back`.
+BACK_KEY = r"^[a-z0-9][a-z0-9_]*(/[a-z0-9][a-z0-9_]*)?$"
+BackKey = Annotated[str, Field(strict=True, pattern=BACK_KEY, max_length=129)]
 NonEmpty = Annotated[str, Field(strict=True, min_length=1)]
 
 
@@ -31,6 +35,24 @@ class LocalText(BaseModel):
 
     def as_dict(self) -> dict[str, str]:
         return self.model_dump()
+
+
+def local_strings(value: Any, loc: tuple) -> Iterator[tuple[tuple, str, str]]:
+    """(path, language, string) of every localised string inside a model (a card, the
+    manifest): what typography checks, and where a card's text problem is found."""
+    if isinstance(value, LocalText):
+        for lang, text in value.as_dict().items():
+            if isinstance(text, str):
+                yield loc, lang, text
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from local_strings(getattr(value, name), (*loc, name))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from local_strings(item, (*loc, key))
+    elif isinstance(value, (list, tuple)):
+        for n, item in enumerate(value):
+            yield from local_strings(item, (*loc, n))
 
 
 @lru_cache(maxsize=None)
@@ -189,7 +211,8 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         card_types: dict[str, TypeSpec] = Field(min_length=1)
         constraints: Constraints = Constraints()
         operations: dict[str, OperationSpec] = {}
-        #: Card backs by `type/subtype`, `type`, set id or `default` (most specific wins).
+        #: Card backs by `type/subtype`, `type`, set id or `default` (most specific wins), or by a
+        #: name that cards wear as their own `back`.
         backs: dict[str, BackSpec] = {}
         #: Rules as data (docs/rules.md): the rules, or the name of the file beside the manifest
         #: that holds them; checked and compiled by the `rules` engine, which such a game plays
@@ -215,8 +238,9 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         @classmethod
         def _back_keys(cls, value: dict) -> dict:
             for key in value:
-                if not re.fullmatch(r"[a-z0-9][a-z0-9_]*(/[a-z0-9][a-z0-9_]*)?", key):
-                    raise ValueError(f"{key!r} is not a back key (default, a type, type/subtype or a set)")
+                if not re.fullmatch(BACK_KEY, key):
+                    raise ValueError(f"{key!r} is not a back key (default, a type, type/subtype, a set "
+                                     f"or a name cards give as their `back`)")
             return value
 
         @field_validator("sets", "card_types", "operations")

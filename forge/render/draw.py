@@ -13,7 +13,7 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS, Canvas
 
 from ..art import open_art
 from ..model.cards import art_file
-from . import fonts, layout
+from . import fonts, inline, layout
 from .forms import end_form
 from .icons import ICONS, icon_code
 from .fonts import unit_width
@@ -361,14 +361,26 @@ def _label(c: Canvas, face: Face, el: dict) -> None:
     align = el.get("align", "left")
     w = float(el.get("w", 0)) * PT
     track = float(el.get("tracking", 0))
-    width = unit_width(text, el["_face"]) * size + track * max(len(text) - 1, 0)
+    runs = el.get("_runs")  # a label with inline icons or emphasis (`inline`)
+    if runs is None:
+        width = unit_width(text, el["_face"]) * size + track * max(len(text) - 1, 0)
+    else:
+        width = (sum(unit_width(t, f) for f, t in runs) * size
+                 + track * max(sum(len(t) for _, t in runs) - 1, 0))
     if align == "center":
         x = (x + w / 2 if w else x) - width / 2
     elif align == "right":
         x = (x + w if w else x) - width
     tc = f"{track:.3g} Tc " if track else ""
-    c.addLiteral(f"q {_paint(el.get('color', '#000000'), 'rg', is_cmyk(c))} BT {tc}1 0 0 1 {_n(x)} {_n(y)} Tm "
-                 f"{_show(c, el['_face'], size, text)} ET Q")
+    colour = el.get("color", "#000000")
+    head = f"q {_paint(colour, 'rg', is_cmyk(c))} BT {tc}1 0 0 1 {_n(x)} {_n(y)} Tm "
+    if runs is None:
+        c.addLiteral(f"{head}{_show(c, el['_face'], size, text)} ET Q")
+        return
+    out: list[str] = []
+    icons: list[str] = []
+    _inline_line(c, face, runs, x, y, size, colour, out, icons, is_cmyk(c), track)
+    c.addLiteral(" ".join([head + " ".join(out), "ET Q", *icons]))
 
 
 def _text(c: Canvas, face: Face, el: dict) -> None:
@@ -385,6 +397,7 @@ def _text(c: Canvas, face: Face, el: dict) -> None:
         top -= max(h - total, 0)
     x, w = float(el["x"]) * PT, float(el["w"]) * PT
     out = ["q BT"]
+    icons: list[str] = []  # inline icons: paths, which a text object cannot hold, drawn after it
     cmyk = is_cmyk(c)
     for n, para in enumerate(paras):
         if n:
@@ -399,11 +412,33 @@ def _text(c: Canvas, face: Face, el: dict) -> None:
             else:
                 lx = x
             out.append(f"1 0 0 1 {_n(lx)} {_n(base)} Tm")
-            out.extend(_show(c, fname, para.size, text) for fname, text in frags)
+            if any(inline.is_icon(fname) for fname, _ in frags):
+                _inline_line(c, face, frags, lx, base, para.size, para.color, out, icons, cmyk)
+            else:
+                out.extend(_show(c, fname, para.size, text) for fname, text in frags)
             base -= para.leading
         top -= para.height
     out.append("ET Q")
-    c.addLiteral(" ".join(out))
+    c.addLiteral(" ".join(out + icons))
+
+
+def _inline_line(c: Canvas, face: Face, frags: list, x: float, base: float, size: float, colour: Any,
+                 out: list, icons: list, cmyk: bool, track: float = 0.0) -> None:
+    """A line holding inline icons: its text runs, each placed after the icons before it, and
+    each icon (`inline.SIDE` em square, `inline.DROP` em below the baseline, in the text's
+    colour) appended to `icons`; `track`: the extra space after every character (a label's)."""
+    side = inline.SIDE * size
+    for fname, text in frags:
+        if inline.is_icon(fname):
+            name = fname[len(inline.ICON):]
+            for _ in text:
+                _icon(icons, face, name, x + (inline.ADVANCE * size - side) / 2, base - inline.DROP * size,
+                      side, colour, None, 0, cmyk)
+                x += inline.ADVANCE * size + track
+            out.append(f"1 0 0 1 {_n(x)} {_n(base)} Tm")
+            continue
+        out.append(_show(c, fname, size, text))
+        x += unit_width(text, fname) * size + track * len(text)
 
 
 def _stripes(c: Canvas, face: Face, el: dict) -> None:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Container
 from reportlab.lib import colors
 
 from .icons import ICONS
+from .inline import unsupported_tags
 
 #: The largest length (mm) or size (pt) a layout may give: far beyond any card.
 LIMIT = 10_000.0
@@ -67,6 +68,16 @@ def colour(value: Any) -> None:
 def text(value: Any) -> None:
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
         raise Invalid(f"{value!r} is not a text")
+
+
+def markup(value: Any) -> None:
+    """A text with the tags drawing knows (`forge.render.inline`): any other would be dropped."""
+    text(value)
+    bad = unsupported_tags(str(value))
+    if bad:
+        raise Invalid(f"{', '.join(bad)} cannot be drawn (markup takes <b>, <i>, <strong>, <em> and "
+                      f"<br/>, **bold**, *italic* and :icon:); write the text without it, or escape "
+                      f"card data with |x")
 
 
 def one_of(*choices: str) -> Callable[[Any], None]:
@@ -164,7 +175,7 @@ _REQ = REQUIRED
 #: A paragraph of a `text` element (`paras`), and a cell of a `table` (`rows`): a text, or a
 #: mapping of these.
 PARAGRAPH: dict[str, Param] = {
-    "text": _p(*TEXT), "markup": _p(text, "markup"),
+    "text": _p(*TEXT), "markup": _p(markup, "markup"),
     "font": _p(_FONT, "font", derived="the element's"), "scale": _p(positive, "× size > 0", 1),
     "color": _p(colour, "colour", derived="the element's"),
     "align": _p(_ALIGN, "left / center / right", derived="the element's"),
@@ -201,7 +212,7 @@ KINDS: dict[str, dict[str, Param]] = {
               "color": _p(*COLOUR, "#000000"), "align": _p(_ALIGN, "left / center / right", "left"),
               "tracking": _p(length, "pt", 0), **_MESSAGES},
     "text": {"x": _p(*MM, _REQ), "y": _p(*MM, _REQ), "w": _p(*MM0, _REQ), "h": _p(*MM0, _REQ),
-             "text": _p(*TEXT), "markup": _p(text, "markup"),
+             "text": _p(*TEXT), "markup": _p(markup, "markup"),
              "paras": _p(_list(_paragraph_or_cell(PARAGRAPH, "paragraph")), "list of paragraphs"),
              "size": _p(*PT1, 8), "min": _p(*PT1, 6), "leading": _p(positive, "× size > 0", 1.18),
              "gap": _p(extent, "× size ≥ 0", 0.4), "hyphenate": _p(*FLAG, True),

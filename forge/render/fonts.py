@@ -34,6 +34,9 @@ FACES = {
     "Roboto-Black": "Roboto-Black.ttf",
 }
 REGULAR, BOLD, ITALIC, BOLD_ITALIC = "Roboto", "Roboto-Bold", "Roboto-Italic", "Roboto-BoldItalic"
+#: Inline icons (`forge.render.inline`) are measured as glyphs of a face of their own, named
+#: `ICON` + the icon's name: each character of such a run is one icon, `ICON_ADVANCE` em wide.
+ICON, ICON_ADVANCE = "icon:", 1.0
 #: Characters that are not drawn and so need no glyph.
 _INVISIBLE = set("\n\r\t\u00ad\u200b\u2060")
 
@@ -128,6 +131,8 @@ def unit_width(text: str, face: str) -> float:
     """Width of `text` in `face` at 1 pt: ReportLab's `stringWidth` to the last bit (the same
     widths summed in the same order), without its per-character Python loop; the text fitter
     measures every word of every card with it."""
+    if face.startswith(ICON):
+        return ICON_ADVANCE * len(text)
     return 0.001 * sum(map(_advances(face).__getitem__, text))
 
 

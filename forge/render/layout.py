@@ -42,15 +42,16 @@ import jinja2.meta
 from ..errors import ForgeError, display_path
 from ..load import parse_yaml
 from ..model.cards import art_file
+from ..model.manifest import local_strings
 from ..rules.printed import rule_numbers
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
-                          layout_folders, templates_root)
+                          Undefined, layout_folders, templates_root)
 from ..text.effects import OperationTextError, effect_text, operations_text
 from ..text.plural import plural
 from ..text.hyphenation import LEFT, MIN_FILL, RIGHT, can_hyphenate, hyphenate
 from ..text.typography import SHY, escape, typeset, typeset_markup
-from . import fonts, kept
-from .elements import MAX_PARTS, Invalid, numbers, validate
+from . import fonts, inline, kept
+from .elements import MAX_PARTS, Invalid, icon_problem, numbers, validate
 from .icons import BUILT_IN, IconSet, game_icons
 from .fonts import unit_width
 
@@ -61,7 +62,6 @@ MIN_SIZE = 6.0
 FACES = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC,
          "bolditalic": fonts.BOLD_ITALIC, "medium": "Roboto-Medium", "light": "Roboto-Light",
          "black": "Roboto-Black"}
-_TAG = re.compile(r"(<[^>]+>)")
 
 
 class LayoutError(ForgeError):
@@ -237,7 +237,7 @@ def _env(root: str, game_id: str) -> jinja2.Environment:
     _FOLDERS[root, game_id] = kept.templates(layout_folders(base, game_id))
     env = _LayoutEnvironment(
         bytecode_cache=BYTECODE, loader=FolderLoader(layout_folders(base, game_id)),
-        undefined=jinja2.StrictUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
+        undefined=Undefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, auto_reload=False)
     env.filters["plural"] = _plural
     env.filters["typeset"] = _typeset
@@ -389,7 +389,11 @@ def template_for(game: Any, card: Any | None) -> jinja2.Template:
 
 
 def back_key(game: Any, card: Any) -> str:
-    """Which back a card wears: the manifest's `backs` by `type/subtype`, `type`, `set`, else `default`."""
+    """Which back a card wears: the one it names (`back`), else the manifest's `backs` by
+    `type/subtype`, `type`, `set`, else `default`."""
+    own = getattr(card, "back", None)
+    if own is not None:
+        return own
     backs = getattr(game.manifest, "backs", None) or {}
     for key in (f"{card.type}/{card.subtype}" if card.subtype else None, card.type, card.set):
         if key and key in backs:
@@ -572,22 +576,11 @@ def _typeset_element(el: dict, lang: str) -> dict:
     return el
 
 
-def _plain(item: dict) -> str:
-    """The text of a paragraph item as printed, without markup (what preflight checks)."""
-    if "markup" in item:
-        plain = re.sub(r"<[^>]+>", "", str(item["markup"]))
-        return plain.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-    return str(item.get("text", ""))
-
-
 # Text is measured with the fonts' advance widths (`stringWidth` at 1 pt, which scales
 # linearly) and broken greedily at spaces, soft hyphens and hard hyphens: one measuring pass per
 # paragraph, then every candidate size is pure arithmetic. No Paragraph objects are built; the
 # drawn lines are exactly the lines measured here (`forge check` and `forge build` share them).
 
-_BOLD_OF = {fonts.REGULAR: fonts.BOLD, fonts.ITALIC: fonts.BOLD_ITALIC, "Roboto-Light": fonts.REGULAR,
-            "Roboto-Medium": fonts.BOLD}
-_ITALIC_OF = {fonts.REGULAR: fonts.ITALIC, fonts.BOLD: fonts.BOLD_ITALIC}
 _SPACES = re.compile(r"[ \t\r]+")
 #: a soft hyphen, or after a hard one with LEFT letters before it and RIGHT after
 _BREAKS = re.compile(f"(\u00ad|(?<=[^\\W\\d_]{{{LEFT}}}-)(?=(?:[^\\W\\d_]\u00ad?){{{RIGHT}}}))")
@@ -595,34 +588,6 @@ _BREAKS = re.compile(f"(\u00ad|(?<=[^\\W\\d_]{{{LEFT}}}-)(?=(?:[^\\W\\d_]\u00ad?
 #: in time quadratic in a word's length (a 1 MB 'word' would take hours). Longer runs still
 #: break after their hard hyphens, and are cut where nothing else fits.
 _HYPHENATE_MAX = 256
-
-
-def _runs(item: dict, face: str) -> list[tuple[str, str]]:
-    """(face, text) runs of a paragraph item: plain text, or markup with <b>/<i>/<br/>."""
-    if "markup" not in item:
-        return [(face, str(item.get("text", "")))]
-    runs, bold, italic = [], 0, 0
-    for part in _TAG.split(str(item["markup"])):
-        if not part:
-            continue
-        if part.startswith("<"):
-            tag = part.strip("<>/ ").lower()
-            closing = part.startswith("</")
-            if tag in ("b", "strong"):
-                bold += -1 if closing else 1
-            elif tag in ("i", "em"):
-                italic += -1 if closing else 1
-            elif tag.startswith("br"):
-                runs.append((face, "\n"))
-            continue
-        f = face
-        if bold > 0:
-            f = _BOLD_OF.get(f, fonts.BOLD)
-        if italic > 0:
-            f = _ITALIC_OF.get(f, f)
-        runs.append((f, part.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
-                     .replace("&amp;", "&")))
-    return runs
 
 
 @dataclass(slots=True)
@@ -646,6 +611,11 @@ class _Prepared:
     lang: str
     hyph: bool  # may words be hyphenated (done lazily, only for words that must break)
     done: set  # ids of words already hyphenated
+    face: str = fonts.REGULAR  # the base face: a space after an inline icon is drawn in it
+
+    def after(self, face: str) -> str:
+        """The face of a space after a fragment of `face` (its own, but for an inline icon)."""
+        return self.face if inline.is_icon(face) else face
 
     @property
     def widest(self) -> float:
@@ -659,7 +629,7 @@ class _Prepared:
         if not self.hyph or id(word) in self.done:
             return word
         self.done.add(id(word))
-        frags = [(f, hyphenate(t, self.lang) if len(t) <= _HYPHENATE_MAX else t)
+        frags = [(f, hyphenate(t, self.lang) if len(t) <= _HYPHENATE_MAX and not inline.is_icon(f) else t)
                  for pc in word for f, t in pc.frags]
         word[:] = _pieces(frags, True)
         return word
@@ -676,7 +646,7 @@ def _pieces(fragments: list, hyph: bool) -> list:
     hyphens) into _Pieces."""
     if not hyph and len(fragments) == 1 and fragments[0][1] and SHY not in fragments[0][1]:
         f, text = fragments[0]  # most words: one run, no break inside
-        return [_Piece([fragments[0]], unit_width(text, f), -1.0, f, unit_width("-", f))]
+        return [_Piece([fragments[0]], unit_width(text, f), -1.0, f, _hyphen(f))]
     pieces, frags = [], []
     for f, text in fragments:
         for part in (_BREAKS.split(text) if hyph or SHY in text else (text,)):
@@ -695,14 +665,19 @@ def _pieces(fragments: list, hyph: bool) -> list:
     for n, frags in enumerate(pieces):
         width = sum(unit_width(t, f) for f, t in frags)
         last_face, last_text = frags[-1]
-        soft = n < len(pieces) - 1 and not last_text.endswith("-")
-        hw = unit_width("-", last_face)
+        hw = _hyphen(last_face)
+        soft = n < len(pieces) - 1 and not last_text.endswith("-") and hw > 0
         word.append(_Piece(frags, width, hw if soft else (0.0 if n < len(pieces) - 1 else -1.0),
                            last_face, hw))
     return word
 
 
-def _prepare(item: dict, base_face: str, el: dict, lang: str, hyph: bool) -> _Prepared:
+def _hyphen(face: str) -> float:
+    """The width of a hyphen drawn in `face` at 1 pt; none after an inline icon."""
+    return 0.0 if inline.is_icon(face) else unit_width("-", face)
+
+
+def _prepare(item: dict, base_face: str, el: dict, lang: str, hyph: bool, icons: IconSet) -> _Prepared:
     face = FACES.get(item.get("font", el.get("font", "regular")), base_face)
     hyph = hyph and bool(item.get("hyphenate", True)) and can_hyphenate(lang)
     hard: list[list] = [[]]
@@ -713,7 +688,7 @@ def _prepare(item: dict, base_face: str, el: dict, lang: str, hyph: bool) -> _Pr
             hard[-1].append(_pieces(pending, False))
             pending.clear()
 
-    for f, text in _runs(item, face):
+    for f, text in inline.runs(item, face, icons):
         for n, line in enumerate(text.split("\n")):
             if n:
                 flush_word()
@@ -726,7 +701,7 @@ def _prepare(item: dict, base_face: str, el: dict, lang: str, hyph: bool) -> _Pr
     flush_word()
     return _Prepared(hard, item.get("align", el.get("align", "left")),
                      item.get("color", el.get("color", "#000000")), float(item.get("scale", 1.0)),
-                     unit_width(" ", face), lang, hyph, set())
+                     unit_width(" ", face), lang, hyph, set(), face)
 
 
 def _merge(frags: list) -> list:
@@ -768,7 +743,7 @@ def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
             total = word[0].width if len(word) == 1 else sum(pc.width for pc in word)
             if width + lead + total <= room:  # most words fit where they fall, as they are
                 if lead:
-                    frags.append((frags[-1][0], " "))
+                    frags.append((p.after(frags[-1][0]), " "))
                 for pc in word:
                     frags.extend(pc.frags)
                 width += lead + total
@@ -788,7 +763,7 @@ def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
                 total = _rest((pieces[k].width for k in range(i, len(pieces))), used, room)
                 if total is not None:
                     if lead:
-                        frags.append((frags[-1][0], " "))
+                        frags.append((p.after(frags[-1][0]), " "))
                     for pc in pieces[i:]:
                         frags.extend(pc.frags)
                     width += lead + total
@@ -804,7 +779,7 @@ def _break(p: _Prepared, limit: float) -> list[tuple[float, list]]:
                         best = k
                 if best >= 0:
                     if lead:
-                        frags.append((frags[-1][0], " "))
+                        frags.append((p.after(frags[-1][0]), " "))
                     taken = pieces[i:best + 1]
                     for pc in taken:
                         frags.extend(pc.frags)
@@ -886,7 +861,7 @@ def _layout(prepared: list[_Prepared], current: float, w: float, h: float, leadi
     return paras, fits and total <= h + 0.01
 
 
-def fit_text(el: dict, lang: str) -> tuple[list[TextPara], float, bool]:
+def fit_text(el: dict, lang: str, icons: IconSet = BUILT_IN) -> tuple[list[TextPara], float, bool]:
     """Paragraphs of a `text` element at the largest size that fits: ([TextPara], size, fits).
 
     Sizes step down by 0.5 pt from `size` to `min`; the maximum is tried first (most texts fit
@@ -904,7 +879,7 @@ def fit_text(el: dict, lang: str) -> tuple[list[TextPara], float, bool]:
     items = [i if isinstance(i, dict) else {"text": i} for i in items]
     items = [i for i in items if str(i.get("text", i.get("markup", ""))).strip()]
     base_face = FACES.get(el.get("font", "regular"), fonts.REGULAR)
-    prepared = [_prepare(item, base_face, el, lang, hyph) for item in items]
+    prepared = [_prepare(item, base_face, el, lang, hyph, icons) for item in items]
     paras, ok = _layout(prepared, size, w, h, leading, gap)
     if ok:
         return paras, size, True
@@ -961,13 +936,13 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
         if kind in ("text", "label", "table"):
             el = _typeset_element(el, lang)
         if kind == "text":
-            paras, fitted, ok = fit_text(el, lang)
+            paras, fitted, ok = fit_text(el, lang, face.icons)
             el = dict(el, _paras=paras, _size=fitted)
             for item in (el.get("paras") or [el]):
                 item = item if isinstance(item, dict) else {"text": item}
-                plain = _plain(item)
                 face.texts.append((_loc(el, lang), FACES.get(item.get("font", el.get("font", "regular")),
-                                                            fonts.REGULAR), plain))
+                                                            fonts.REGULAR), inline.plain(item, face.icons)))
+                _unknown_icons(face, card, el, lang, item)
             if not ok:
                 what = el.get("what", "text")
                 face.problems.append(Problem(_loc(el, lang), "text-overflow",
@@ -979,16 +954,20 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
             s = max(float(el.get("size", 8)), MIN_SIZE)
             smallest = min(max(float(el.get("min", s)), MIN_SIZE), s)
             limit = float(el["w"]) * PT if el.get("w") else None
-            width = unit_width(text, face_name) * s
+            runs = inline.runs({"text": text}, face_name, face.icons)
+            plain = runs == [(face_name, text)]  # most labels: no icon, no emphasis
+            unit = unit_width(text, face_name) if plain else sum(unit_width(t, f) for f, t in runs)
+            width = unit * s
             if limit and width > limit:
                 s = max(smallest, s * limit / width)
-                width = unit_width(text, face_name) * s
+                width = unit * s
                 if width > limit + 0.01:
                     face.problems.append(Problem(_loc(el, lang), "text-overflow",
                                                  f"{el.get('what', 'label')} ({lang}) «{text[:40]}» is "
                                                  f"wider than {el['w']} mm even at {smallest} pt"))
-            el = dict(el, _size=s, _face=face_name)
-            face.texts.append((_loc(el, lang), face_name, text))
+            el = dict(el, _size=s, _face=face_name) if plain else dict(el, _size=s, _face=face_name, _runs=runs)
+            face.texts.append((_loc(el, lang), face_name, text if plain else inline.plain({"text": text}, face.icons)))
+            _unknown_icons(face, card, el, lang, {"text": text})
         elif kind == "table":
             el = _table_floor(el, face, lang)
             for row in el.get("rows", []):
@@ -997,6 +976,25 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
                                        str(cell.get("text", "") if isinstance(cell, dict) else cell)))
         face.elements.append(el)
     return face
+
+
+def _unknown_icons(face: Face, card: Any | None, el: dict, lang: str, item: dict) -> None:
+    """An `unknown-icon` problem for each `:name:` of `item` that names none of the face's
+    icons, where the card's data says it (else where the element's `field` is)."""
+    for name in inline.unknown_icons(item, face.icons):
+        face.problems.append(Problem(_written(card, lang, f":{name}:") or _loc(el, lang), "unknown-icon",
+                                     f"{el.get('what', el['kind'])} ({lang}): :{name}: "
+                                     f"{icon_problem(name, face.icons)}"))
+
+
+def _written(card: Any | None, lang: str, text: str) -> tuple:
+    """Where the card's data says `text` in `lang` (its first localised string that holds it),
+    or () when it comes from elsewhere (an operation's text, the layout)."""
+    if card is not None:
+        for loc, at_lang, said in local_strings(card, ()):
+            if at_lang == lang and text in said:
+                return (*loc, lang)
+    return ()
 
 
 def _table_floor(el: dict, face: Face, lang: str) -> dict:

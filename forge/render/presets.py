@@ -23,8 +23,10 @@ Sources, read for this table (each preset's `sources`; docs/print-presets.md say
   36 px, about 3 mm, of bleed each side).
   https://www.makeplayingcards.com/pops/faq-photo.html
 - dtc, DriveThruCards: 1/8 in bleed on every side (a 2.5 x 3.5 in poker card is laid out at
-  2.75 x 3.75 in), 300 dpi, one PDF per deck (PDF/X-1a:2003, CMYK, at most 240 % ink) whose
-  first page is the back of card 1, the second its front, then the back of card 2 and so on.
+  2.75 x 3.75 in, 825 x 1125 px; a 63 x 88 mm card gets the same pages, padded like The Game
+  Crafter's and MakePlayingCards' images), 300 dpi, one PDF per deck (PDF/X-1a:2003, CMYK, at
+  most 240 % ink) whose first page is the back of card 1, the second its front, then the back
+  of card 2 and so on.
   https://onebookshelfpublisherservice.zendesk.com/hc/en-us/articles/227867607-Common-Card-Prep-Issues-Solutions
   https://help.drivethrupartners.com/hc/de/articles/12780748203543-Spezifikationen-f%C3%BCr-gedruckte-Karten
 - generic: forge's own choice before presets existed: 3 mm bleed at 300 dpi, a poker card as
@@ -57,6 +59,12 @@ class Preset:
     backs_first: bool = False
     sources: tuple[str, ...] = field(default=())
     dpi: int = 300
+    #: The vendor takes the print-shop PDF (not the images): a card of one of its `sizes` gets
+    #: pages of that exact size too, the trim centred and padded by bleed (`card_bleed`).
+    exact_pages: bool = False
+    #: The most ink (total area coverage, C + M + Y + K, 1.0 = 100 %) the vendor prints; a build
+    #: with the preset warns about colours and art above it (`forge.render.ink`).
+    ink_limit: float | None = None
 
     def pixels(self, width: float, height: float) -> tuple[int, int]:
         """Image size (px) of a card of trim `width` x `height` mm, bleed included."""
@@ -65,6 +73,14 @@ class Preset:
             return exact
         return (round((width + 2 * self.bleed) / INCH * self.dpi),
                 round((height + 2 * self.bleed) / INCH * self.dpi))
+
+    def card_bleed(self, width: float, height: float) -> tuple[float, float]:
+        """The bleed (mm, across and down) around a card of trim `width` x `height` mm on a
+        print-shop page: the preset's, or what pads it to the vendor's exact size."""
+        if self.exact_pages and (float(width), float(height)) in self.sizes:
+            _, _, bx, by = bleed_page(width, height, self.pixels(width, height), self.dpi)
+            return bx, by
+        return self.bleed, self.bleed
 
     @property
     def folder(self) -> str:
@@ -95,8 +111,8 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
            per_deck=True,
            sources=("https://www.makeplayingcards.com/pops/faq-photo.html",)),
     Preset("dtc", "DriveThruCards", bleed=INCH / 8,
-           sizes={POKER: (825, 1125)},
-           per_deck=True, backs_first=True,
+           sizes={POKER: (825, 1125), EURO_POKER: (825, 1125)},
+           per_deck=True, backs_first=True, exact_pages=True, ink_limit=2.4,
            sources=("https://onebookshelfpublisherservice.zendesk.com/hc/en-us/articles/"
                     "227867607-Common-Card-Prep-Issues-Solutions",
                     "https://help.drivethrupartners.com/hc/de/articles/12780748203543-"

@@ -572,12 +572,14 @@ def pnp(game: Any, opts: BuildOptions) -> dict[str, bytes]:
 
 
 def _boxed_canvas(buf: io.BytesIO, game: Any, opts: BuildOptions, w: float, h: float, bleed: float,
-                  what: str) -> Canvas:
-    """A print-shop canvas: pages of trim w x h mm plus `bleed` mm on every side, with the
-    TrimBox that much inside the BleedBox (= the page)."""
-    pw, ph = w + 2 * bleed, h + 2 * bleed
+                  what: str, bleed_y: float | None = None) -> Canvas:
+    """A print-shop canvas: pages of trim w x h mm plus `bleed` mm on the left and right and
+    `bleed_y` (default: the same) above and below, with the TrimBox that much inside the
+    BleedBox (= the page)."""
+    by = bleed if bleed_y is None else bleed_y
+    pw, ph = w + 2 * bleed, h + 2 * by
     c = new_canvas(buf, (pw * PT, ph * PT), game, what, opts.lang, cmyk=not opts.rgb)
-    c.setTrimBox((bleed * PT, bleed * PT, (bleed + w) * PT, (bleed + h) * PT))
+    c.setTrimBox((bleed * PT, by * PT, (bleed + w) * PT, (by + h) * PT))
     c.setBleedBox((0, 0, pw * PT, ph * PT))
     return c
 
@@ -590,19 +592,19 @@ def _in_order(front: Any, back: Any, opts: BuildOptions) -> tuple[Any, Any]:
 
 
 def printshop_pdf(game: Any, opts: BuildOptions, cards: list[Any], what: str = "print shop") -> bytes:
-    """`cards` one side per page at trim + the preset's bleed, TrimBox and BleedBox set, each
+    """`cards` one side per page at trim + the preset's bleed (`Preset.card_bleed`), TrimBox and BleedBox set, each
     card's front and back together in the preset's order. DeviceCMYK with a FOGRA39
     OutputIntent, or RGB with `opts.rgb`."""
-    bleed = presets.preset(opts.preset).bleed
     size = game.manifest.card_size
+    bx, by = presets.preset(opts.preset).card_bleed(size.width, size.height)
     buf = io.BytesIO()
-    c = _boxed_canvas(buf, game, opts, size.width, size.height, bleed, what)
-    faces = Faces(c, game, opts.lang, bleed, bleed, cards)
+    c = _boxed_canvas(buf, game, opts, size.width, size.height, bx, what, by)
+    faces = Faces(c, game, opts.lang, bx, by, cards)
     for card in cards:
         for name, proof in _in_order((faces.front(card), card.id), (faces.back(card), None), opts):
-            faces.place(name, bleed, bleed)
+            faces.place(name, bx, by)
             if proof and opts.proof:
-                _proof_id(c, proof, bleed, bleed, size.width)
+                _proof_id(c, proof, bx, by, size.width)
             c.showPage()
         opts.advance()
     c.save()

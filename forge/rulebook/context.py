@@ -33,7 +33,7 @@ from ..paths import DataPathError, data_path, project_folder, real_folder
 from ..resources import BUILTIN
 from ..rules.printed import rule_numbers
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
-                          templates_root)
+                          Undefined, templates_root)
 from ..scenario import ScenarioError, load_scenario
 from ..text import OperationTextError, effect_text, operations_text, plural
 from ..text.numbers import spell
@@ -128,7 +128,7 @@ def _filter(method: str):
 @lru_cache(maxsize=8)
 def environment(root: str) -> jinja2.Environment:
     env = Environment(
-        loader=FolderLoader([(Path(root), "")]), undefined=jinja2.StrictUndefined, autoescape=True,
+        loader=FolderLoader([(Path(root), "")]), undefined=Undefined, autoescape=True,
         finalize=markdown_text, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         bytecode_cache=BYTECODE)
     env.filters.update(plural=_filter("plural"), items=_filter("items"), spell=_filter("spell"),
