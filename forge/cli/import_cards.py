@@ -50,7 +50,6 @@ def import_cards(
                        ("updated" if done else "to update", result.updated)):
         for card_id in ids:
             show.detail(f"{display_path(result.target)}: {card_id} {label}")
-    for line in summary(result):
-        show.summary(line if result.written or not dry_run else
-                     f"{line} (--dry-run): {len(result.added)} to add, {len(result.updated)} to update")
+    for line in summary(result, dry_run):
+        show.summary(line)
     raise typer.Exit(FINDINGS if result.findings else CLEAN)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -11,7 +12,7 @@ from typing import Any, Iterator
 from pydantic import BaseModel, ValidationError
 
 from ..errors import Finding, PathError, display_path
-from ..load import Document, load_yaml
+from ..load import MAX_FILE_BYTES, Document, load_yaml
 from ..paths import DataPathError, data_path
 from ..resources import BUILTIN
 from .cards import COMMON_KEYS, Card, Operation, card_models, place
@@ -173,7 +174,7 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
     except OSError as exc:  # the manifest was readable, the folder cannot be listed
         return None, findings + [Finding(display_path(root), 0, 0, "io",
                                          f"cannot list the folder: {exc.strerror}")]
-    docs, designs = [], 0
+    docs, designs, salvaged = [], 0, set()
     limit = MAX_FACES // len(locales)
     for file in files:
         problem = refusal(root, file.name, "card file")
@@ -183,6 +184,7 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
         cards_doc, problems = load_yaml(file)
         findings += problems
         if cards_doc is None:
+            salvaged |= ids_written(file)
             continue
         written = len(cards_doc.data) if isinstance(cards_doc.data, list) else 0
         if designs + written > limit:  # the game is not loaded, as a file past a limit is not
@@ -193,10 +195,24 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
         designs += written
         docs.append(cards_doc)
     cards: list[Card] = []
-    ids: set[str] = set()
+    ids: set[str] = salvaged
     for cards_doc in docs:
         findings += read_cards(cards_doc, models, cards, ids, manifest.locales)
     return Game(root, manifest, tuple(cards), frozenset(ids), doc), findings
+
+
+_ID_LINE = re.compile(r"^[ -]*id:[ \t]*[\"']?([A-Za-z0-9_.-]+)", re.MULTILINE)
+
+
+def ids_written(file: Path) -> set[str]:
+    """The ids a card file that does not load seems to declare (its `id:` lines), so that the
+    cards of the other files that name them are not reported as broken references too."""
+    try:
+        with open(file, "rb") as f:
+            text = f.read(MAX_FILE_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return set()
+    return set(_ID_LINE.findall(text))
 
 
 def read_cards(doc: Document, models: dict[str, type[Card]], out: list[Card],
