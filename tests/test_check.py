@@ -251,3 +251,42 @@ def test_usage_errors_exit_two(args):
     result = forge_forked(*args)
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_one_run_reports_every_finding_and_fix_mends_the_typography(tmp_path):
+    """A game with one file that does not parse, one broken reference, one text too long for its
+    box and one straight apostrophe: one `forge check` reports the first three together, sorted
+    by file and line; the apostrophe is a note, and `--fix` writes it typeset, comments kept."""
+    from conftest import forge_in_process
+    assert forge_in_process("new", "mygame", cwd=tmp_path).returncode == 0
+    game = tmp_path / "cards" / "mygame"
+    actions = game / "action.yaml"
+    text = actions.read_text(encoding="utf-8")
+    long = "Every game begins with a first card and goes on. " * 30
+    text = text.replace('en: "Action 2"}', 'en: "Ship\'s Action"}').replace(
+        'en: "Every game begins with a first card."}', f'en: "{long.strip()}"}}')
+    actions.write_text(text, encoding="utf-8")
+    characters = game / "character.yaml"
+    characters.write_text(characters.read_text(encoding="utf-8").replace(
+        "  cost: 1\n", "  cost: 1\n  replaces: ghost_card\n", 1), encoding="utf-8")
+    (game / "extra.yaml").write_text('- id: extra_1\n  type: action\n  name: {uk: "x", en: "y"\n  cost: 1\n',
+                                     encoding="utf-8")
+
+    result = forge_in_process("check", "mygame", "-v", cwd=tmp_path)
+    findings = [line for line in result.stderr.splitlines() if ": note: " not in line and line.startswith("cards/")
+                and not line.endswith(("finding", "findings"))]
+    assert result.returncode == 1
+    assert [line.split(": ")[:2] for line in findings] == [
+        ["cards/mygame/action.yaml:9:3", "text-overflow [action_1]"],
+        ["cards/mygame/character.yaml:9:3", "broken-reference [character_1]"],
+        ["cards/mygame/extra.yaml:4:3", "syntax"]], result.stderr
+    note = next(line for line in result.stderr.splitlines() if ": note: " in line)
+    assert note.startswith("cards/mygame/action.yaml:17:") and "Ship’s Action" in note
+    assert "mygame: 6 cards, 3 findings; 1 text with typewriter marks" in result.stderr
+
+    fixed = forge_in_process("check", "mygame", "--fix", cwd=tmp_path)
+    assert fixed.returncode == 1 and "typography written in 1 file" in fixed.stderr
+    assert actions.read_text(encoding="utf-8") == text.replace("Ship's", "Ship’s")  # comments, layout kept
+    assert "typewriter" not in fixed.stderr
+    assert [line.split(": ")[:2] for line in fixed.stderr.splitlines() if line.startswith("cards/")] == [
+        line.split(": ")[:2] for line in findings]
