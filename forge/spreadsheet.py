@@ -58,7 +58,7 @@ from .model.game import refusal
 from .workbook import Limits, workbook_rows
 from .yamledit import fresh, round_trip, update
 
-__all__ = ["Cell", "ImportResult", "Sheet", "import_sheet", "read_sheet", "SHEET_SUFFIXES"]
+__all__ = ["Cell", "ImportResult", "Sheet", "card_rows", "import_sheet", "read_sheet", "SHEET_SUFFIXES"]
 
 CSV_SUFFIXES = (".csv", ".tsv")
 CALAMINE_SUFFIXES = (".xlsx", ".xlsm", ".ods")
@@ -227,7 +227,7 @@ def _columns(sheet: Sheet, manifest: Any, type_id: str, model: Any) -> tuple[lis
                                           f"column {header!r} sets what column {clash.col} sets"))
             continue
         seen[path] = cell
-        columns.append(_Column(cell, path, _kind(path, spec.fields.get(path[0]))))
+        columns.append(_Column(cell, path, column_kind(path, spec.fields.get(path[0]))))
     if ("id",) not in seen:
         first = sheet.rows[0][0]
         findings.append(sheet.finding(first.row, first.col, "missing-column",
@@ -235,7 +235,7 @@ def _columns(sheet: Sheet, manifest: Any, type_id: str, model: Any) -> tuple[lis
     return columns, findings
 
 
-def _kind(path: tuple[str, ...], spec: Any) -> str:
+def column_kind(path: tuple[str, ...], spec: Any) -> str:
     """The type of the value a column holds: its field's type, walked down an object's fields
     (a text's locale is a plain string)."""
     kind = COMMON_TYPES.get(path[0]) if spec is None else spec.type
@@ -311,6 +311,14 @@ class _Row:
     id_col: int
 
 
+def card_rows(sheet: Sheet, manifest: Any, type_id: str, model: Any) -> tuple[list[_Row], list[Finding]]:
+    """Each row of the sheet as the card data it gives (`_Row.data`), by its header's columns;
+    findings for columns and cells that cannot be read."""
+    columns, findings = _columns(sheet, manifest, type_id, model)
+    rows, more = _rows(sheet, columns)
+    return rows, findings + more
+
+
 def _rows(sheet: Sheet, columns: list[_Column]) -> tuple[list[_Row], list[Finding]]:
     out, findings = [], []
     by_col = {c.cell.col: c for c in columns}
@@ -358,12 +366,12 @@ def _remove(data: dict, path: tuple[str, ...]) -> None:
 
 #: Key order of a new card, as this project's card files write them; the type's own fields
 #: come between `name` and `effects`, in the manifest's order.
-_FIRST = ("id", "type", "subtype", "set", "copies", "name")
-_LAST = ("effects", "text", "flavor", "art", "replaces")
+FIRST_KEYS = ("id", "type", "subtype", "set", "copies", "name")
+LAST_KEYS = ("effects", "text", "flavor", "art", "replaces")
 
 
 def _ordered(card: dict, fields: Iterable[str]) -> dict:
-    order = {key: n for n, key in enumerate((*_FIRST, *fields, *_LAST))}
+    order = {key: n for n, key in enumerate((*FIRST_KEYS, *fields, *LAST_KEYS))}
     return dict(sorted(card.items(), key=lambda item: order.get(item[0], len(order))))
 
 
@@ -424,9 +432,7 @@ def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None 
         result.findings = findings
         return result
     models = card_models(manifest)
-    columns, findings = _columns(table, manifest, type_id, models[type_id])
-    rows, more = _rows(table, columns)
-    findings += more
+    rows, findings = card_rows(table, manifest, type_id, models[type_id])
 
     # The file as it is: plain data by forge's loader (what check sees), and ruamel's round trip.
     existing: list[Any] = []

@@ -31,6 +31,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("import_cards", "Write or update cards/GAME/FILE.yaml from a sheet: one row per "
                "card, one column per field (name.uk, name.en for texts; effects as YAML flow "
                "text, e.g."),
+    "export": ("export_cards", "Write the cards of one type as a sheet (.csv, .xlsx, .ods): a row "
+               "per card, a column per field (name.uk, name.en for texts; effects and lists as YAML "
+               "flow text), the values as the card files write them, so `forge import GAME FILE "
+               "--type TYPE` reads it back to the same data."),
     "new": ("new", "Create cards/GAME/ and templates/GAME/ in the current folder: a manifest, two "
             "example cards per type, a layout per type, and a rulebook and cheat sheet per "
             "language."),
