@@ -160,8 +160,8 @@ def test_only_for_fields(game_copy):
     ("source: int", "'source' is a reserved name: forge's cards have"),
     ("lang: int", "'lang' is a reserved name: templates give it"),
     ("code: {type: str, pattern: '(a)\\1'}", "backreferences are not supported (patterns are matched in linear time"),
-    ("mood: {type: enum, values: []}", "mood.values: tuple should have at least 1 item"),
-    ("level: {type: int, max: 3, required: false, default: 4}", "default: input should be less than or equal to 3"),
+    ("mood: {type: enum, values: []}", "mood.values: should have at least 1 item"),
+    ("level: {type: int, max: 3, required: false, default: 4}", "default: should be less than or equal to 3"),
     ("note: {type: text, required: false, default: x}", "default: a text field takes no default"),
     ("then: {type: effects, required: false, default: [draw: 1]}", "default: an effects field's default is the empty list"),
     ("many: {type: list, of: int, max: -1}", "a list's min and max lengths lie within 0..1000000"),
@@ -290,3 +290,31 @@ def test_one_run_reports_every_finding_and_fix_mends_the_typography(tmp_path):
     assert "typewriter" not in fixed.stderr
     assert [line.split(": ")[:2] for line in fixed.stderr.splitlines() if line.startswith("cards/")] == [
         line.split(": ")[:2] for line in findings]
+
+
+@pytest.mark.parametrize("file, old, new, says, fix", [
+    ("action.yaml", "  type: action\n  set: base\n  name: {uk: \"Дія 1\"", "  typ: action\n  set: base\n  name: {uk: \"Дія 1\"",
+     "the card has no `type` key", "did you mean 'type' where it says 'typ'?"),
+    ("action.yaml", "type: action\n  set: base\n  name: {uk: \"Дія 1\"", "type: actoin\n  set: base\n  name: {uk: \"Дія 1\"",
+     "type 'actoin' is not a card type of this game", "did you mean 'action'?"),
+    ("action.yaml", "  name: {uk: \"Дія 1\"", "  nmae: {uk: \"Дія 1\"", "unknown key 'nmae'", "did you mean 'name'?"),
+    ("game.yaml", "card_types:", "card_typs:", "unknown key 'card_typs'", "did you mean 'card_types'?"),
+    ("game.yaml", "card_size: {width: 63, height: 88}", "card_size: a3",
+     "card_size: should be a mapping (key: value) (got 'a3')", ""),
+    ("action.yaml", "cost: 1", "cost: one", "cost: should be a whole number (got 'one')", ""),
+])
+def test_a_misspelt_key_or_value_gets_did_you_mean_in_forges_words(tmp_path, file, old, new, says, fix):
+    """Never pydantic's words ("Input should be a valid dictionary or instance of CardSize",
+    "Value error, ...") nor «type None is not a card type»."""
+    from forge.model import load_game
+    from forge.scaffold import scaffold
+    scaffold(tmp_path, "g", ["uk", "en"], ["action"])
+    path = tmp_path / "cards" / "g" / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    _, findings = load_game(tmp_path / "cards" / "g")
+    found = [f for f in findings if says in f.message]
+    assert found and found[0].fix == fix and found[0].line > 0, [str(f) for f in findings]
+    for f in findings:
+        assert not any(w in str(f) for w in ("Input should", "input should", "Value error", "None", "instance of"))

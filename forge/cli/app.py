@@ -254,7 +254,7 @@ class Output:
 def counted(n: int, one: str, many: str = "") -> str:
     """`n` and an English noun in the form that goes with it: "1 finding", "3 findings"."""
     from ..text.plural import plural
-    return f"{n:,} {plural(n, (one, many or one + 's'), 'en')}"
+    return f"{n} {plural(n, (one, many or one + 's'), 'en')}"
 
 
 def resolve_games(names: list[str] | None) -> list[Path]:

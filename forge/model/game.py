@@ -1,13 +1,15 @@
 """A game: its manifest and every card, loaded from `cards/<game>/` with findings for bad input."""
 from __future__ import annotations
 
+import difflib
 import os
 import re
+import types
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Annotated, Any, Iterator, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -16,7 +18,7 @@ from ..load import MAX_FILE_BYTES, Document, load_yaml
 from ..paths import DataPathError, data_path
 from ..resources import BUILTIN
 from .cards import COMMON_KEYS, Card, Operation, card_models, place
-from .fields import walk_effects
+from .fields import refusal_reason, walk_effects
 from .manifest import manifest_model, read_locales
 
 MANIFEST = "game.yaml"
@@ -161,7 +163,7 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
         manifest = manifest_model(locales).model_validate(doc.data)
         models = card_models(manifest)
     except ValidationError as exc:
-        return None, validation_findings(doc, exc, (), locales=locales)
+        return None, validation_findings(doc, exc, (), model=manifest_model(locales), locales=locales)
     if manifest.id != root.name:
         findings.append(doc.finding(("id",), "manifest", f"id {manifest.id!r} differs from the "
                                     f"folder name {root.name!r}", "rename one of them"))
@@ -231,11 +233,20 @@ def read_cards(doc: Document, models: dict[str, type[Card]], out: list[Card],
         card_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
         if card_id:
             ids.add(card_id)
-        model = models.get(raw.get("type"))
+        type_id = raw.get("type")
+        model = models.get(type_id) if isinstance(type_id, str) else None
         if model is None:
-            findings.append(doc.finding((i, "type"), "unknown-type",
-                                        f"type {raw.get('type')!r} is not a card type of this game",
-                                        "use one of: " + ", ".join(models), card=card_id))
+            if "type" not in raw:
+                near = _near("type", [k for k in raw if isinstance(k, str)])
+                findings.append(doc.finding((i,), "missing", "the card has no `type` key",
+                                            f"did you mean 'type' where it says {near!r}?" if near
+                                            else "add type: one of " + ", ".join(models), card=card_id))
+            else:
+                near = _near(str(type_id), list(models))
+                findings.append(doc.finding((i, "type"), "unknown-type",
+                                            f"type {_short(type_id) or repr(type_id)} is not a card type of this game",
+                                            f"did you mean {near!r}?" if near else "use one of: " + ", ".join(models),
+                                            card=card_id))
             continue
         try:
             card = model.model_validate(raw)
@@ -255,9 +266,13 @@ def validation_findings(doc: Document, exc: ValidationError, prefix: tuple, card
         loc = _clean_loc(err["loc"])
         kind, here = err["type"], _dotted(loc)
         value = _short(err.get("input"))
+        fix = ""
         if kind == "extra_forbidden":
-            allowed = f"; allowed: {', '.join(model.model_fields)}" if model and len(loc) == 1 else ""
+            keys = _keys_at(model, loc[:-1]) if model is not None else []
+            allowed = f"; allowed: {', '.join(keys)}" if keys and len(loc) == 1 else ""
             code, message = "unknown-key", f"unknown key {loc[-1]!r}{allowed}"
+            near = _near(str(loc[-1]), keys)
+            fix = f"did you mean {near!r}?" if near else ""
         elif kind == "missing":
             code = "missing-locale" if len(loc) > 1 and loc[-1] in locales else "missing"
             message = (f"no {loc[-1]!r} string for {_dotted(loc[:-1])}" if code == "missing-locale"
@@ -267,14 +282,54 @@ def validation_findings(doc: Document, exc: ValidationError, prefix: tuple, card
             name = next(iter(given)) if isinstance(given, dict) and given else given
             code, message = "unknown-operation", f"{here}: {name!r} is {err['msg']}"
         elif kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
-            code, message = "out-of-range", f"{here}: {value}: {err['msg'].lower()}"
+            code, message = "out-of-range", f"{here}: {value}: {refusal_reason(err)}"
         elif kind in ("literal_error", "enum"):
-            code, message = "bad-value", f"{here}: {value}: {err['msg'].lower()}"
+            code, message = "bad-value", f"{here}: {value}: {refusal_reason(err)}"
         else:
-            reason = err["msg"].removeprefix("Value error, ")  # our own validators' words
-            code, message = "invalid", f"{here}: {reason.lower()}" + (f" (got {value})" if value else "")
-        findings.append(doc.finding(prefix + loc, code, message, card=card))
+            code, message = "invalid", f"{here}: {refusal_reason(err)}" + (f" (got {value})" if value else "")
+        findings.append(doc.finding(prefix + loc, code, message, fix, card=card))
     return findings
+
+
+def _near(word: str, choices: list[str]) -> str:
+    """The choice `word` is most likely a misspelling of, or ""."""
+    close = difflib.get_close_matches(word, choices, n=1)
+    return close[0] if close else ""
+
+
+def _keys_at(model: Any, path: tuple) -> list[str]:
+    """The keys a mapping at `path` inside `model` may have (its model's fields), or [] where
+    the path leads to no model."""
+    tp = model
+    for step in path:
+        tp = _unwrapped(tp)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            field = tp.model_fields.get(step) if isinstance(step, str) else None
+            if field is None:
+                return []
+            tp = field.annotation
+        elif get_origin(tp) is dict:
+            tp = get_args(tp)[1]
+        elif get_origin(tp) in (tuple, list) and get_args(tp):
+            tp = get_args(tp)[0]
+        else:
+            return []
+    tp = _unwrapped(tp)
+    return list(tp.model_fields) if isinstance(tp, type) and issubclass(tp, BaseModel) else []
+
+
+def _unwrapped(tp: Any) -> Any:
+    """`tp` without `Annotated` and an optional's `None`."""
+    while True:
+        if get_origin(tp) is Annotated:
+            tp = get_args(tp)[0]
+        elif get_origin(tp) in (Union, types.UnionType):
+            inner = [a for a in get_args(tp) if a is not type(None)]
+            if len(inner) != 1:
+                return tp
+            tp = inner[0]
+        else:
+            return tp
 
 
 def _clean_loc(loc: tuple) -> tuple:
