@@ -75,7 +75,7 @@ class Watched:
             found = read_locales(doc.data) if doc is not None else ()
             langs = list(found) if isinstance(found, tuple) else []
         else:
-            langs = [lang]
+            langs = lang.split(",")
         return [(out / self.id / each).resolve() for each in langs]
 
     def sheets(self) -> dict[Path, list[str]]:
@@ -110,7 +110,7 @@ def products_for(game: Watched, path: Path, products: list[str], lang: str | Non
         kind, _, rest = path.name.partition(".")
         if kind in TEMPLATE_PRODUCTS and rest.endswith(".md.j2"):
             file_lang = rest[: -len(".md.j2")]
-            if lang is not None and file_lang != lang:
+            if lang is not None and file_lang not in lang.split(","):
                 return []
             return [p for p in products if p in TEMPLATE_PRODUCTS[kind]]
     if any(path.is_relative_to(folder) for folder in (game.root, game.templates, game.common)):
@@ -247,7 +247,7 @@ def file_list(paths: list[Path]) -> str:
 def watch(
     games: Optional[list[str]] = typer.Argument(None, help="Game ids or folders; default: every game.",
                                                 autocompletion=complete_games),
-    lang: Optional[str] = typer.Option(None, "--lang", help="Language; default: as forge build."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="Languages, comma-separated; default: as forge build."),
     what: Optional[str] = typer.Option(None, "--what", autocompletion=complete_products,
                                        help="Products, comma-separated; default: every default "
                                        "product of forge build."),
