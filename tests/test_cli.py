@@ -77,8 +77,8 @@ def test_output_bytes_do_not_depend_on_the_other_products_of_the_run(tmp_path):
 
 # -- conventions every command shares (issue 14): data on stdout, words on stderr -------------
 
-COMMANDS = ("build", "check", "cards", "scenario", "schema", "simulate", "new", "import", "watch",
-            "preview")
+COMMANDS = ("build", "check", "cards", "scenario", "schema", "simulate", "new", "import", "export",
+            "watch", "preview")
 
 
 def _cli():
