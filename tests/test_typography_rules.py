@@ -38,6 +38,7 @@ def show(text: str) -> str:
     # dashes, minus, ranges, ellipsis
     ("Перший - хто ходить", "Перший_— хто ходить"),
     ("Перший — хто ходить", "Перший_— хто ходить"),
+    ("Перший -- хто ходить", "Перший_— хто ходить"),  # a typewriter's dash
     ("-2 до Сили", f"{MINUS}2_до_Сили"),
     ("кидок (-1)", f"кидок ({MINUS}1)"),
     ("1-3: нічого", "1–3: нічого"),
@@ -53,6 +54,7 @@ def test_uk_rules(raw, printed):
     ("the 'quoted' word", "the ‘quoted’ word"),
     ("Smugglers' League", "Smugglers’ League"),
     ("draw 3 cards - then discard", "draw 3_cards_– then discard"),
+    ("draw 3 cards -- then discard", "draw 3_cards_– then discard"),
     ("gets -1 Speed", f"gets {MINUS}1_Speed"),
 ])
 def test_en_rules(raw, printed):
