@@ -32,7 +32,8 @@ def import_cards(
     """Write or update cards/GAME/FILE.yaml from a sheet: one row per card, one column per field
     (name.uk, name.en for texts; effects as YAML flow text, e.g. `draw: 3`). An existing file
     keeps its comments, order and other cards. Every finding names the sheet's row and column;
-    a row that cannot become a card stops the import (nothing written, exit 1). With --format
+    a row that cannot become a card, or that the data checks find wrong (an id another card
+    has), stops the import (nothing written, exit 1), with --dry-run or without. With --format
     json, stdout is one object: file, written, added, updated, kept, findings."""
     show = Output(format, quiet, verbose)
     (root,) = resolve_games([game])
