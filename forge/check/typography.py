@@ -28,8 +28,8 @@ from ..yamledit import round_trip
 
 #: What a typewriter writes for a mark the language prints otherwise.
 MARKS = ('"', "'", "`", "--", "...")
-#: A Jinja expression, statement or comment of an operation template, kept as it is.
 _SPACES = re.compile(r"[ \u00a0]+")
+#: A Jinja expression, statement or comment of an operation template, kept as it is.
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
 
 

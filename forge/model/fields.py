@@ -105,8 +105,9 @@ def refusal_reason(err: Any) -> str:
         return f"should be {ctx.get('expected', '')}".rstrip()
     if kind in ("too_short", "too_long"):
         least = kind == "too_short"
-        n = ctx.get("min_length" if least else "max_length")
-        return f"should have at {'least' if least else 'most'} {n} {'item' if n == 1 else 'items'}"
+        from ..text.plural import plural
+        n = ctx.get("min_length" if least else "max_length", 0)
+        return f"should have at {'least' if least else 'most'} {n} {plural(n, ('item', 'items'), 'en')}"
     if kind == "string_too_short":
         return "should not be empty"
     if kind == "string_pattern_mismatch":
