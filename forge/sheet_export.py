@@ -3,7 +3,9 @@
 The cards of one type (of one card file with `file`) become one row each, in the files' order,
 with the columns `forge.spreadsheet` reads: `id`, `subtype`, `set`, `copies`, `name.uk`,
 `name.en` ..., the type's own fields in the manifest's order (an `object` field a column per
-part, `stats.attack`), then `effects`, `text`, `flavor`, `art`, `replaces`. The values are the
+part, `stats.attack`), then `effects`, `text`, `flavor`, `art`, `replaces`. The columns of `id`,
+`set`, `name` and the type's own fields are always there, so the sheet of a type with no cards
+yet is a form to fill in; the others come where a card uses them. The values are the
 ones written in the card files, not the model's: importing the sheet into the file it came from
 leaves the file as it was, byte for byte. Numbers are number cells and true/false boolean cells
 (CSV: their text); lists, effects and any other structure are YAML flow text
@@ -72,7 +74,12 @@ def sheet_rows(game: Game, type_id: str, cards: list[dict]) -> list[list[Any]]:
     fields = game.manifest.card_types[type_id].fields
     flat = [dict(_cells(card, fields)) for card in cards]
     order = {key: n for n, key in enumerate((*FIRST_KEYS, *fields, *LAST_KEYS))}
-    seen = dict.fromkeys(path for row in flat for path in row)
+    locales = game.manifest.locales
+    # the keys every card of the type may have, so that a sheet of no cards is one to fill in
+    always = [("id",), ("set",), *(("name", lang) for lang in locales),
+              *((name, lang) if spec.type == "text" else (name,) for name, spec in fields.items()
+                if spec.type != "object" for lang in (locales if spec.type == "text" else locales[:1]))]
+    seen = dict.fromkeys([*always, *(path for row in flat for path in row)])
     columns = sorted(seen, key=lambda path: order.get(path[0], len(order)))  # stable: first seen
     return [[".".join(path) for path in columns],
             *[[row.get(path) for path in columns] for row in flat]]

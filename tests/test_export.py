@@ -59,3 +59,14 @@ def test_export_refuses_an_unknown_type_and_format(tmp_path):
     bad_format = forge_in_process("export", "love_formula", str(tmp_path / "x.xls"), "--type", "goal")
     assert bad_format.returncode == 2 and ".csv, .xlsx, .ods" in bad_format.stderr
     assert not list(tmp_path.iterdir())
+
+
+def test_a_type_with_no_cards_exports_as_a_form_to_fill_in(products, tmp_path):
+    """The header holds id, set, every locale's name and the type's own fields; no row."""
+    game = products.game("love_formula")
+    sheet = tmp_path / "goals.ods"
+    assert export_sheet(game, "vp", sheet, "base_actions") == 0
+    (header,) = read_sheet(sheet)[0].rows
+    assert [cell.value for cell in header][:4] == ["id", "set", "name.uk", "name.en"]
+    assert {f"{name}.uk" if spec.type == "text" else name
+            for name, spec in game.manifest.card_types["vp"].fields.items()} <= {c.value for c in header}
