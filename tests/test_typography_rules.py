@@ -202,3 +202,17 @@ def test_fix_typesets_an_operation_template_literal_text_only(game_copy):
     comments = [line for line in text.splitlines() if line.lstrip().startswith("#")]
     assert comments and comments == [line for line in fixed.splitlines() if line.lstrip().startswith("#")]
     assert fix_typography(folder, ("uk", "en")) == []  # nothing left to mend
+
+
+def test_fix_never_writes_through_a_link_out_of_the_game(game_copy, tmp_path):
+    from forge.check.typography import fix_typography
+    folder = game_copy("rules_does_not_exist")
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text((folder / "classes.yaml").read_text(encoding="utf-8").replace(
+        'en: "', 'en: "It\'s ', 1), encoding="utf-8")
+    before = outside.read_bytes()
+    assert b"It's " in before
+    (folder / "classes.yaml").unlink()
+    (folder / "classes.yaml").symlink_to(outside)
+    assert fix_typography(folder, ("uk", "en")) == []
+    assert outside.read_bytes() == before

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import Finding
-from ..files import write_atomic
+from ..files import write_files
 from ..model import Game
 from ..model.cards import card_document
-from ..model.game import MANIFEST, card_files
+from ..model.game import MANIFEST, card_files, refusal
 from ..text.typography import NBSP, typeset, typeset_between
 from ..yamledit import round_trip
 
@@ -49,10 +49,12 @@ def typography_notes(game: Game) -> list[Finding]:
 
 def fix_typography(game_root: Path, locales: tuple[str, ...]) -> list[Path]:
     """Typeset the typewriter marks of every localised string in the game's manifest and card
-    files, in place; the files changed. A file that does not parse is left alone (`forge check`
-    reports it)."""
-    changed = []
+    files, in place, all files or none; the files changed. A file that does not parse, or a
+    link that leads out of the game folder, is left alone (`forge check` reports it)."""
+    mended_files: dict[Path, bytes] = {}
     for path in [game_root / MANIFEST, *card_files(game_root)]:
+        if refusal(game_root, path.name, "card file") is not None:
+            continue  # a link leading out of the game is neither read nor written through
         edits = 0
 
         def edit(doc: Any) -> None:
@@ -67,9 +69,9 @@ def fix_typography(game_root: Path, locales: tuple[str, ...]) -> list[Path]:
         except Exception:  # noqa: BLE001 (ruamel refusing a file: forge check says why)
             continue
         if edits:
-            write_atomic(path.resolve(), text.encode("utf-8"))
-            changed.append(path)
-    return changed
+            mended_files[path] = text.encode("utf-8")
+    write_files({path.resolve(): data for path, data in mended_files.items()})
+    return list(mended_files)
 
 
 def mended(text: str, lang: str, template: bool = False) -> str:
