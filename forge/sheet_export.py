@@ -31,7 +31,7 @@ from .errors import ForgeError, UsageError, display_path
 from .files import write_atomic
 from .load import load_yaml
 from .model import Game
-from .model.game import card_files
+from .model.game import card_files, refusal
 from .spreadsheet import FIRST_KEYS, LAST_KEYS, column_kind
 
 __all__ = ["EXPORT_SUFFIXES", "export_sheet", "sheet_rows"]
@@ -48,7 +48,7 @@ def export_sheet(game: Game, type_id: str, path: Path, file: str | None = None) 
     if type_id not in game.manifest.card_types:
         raise UsageError(f"{game.id} has no card type {type_id!r} "
                          f"(it has {', '.join(game.manifest.card_types)})")
-    files = card_files(game.root)
+    files = [p for p in card_files(game.root) if refusal(game.root, p.name, "card file") is None]
     if file is not None:
         files = [p for p in files if p.stem == file.removesuffix(".yaml")]
         if not files:
