@@ -302,8 +302,13 @@ def _keys_at(model: Any, path: tuple) -> list[str]:
     the path leads to no model."""
     tp = model
     for step in path:
+        operations = _operation_models(tp)
         tp = _unwrapped(tp)
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
+        if operations is not None:  # an effect step: `draw: {count: 1}`
+            if step not in operations:
+                return []
+            tp = operations[step]
+        elif isinstance(tp, type) and issubclass(tp, BaseModel):
             field = tp.model_fields.get(step) if isinstance(step, str) else None
             if field is None:
                 return []
@@ -316,6 +321,17 @@ def _keys_at(model: Any, path: tuple) -> list[str]:
             return []
     tp = _unwrapped(tp)
     return list(tp.model_fields) if isinstance(tp, type) and issubclass(tp, BaseModel) else []
+
+
+def _operation_models(tp: Any) -> dict[str, type[BaseModel]] | None:
+    """The parameter model of each operation, if `tp` is an effect step (`forge.model.cards`
+    validates one with its `_OperationValidator`, which holds them as `params`)."""
+    if get_origin(tp) is Annotated:
+        for meta in get_args(tp)[1:]:
+            params = getattr(getattr(meta, "func", None), "params", None)
+            if isinstance(params, dict):
+                return params
+    return None
 
 
 def _unwrapped(tp: Any) -> Any:
