@@ -25,10 +25,41 @@ def card_file_schema(manifest: Any) -> dict[str, Any]:
     return schema
 
 
+_TEXT = {"type": "object", "additionalProperties": {"type": "string", "minLength": 1}, "minProperties": 1,
+         "description": "A string per locale, e.g. {uk: ..., en: ...}"}
+
+
+def manifest_schema(locales: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """JSON Schema of a manifest (`game.yaml`) whose localised strings carry `locales`, or
+    (None) any locales. The shorthands the model reads are in it too: a field spec written as
+    its type alone (`cost: int`), a `ref` field's `to` as one type."""
+    from .model.manifest import manifest_model, text_model
+
+    schema = manifest_model(locales or ("en",)).model_json_schema()
+    defs = schema["$defs"]
+    if locales is None:
+        defs[text_model(("en",)).__name__] = _TEXT
+    spec = defs.pop("FieldSpec")
+    spec["properties"]["to"]["anyOf"].append({"type": "string"})
+    defs["FieldSpecMapping"] = _renamed(spec, "#/$defs/FieldSpec", "#/$defs/FieldSpecMapping")
+    defs["FieldSpec"] = {"anyOf": [{"$ref": "#/$defs/FieldSpecMapping"}, spec["properties"]["type"]]}
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "Card Forge manifest (game.yaml)"
+    return schema
+
+
+def _renamed(node: Any, old: str, new: str) -> Any:
+    """`node` with every `$ref` to `old` made one to `new` (a spec's own `of` and `fields`)."""
+    if isinstance(node, dict):
+        return {k: (new if k == "$ref" and v == old else _renamed(v, old, new)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_renamed(v, old, new) for v in node]
+    return node
+
+
 def generic_card_file_schema() -> dict[str, Any]:
     """The keys every game's cards share; game fields are allowed but not described."""
-    text = {"type": "object", "additionalProperties": {"type": "string", "minLength": 1},
-            "description": "A string per locale, e.g. {uk: ..., en: ...}"}
+    text = _TEXT
     card = {
         "type": "object",
         "required": ["id", "type", "set", "name"],

@@ -25,16 +25,17 @@ the card's own when updated, else the manifest's first set.
 
 Validation is forge's: the rows become a document whose positions are sheet cells, validated
 by the card models `load_game` uses (`forge.model.game.read_cards`), then the game with those
-cards runs every check of `forge check` (`forge.check.DATA_CHECKS`, `DERIVED_CHECKS`). So every
+cards runs every check of `forge check` (`forge.check.run_checks`). So every
 finding about an imported card names the sheet, the row and the column: `cards.csv:7:3: ...`.
 
 Writing: the cards go into `cards/<game>/<file>.yaml` (by default the sheet's name). A card
 whose id is already in that file is updated in place and the others keep their order, comments
 and formatting (ruamel.yaml round trip); new cards are appended in the sheet's order; cards the
 sheet does not name stay. Nothing is written while a row cannot become a card (a model error
-or a cell that cannot be read): the file would lose that card. Findings of the other checks
-(references, counts in the manifest, text fit ...) are reported after writing, as `forge check`
-would report them.
+or a cell that cannot be read: the file would lose that card) or the data checks find one of
+the sheet's cards wrong (an id another card has, a reference to no card: the file would hold
+the conflict); `--dry-run` refuses the same rows. Findings of the other checks (counts in the
+manifest, text fit ...) are reported after writing, as `forge check` would report them.
 """
 from __future__ import annotations
 
@@ -55,8 +56,9 @@ from .model import Game, load_game
 from .model.cards import COMMON_KEYS, card_models
 from .model.game import refusal
 from .workbook import Limits, workbook_rows
+from .yamledit import fresh, round_trip, update
 
-__all__ = ["Cell", "ImportResult", "Sheet", "import_sheet", "read_sheet", "SHEET_SUFFIXES"]
+__all__ = ["Cell", "ImportResult", "Sheet", "card_rows", "import_sheet", "read_sheet", "SHEET_SUFFIXES"]
 
 CSV_SUFFIXES = (".csv", ".tsv")
 CALAMINE_SUFFIXES = (".xlsx", ".xlsm", ".ods")
@@ -225,7 +227,7 @@ def _columns(sheet: Sheet, manifest: Any, type_id: str, model: Any) -> tuple[lis
                                           f"column {header!r} sets what column {clash.col} sets"))
             continue
         seen[path] = cell
-        columns.append(_Column(cell, path, _kind(path, spec.fields.get(path[0]))))
+        columns.append(_Column(cell, path, column_kind(path, spec.fields.get(path[0]))))
     if ("id",) not in seen:
         first = sheet.rows[0][0]
         findings.append(sheet.finding(first.row, first.col, "missing-column",
@@ -233,7 +235,7 @@ def _columns(sheet: Sheet, manifest: Any, type_id: str, model: Any) -> tuple[lis
     return columns, findings
 
 
-def _kind(path: tuple[str, ...], spec: Any) -> str:
+def column_kind(path: tuple[str, ...], spec: Any) -> str:
     """The type of the value a column holds: its field's type, walked down an object's fields
     (a text's locale is a plain string)."""
     kind = COMMON_TYPES.get(path[0]) if spec is None else spec.type
@@ -309,6 +311,14 @@ class _Row:
     id_col: int
 
 
+def card_rows(sheet: Sheet, manifest: Any, type_id: str, model: Any) -> tuple[list[_Row], list[Finding]]:
+    """Each row of the sheet as the card data it gives (`_Row.data`), by its header's columns;
+    findings for columns and cells that cannot be read."""
+    columns, findings = _columns(sheet, manifest, type_id, model)
+    rows, more = _rows(sheet, columns)
+    return rows, findings + more
+
+
 def _rows(sheet: Sheet, columns: list[_Column]) -> tuple[list[_Row], list[Finding]]:
     out, findings = [], []
     by_col = {c.cell.col: c for c in columns}
@@ -356,12 +366,12 @@ def _remove(data: dict, path: tuple[str, ...]) -> None:
 
 #: Key order of a new card, as this project's card files write them; the type's own fields
 #: come between `name` and `effects`, in the manifest's order.
-_FIRST = ("id", "type", "subtype", "set", "copies", "name")
-_LAST = ("effects", "text", "flavor", "art", "replaces", "back")
+FIRST_KEYS = ("id", "type", "subtype", "set", "copies", "name")
+LAST_KEYS = ("effects", "text", "flavor", "art", "replaces", "back")
 
 
 def _ordered(card: dict, fields: Iterable[str]) -> dict:
-    order = {key: n for n, key in enumerate((*_FIRST, *fields, *_LAST))}
+    order = {key: n for n, key in enumerate((*FIRST_KEYS, *fields, *LAST_KEYS))}
     return dict(sorted(card.items(), key=lambda item: order.get(item[0], len(order))))
 
 
@@ -383,6 +393,7 @@ def _merge(old: Any, new: Any) -> Any:
 class ImportResult:
     target: Path
     written: bool = False
+    refused: bool = False  # the sheet's rows have findings that keep them out of the file
     added: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)  # cards of the file the sheet does not name
@@ -402,7 +413,7 @@ def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None 
                  file: str | None = None, sheet: str | None = None, write: bool = True) -> ImportResult:
     """Import the rows of a sheet as cards of `type_id` into the game at `root` (see the module
     docstring); `write=False` only validates."""
-    from .check import DATA_CHECKS, DERIVED_CHECKS
+    from .check import run_checks
     from .model.game import read_cards
 
     target = target_file(root, sheet_path, file)
@@ -421,9 +432,7 @@ def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None 
         result.findings = findings
         return result
     models = card_models(manifest)
-    columns, findings = _columns(table, manifest, type_id, models[type_id])
-    rows, more = _rows(table, columns)
-    findings += more
+    rows, findings = card_rows(table, manifest, type_id, models[type_id])
 
     # The file as it is: plain data by forge's loader (what check sees), and ruamel's round trip.
     existing: list[Any] = []
@@ -482,12 +491,12 @@ def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None 
     declared = frozenset(set(game.declared_ids) | ids)
     merged = Game(root, manifest, tuple(cards), declared, game.manifest_doc)
     others = [f for f in game_findings if not (f.file == here and f.card in named)]
-    checked = list(others)
-    for check in DATA_CHECKS:
-        checked.extend(check(merged))
-    if not checked and not refused:
-        for check in DERIVED_CHECKS:
-            checked.extend(check(merged))
+    data_findings, more = run_checks(merged, complete=not others and not refused)
+    checked = others + data_findings + more
+    # a card the data checks find wrong (a duplicate id, a broken reference) is refused like a
+    # row that is not a card: writing it would put the conflict in the file
+    refused = refused or any(f.file == table.name for f in data_findings)
+    result.refused = refused
     result.findings = sorted(set(findings + checked),
                              key=lambda f: (f.file != table.name, f.file, f.line, f.col, f.code, f.message))
     result.added = [str(c.get("id")) for c in data if c.get("id") not in old_by_id]
@@ -496,7 +505,7 @@ def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None 
     if refused or not write:
         return result
     try:
-        text = _yaml_text(target, data, [r.cleared for r in rows], table.name, type_id)
+        text = _yaml_text(target, data, table.name, type_id)
     except Exception as exc:  # noqa: BLE001 (ruamel refusing a file forge's own loader read)
         raise ForgeError(f"{here}: cannot update the file keeping its comments and order "
                          f"(ruamel.yaml: {type(exc).__name__}: {exc}); nothing was written") from exc
@@ -506,202 +515,35 @@ def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None 
 
 
 # --------------------------------------------------------------------------------------------
-# Writing YAML that keeps what it can
+# Writing
 
 
-def _yaml_text(target: Path, cards: list[dict], cleared: list[list[tuple[str, ...]]], source: str,
-               type_id: str) -> str:
+def _yaml_text(target: Path, cards: list[dict], source: str, type_id: str) -> str:
     """The card file with `cards` updated in place or appended, by ruamel.yaml's round trip."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.comments import CommentedSeq
+    def edit(doc: Any) -> None:
+        index = {c.get("id"): n for n, c in enumerate(doc) if hasattr(c, "get")}
+        for card in cards:
+            n = index.get(card.get("id"))
+            if n is None:
+                doc.append(fresh(card))
+                doc.yaml_set_comment_before_after_key(len(doc) - 1, before="\n")
+                index[card.get("id")] = len(doc) - 1
+            else:
+                update(doc[n], card)
 
-    yaml = YAML()  # round trip: comments, order, flow style and quotes are kept
-    yaml.preserve_quotes = True
-    yaml.width = 4096
-    if target.exists():
-        text = target.read_text(encoding="utf-8")
-        mapping, offset, top = _style(text)
-        doc = yaml.load(text)
-        if doc is None:
-            doc = CommentedSeq()
-    else:
-        mapping, offset, top = 2, 2, 0
-        doc = CommentedSeq()
-        doc.yaml_set_start_comment(f"{type_id} cards imported from {source} by forge import; "
-                                   "edit here or import again.\n")
-    # ruamel puts every sequence's dashes `offset` in, the top level's too: shift it back
-    yaml.indent(mapping=mapping, sequence=offset + 2, offset=offset)
-    dedent = max(offset - top, 0)
-    index = {c.get("id"): n for n, c in enumerate(doc) if hasattr(c, "get")}
-    for card, gone in zip(cards, cleared):
-        n = index.get(card.get("id"))
-        if n is None:
-            doc.append(_fresh(card))
-            doc.yaml_set_comment_before_after_key(len(doc) - 1, before="\n")
-            index[card.get("id")] = len(doc) - 1
-        else:
-            _update(doc[n], card)
-    out = io.StringIO()
-    if dedent:
-        _shift_end_comments(doc, dedent)
-    yaml.dump(doc, out, transform=(lambda s: _dedent(s, dedent)) if dedent else None)
-    text = out.getvalue()
-    if dedent:  # the shifted text must say what ruamel wrote; if not (a block scalar), keep that
-        plain = io.StringIO()
-        _shift_end_comments(doc, -dedent)
-        yaml.dump(doc, plain)
-        if YAML(typ="safe").load(text) != YAML(typ="safe").load(plain.getvalue()):
-            text = plain.getvalue()
-    return text
+    header = f"{type_id} cards imported from {source} by forge import; edit here or import again."
+    return round_trip(target, edit, header)
 
 
-_KEY = re.compile(r"( *)[^\s#-][^:#]*:\s*(#.*)?")
-_DASH = re.compile(r"( *)- ")
-
-
-def _style(text: str) -> tuple[int, int, int]:
-    """A card file's indentation, as (mapping indent, dash offset of a nested list, column of
-    the top level's dashes); this project's style is (2, 2, 0):
-
-        - id: kiss
-          flavor:
-            en: ...
-          effects:
-            - draw: 3
-    """
-    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    top = next((len(m[1]) for line in lines if (m := _DASH.match(line))), 0)
-    mapping = offset = None
-    for above, below in zip(lines, lines[1:]):
-        key = _KEY.fullmatch(above)
-        if key is None:
-            continue
-        depth = len(key[1])
-        if offset is None and (dash := _DASH.match(below)) and len(dash[1]) >= depth and len(dash[1]) > top:
-            offset = len(dash[1]) - depth
-        elif mapping is None and not _DASH.match(below) and len(below) - len(below.lstrip()) > depth:
-            mapping = len(below) - len(below.lstrip()) - depth
-    return mapping or 2, 2 if offset is None else offset, top
-
-
-def _shift_end_comments(node: Any, by: int) -> None:
-    """Move the comments at the end of lines `by` columns right: ruamel writes each at the
-    column it had, and `_dedent` then shifts their lines left."""
-    import copy
-
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-    if isinstance(node, CommentedMap):
-        slot, children = 2, node.values()
-    elif isinstance(node, CommentedSeq):
-        slot, children = 0, node
-    else:
-        return
-    for entry in node.ca.items.values():
-        token = entry[slot] if len(entry) > slot else None
-        mark = getattr(token, "start_mark", None)
-        if mark is not None and not token.value.startswith("\n"):
-            mark = copy.copy(mark)
-            mark.column = max(mark.column + by, 0)
-            token.start_mark = mark
-    for child in children:
-        _shift_end_comments(child, by)
-
-
-def _dedent(text: str, by: int) -> str:
-    pad = " " * by
-    return "".join(line[by:] if line.startswith(pad) and not line.lstrip().startswith("#") else line
-                   for line in text.splitlines(keepends=True))
-
-
-def _is_text(value: Any) -> bool:
-    """A localised string: a mapping of locale codes to strings."""
-    return isinstance(value, dict) and bool(value) and all(
-        isinstance(k, str) and re.fullmatch(r"[a-z]{2,3}(_[A-Z]{2})?", k) and isinstance(v, str)
-        for k, v in value.items())
-
-
-def _fresh(value: Any) -> Any:
-    """Plain data as ruamel nodes in this project's style: localised strings as one-line
-    mappings of double-quoted strings, effects and other lists as block lists of flow items."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-    from ruamel.yaml.scalarstring import DoubleQuotedScalarString
-
-    if _is_text(value):
-        node = CommentedMap((k, DoubleQuotedScalarString(v)) for k, v in value.items())
-        node.fa.set_flow_style()
-        return node
-    if isinstance(value, dict):
-        return CommentedMap((k, _fresh(v)) for k, v in value.items())
-    if isinstance(value, list):
-        if all(not isinstance(v, (dict, list)) for v in value):
-            return _flow_inner(value)  # [techno, house]
-        return CommentedSeq(_flow(v) for v in value)
-    return value
-
-
-def _flow(value: Any) -> Any:
-    """A list item: a mapping or list inside it on one line ({count: 1, from: hand})."""
-    from ruamel.yaml.comments import CommentedMap
-
-    if isinstance(value, dict):
-        return CommentedMap((k, _flow_inner(v)) for k, v in value.items())
-    return _flow_inner(value)
-
-
-def _flow_inner(value: Any) -> Any:
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-    if isinstance(value, dict):
-        node = CommentedMap((k, _flow_inner(v)) for k, v in value.items())
-        node.fa.set_flow_style()
-        return node
-    if isinstance(value, list):
-        node = CommentedSeq(_flow_inner(v) for v in value)
-        node.fa.set_flow_style()
-        return node
-    return value
-
-
-def _plain(value: Any) -> Any:
-    """ruamel's nodes as plain data, to compare."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    if isinstance(value, str):
-        return str(value)
-    return value
-
-
-def _update(node: Any, card: dict) -> None:
-    """Make the ruamel mapping `node` hold `card`, touching only what differs: an equal value
-    keeps its formatting and comments, a new key goes last, a key the card lost is removed."""
-    for key in [k for k in node if k not in card]:
-        del node[key]
-    for key, value in card.items():
-        if key in node and _plain(node[key]) == value:
-            continue
-        old = node.get(key)
-        if isinstance(old, dict) and isinstance(value, dict):
-            _update(old, value)
-        elif isinstance(old, str) and isinstance(value, str) and type(old) is not str:
-            node[key] = type(old)(value)  # keep the string's quotes
-        else:
-            node[key] = _fresh(value)
-
-
-def summary(result: ImportResult) -> Iterable[str]:
-    """What an import did, in words."""
+def summary(result: ImportResult, dry_run: bool = False) -> Iterable[str]:
+    """What an import did (or, with `dry_run`, would do), in words."""
     where = display_path(result.target)
-    if result.written:
-        yield (f"{where}: {len(result.added)} added, {len(result.updated)} updated"
-               + (f", {len(result.kept)} not in the sheet kept" if result.kept else ""))
+    kept = f", {len(result.kept)} not in the sheet kept" if result.kept else ""
+    if result.refused:
+        yield f"{where}: not written: the sheet's rows have findings" + (" (--dry-run)" if dry_run else "")
+    elif dry_run:
+        yield f"{where}: {len(result.added)} to add, {len(result.updated)} to update{kept} (--dry-run)"
+    elif result.written:
+        yield f"{where}: {len(result.added)} added, {len(result.updated)} updated{kept}"
     else:
         yield f"{where}: not written"

@@ -102,12 +102,10 @@ def _overflowing(kept: tuple) -> tuple:
 #: Per cache entry kind, a value of the right shape that would change the cheat sheet if used
 #: (made from the value it replaces): no hyphenation break anywhere; every count taking the
 #: «one» form; every face drawn with Roboto Black; an operation text found broken (the build
-#: refuses the game), or a literal text with a typewriter quote; every card face overflowing
-#: (the build refuses the game).
+#: refuses the game); every card face overflowing (the build refuses the game).
 FOREIGN = {"hyphenation": lambda kept: ({}, 0), "plural": lambda kept: {"one": "n in 0..1000000"},
            "fonts": _black,
-           "parsed": lambda kept: (['"' + t for t in kept] if kept and isinstance(kept[0], str)
-                                   else [("draw", "uk", "template", "broken")] if isinstance(kept, list) else kept),
+           "parsed": lambda kept: [("draw", "uk", "template", "broken")] if isinstance(kept, list) else kept,
            "faces": _overflowing}
 
 

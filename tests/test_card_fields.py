@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.check import DERIVED_CHECKS
+from forge.check import FACE_CHECKS
 from forge.check.fields import check_shown_fields
 from forge.model import load_game
 from forge.render import layout
@@ -106,7 +106,7 @@ def test_what_a_layout_reads_is_what_it_shows():
 
 
 def test_the_check_runs_with_the_layout_checks():
-    assert check_shown_fields in DERIVED_CHECKS
+    assert check_shown_fields in FACE_CHECKS
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -160,8 +160,8 @@ def test_only_for_fields(game_copy):
     ("source: int", "'source' is a reserved name: forge's cards have"),
     ("lang: int", "'lang' is a reserved name: templates give it"),
     ("code: {type: str, pattern: '(a)\\1'}", "backreferences are not supported (patterns are matched in linear time"),
-    ("mood: {type: enum, values: []}", "mood.values: tuple should have at least 1 item"),
-    ("level: {type: int, max: 3, required: false, default: 4}", "default: input should be less than or equal to 3"),
+    ("mood: {type: enum, values: []}", "mood.values: should have at least 1 item"),
+    ("level: {type: int, max: 3, required: false, default: 4}", "default: should be less than or equal to 3"),
     ("note: {type: text, required: false, default: x}", "default: a text field takes no default"),
     ("then: {type: effects, required: false, default: [draw: 1]}", "default: an effects field's default is the empty list"),
     ("many: {type: list, of: int, max: -1}", "a list's min and max lengths lie within 0..1000000"),
@@ -251,3 +251,71 @@ def test_usage_errors_exit_two(args):
     result = forge_forked(*args)
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_one_run_reports_every_finding_and_fix_mends_the_typography(tmp_path):
+    """A game with one file that does not parse, one broken reference, one text too long for its
+    box and one straight apostrophe: one `forge check` reports the first three together, sorted
+    by file and line; the apostrophe is a note, and `--fix` writes it typeset, comments kept."""
+    from conftest import forge_in_process
+    assert forge_in_process("new", "mygame", cwd=tmp_path).returncode == 0
+    game = tmp_path / "cards" / "mygame"
+    actions = game / "action.yaml"
+    text = actions.read_text(encoding="utf-8")
+    long = "Every game begins with a first card and goes on. " * 30
+    text = text.replace('en: "Action 2"}', 'en: "Ship\'s Action"}').replace(
+        'en: "Every game begins with a first card."}', f'en: "{long.strip()}"}}')
+    actions.write_text(text, encoding="utf-8")
+    characters = game / "character.yaml"
+    characters.write_text(characters.read_text(encoding="utf-8").replace(
+        "  cost: 1\n", "  cost: 1\n  replaces: ghost_card\n", 1), encoding="utf-8")
+    (game / "extra.yaml").write_text('- id: extra_1\n  type: action\n  name: {uk: "x", en: "y"\n  cost: 1\n',
+                                     encoding="utf-8")
+
+    result = forge_in_process("check", "mygame", "-v", cwd=tmp_path)
+    findings = [line for line in result.stderr.splitlines() if ": note: " not in line and line.startswith("cards/")
+                and not line.endswith(("finding", "findings"))]
+    assert result.returncode == 1
+    assert [line.split(": ")[:2] for line in findings] == [
+        ["cards/mygame/action.yaml:9:3", "text-overflow [action_1]"],
+        ["cards/mygame/character.yaml:9:3", "broken-reference [character_1]"],
+        ["cards/mygame/extra.yaml:4:3", "syntax"]], result.stderr
+    note = next(line for line in result.stderr.splitlines() if ": note: " in line)
+    assert note.startswith("cards/mygame/action.yaml:17:") and "Ship’s Action" in note
+    assert "mygame: 6 cards, 3 findings; 1 text with typewriter marks" in result.stderr
+
+    fixed = forge_in_process("check", "mygame", "--fix", cwd=tmp_path)
+    assert fixed.returncode == 1 and "typography written in 1 file" in fixed.stderr
+    assert actions.read_text(encoding="utf-8") == text.replace("Ship's", "Ship’s")  # comments, layout kept
+    assert "typewriter" not in fixed.stderr
+    assert [line.split(": ")[:2] for line in fixed.stderr.splitlines() if line.startswith("cards/")] == [
+        line.split(": ")[:2] for line in findings]
+
+
+@pytest.mark.parametrize("file, old, new, says, fix", [
+    ("action.yaml", "  type: action\n  set: base\n  name: {uk: \"Дія 1\"", "  typ: action\n  set: base\n  name: {uk: \"Дія 1\"",
+     "the card has no `type` key", "did you mean 'type' where it says 'typ'?"),
+    ("action.yaml", "type: action\n  set: base\n  name: {uk: \"Дія 1\"", "type: actoin\n  set: base\n  name: {uk: \"Дія 1\"",
+     "type 'actoin' is not a card type of this game", "did you mean 'action'?"),
+    ("action.yaml", "  name: {uk: \"Дія 1\"", "  nmae: {uk: \"Дія 1\"", "unknown key 'nmae'", "did you mean 'name'?"),
+    ("game.yaml", "card_types:", "card_typs:", "unknown key 'card_typs'", "did you mean 'card_types'?"),
+    ("action.yaml", "- draw: 1", "- draw: {cont: 1}", "unknown key 'cont'", "did you mean 'count'?"),
+    ("game.yaml", "card_size: {width: 63, height: 88}", "card_size: a3",
+     "card_size: should be a mapping (key: value) (got 'a3')", ""),
+    ("action.yaml", "cost: 1", "cost: one", "cost: should be a whole number (got 'one')", ""),
+])
+def test_a_misspelt_key_or_value_gets_did_you_mean_in_forges_words(tmp_path, file, old, new, says, fix):
+    """Never pydantic's words ("Input should be a valid dictionary or instance of CardSize",
+    "Value error, ...") nor «type None is not a card type»."""
+    from forge.model import load_game
+    from forge.scaffold import scaffold
+    scaffold(tmp_path, "g", ["uk", "en"], ["action"])
+    path = tmp_path / "cards" / "g" / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    _, findings = load_game(tmp_path / "cards" / "g")
+    found = [f for f in findings if says in f.message]
+    assert found and found[0].fix == fix and found[0].line > 0, [str(f) for f in findings]
+    for f in findings:
+        assert not any(w in str(f) for w in ("Input should", "input should", "Value error", "None", "instance of"))

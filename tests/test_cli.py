@@ -77,8 +77,8 @@ def test_output_bytes_do_not_depend_on_the_other_products_of_the_run(tmp_path):
 
 # -- conventions every command shares (issue 14): data on stdout, words on stderr -------------
 
-COMMANDS = ("build", "check", "cards", "scenario", "schema", "simulate", "new", "import", "watch",
-            "preview")
+COMMANDS = ("build", "check", "cards", "scenario", "schema", "simulate", "new", "import", "export",
+            "watch", "preview")
 
 
 def _cli():
@@ -308,9 +308,13 @@ def test_the_progress_bar_is_drawn_on_a_terminal_only(tmp_path):
 
     scaffold(tmp_path, "g", ["uk", "en"], ["action"])  # a small game: the bar, not the build, is tested
     args = ("build", str(tmp_path / "cards" / "g"), "--what", "cheatsheet", "--out", str(tmp_path / "out"))
-    shown, terminal = _on_a_terminal(*args)
+    shown, terminal = _on_a_terminal(*args, "--lang", "uk,en")
     assert shown.returncode == 0 and shown.stdout == ""
     assert b"\x1b[" in terminal and b"forge build" in terminal, terminal
+    # the summary comes after the bar is gone, a line per language, on lines of its own
+    before, summary = terminal.split(b"g/uk: 1 file, ", 1)
+    assert before.endswith((b"\n", b"\x1b[2K")) and "\u2501".encode() not in summary, terminal
+    assert summary.count(b"\n") == 2 and b"\r\ng/en: 1 file, " in summary, terminal
     quiet, terminal = _on_a_terminal(*args, "-q")
     assert quiet.returncode == 0 and terminal == b""
     in_ci, terminal = _on_a_terminal(*args, ci="true")

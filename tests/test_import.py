@@ -185,3 +185,19 @@ def test_csv_with_bad_bytes_is_a_finding(tmp_path):
     sheet.write_bytes(b"id,name.en\nok,\xff\n")
     table, findings = read_sheet(sheet)
     assert table is None and findings[0].code == "encoding" and findings[0].line == 2
+
+
+def test_the_dry_run_and_the_real_run_refuse_a_duplicate_id_alike(project):
+    """An id another file already has: `--dry-run` says the file would not be written, and the
+    real run does not write it either (it once wrote the conflict after the dry run flagged it)."""
+    from conftest import forge_in_process
+    sheet = _csv(project / "more.csv", "id,name.uk,name.en,cost\ncharacter_1,Двійник,Double,1\n")
+    before = tree_digest(project / "cards")
+    runs = [forge_in_process("import", "g", str(sheet), "--type", "action", *dry, cwd=project)
+            for dry in (["--dry-run"], [])]
+    for run in runs:
+        assert run.returncode == 1
+        assert "more.csv:2:1: duplicate-id [character_1]" in run.stderr, run.stderr
+        assert "not written: the sheet's rows have findings" in run.stderr
+    assert tree_digest(project / "cards") == before
+    assert not (project / "cards" / "g" / "more.yaml").exists()

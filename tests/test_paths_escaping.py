@@ -32,8 +32,8 @@ PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000080000000808020000004
 IMG = '<img src="/etc/hostname"/>'
 HEADING = "#Goals *x* & <y> | z"
 NAMES = [f"{IMG} *a* _b_ | c & d", "# [x](y) `z` &amp; 1. <b>", "- \\*not\\* ~~gone~~ <http://x.org>"]
-#: The same markup in names that `check` accepts (typographic quotes, no backtick: typewriter
-#: marks in data are a `typography` finding), for the build tests.
+#: The same markup in names written with typographic quotes and no backtick, so the build tests
+#: can expect the text as written (typewriter marks would print typeset).
 PRINTED = [n.replace('="', "=“").replace('"/', "”/").replace("`", "") for n in NAMES]
 
 

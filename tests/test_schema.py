@@ -24,3 +24,65 @@ def test_generic_schema():
     result = forge_in_process("schema")
     schema = json.loads(result.stdout)
     assert schema["items"]["required"] == ["id", "type", "set", "name"]
+
+
+def _errors(schema: dict, value, root: dict, at: str = "") -> list[str]:
+    """Where `value` breaks `schema` (the keywords `forge schema --manifest` uses), as paths."""
+    if "$ref" in schema:
+        target = root
+        for part in schema["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        return _errors(target, value, root, at)
+    if "anyOf" in schema:
+        tries = [_errors(option, value, root, at) for option in schema["anyOf"]]
+        return [] if any(not t for t in tries) else min(tries, key=len)
+    if "enum" in schema and value not in schema["enum"]:
+        return [f"{at}: {value!r} not in {schema['enum']}"]
+    kinds = {"object": dict, "array": list, "string": str, "null": type(None), "boolean": bool,
+             "integer": int, "number": (int, float)}
+    kind = schema.get("type")
+    if kind and (not isinstance(value, kinds[kind]) or (kind in ("integer", "number") and isinstance(value, bool))):
+        return [f"{at}: {value!r} is not {kind}"]
+    import re
+    if isinstance(value, str) and "pattern" in schema and not re.search(schema["pattern"], value):
+        return [f"{at}: {value!r} does not match {schema['pattern']}"]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        for key, ok in (("minimum", value >= schema.get("minimum", value)), ("maximum", value <= schema.get("maximum", value)),
+                        ("exclusiveMinimum", value > schema.get("exclusiveMinimum", value - 1)),
+                        ("exclusiveMaximum", value < schema.get("exclusiveMaximum", value + 1))):
+            if not ok:
+                return [f"{at}: {value!r} breaks {key}"]
+    found = []
+    if isinstance(value, dict):
+        found += [f"{at}: no {key!r}" for key in schema.get("required", ()) if key not in value]
+        for key, item in value.items():
+            sub = schema.get("properties", {}).get(key, schema.get("additionalProperties", True))
+            if sub is False:
+                found.append(f"{at}.{key}: not allowed")
+            elif isinstance(sub, dict):
+                found += _errors(sub, item, root, f"{at}.{key}")
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for n, item in enumerate(value):
+            found += _errors(schema["items"], item, root, f"{at}[{n}]")
+    return found
+
+
+def test_the_manifest_schema_takes_every_built_in_manifest_and_refuses_a_typo():
+    """`forge schema --manifest` (any locales) and `forge schema GAME --manifest` (the game's):
+    every built-in game.yaml is valid under both, shorthands (`cost: int`) included, and a
+    misspelt key or a missing locale is not."""
+    import yaml
+
+    from conftest import CARDS, GAMES
+    generic = json.loads(forge_in_process("schema", "--manifest").stdout)
+    assert generic["title"] == "Card Forge manifest (game.yaml)"
+    assert _errors(generic, {"card_size": {"width": 63, "height": 88}, "fields": {"cost": "int"}}, generic)
+    for game in GAMES:
+        data = yaml.safe_load((CARDS / game / "game.yaml").read_text(encoding="utf-8"))
+        own = json.loads(forge_in_process("schema", game, "--manifest").stdout)
+        assert _errors(generic, data, generic) == [] and _errors(own, data, own) == []
+        assert _errors(own, {**data, "card_typs": {}}, own) == [".card_typs: not allowed"]
+        assert _errors(own, {**data, "title": {"uk": "x"}}, own) == [".title: no 'en'"]
+    spec = {"$ref": "#/$defs/FieldSpec", "$defs": generic["$defs"]}
+    assert _errors(spec, "int", spec) == [] and _errors(spec, {"type": "ref", "to": "pair"}, spec) == []
+    assert _errors(spec, "integer", spec)

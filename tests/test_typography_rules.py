@@ -38,6 +38,7 @@ def show(text: str) -> str:
     # dashes, minus, ranges, ellipsis
     ("Перший - хто ходить", "Перший_— хто ходить"),
     ("Перший — хто ходить", "Перший_— хто ходить"),
+    ("Перший -- хто ходить", "Перший_— хто ходить"),  # a typewriter's dash
     ("-2 до Сили", f"{MINUS}2_до_Сили"),
     ("кидок (-1)", f"кидок ({MINUS}1)"),
     ("1-3: нічого", "1–3: нічого"),
@@ -53,6 +54,7 @@ def test_uk_rules(raw, printed):
     ("the 'quoted' word", "the ‘quoted’ word"),
     ("Smugglers' League", "Smugglers’ League"),
     ("draw 3 cards - then discard", "draw 3_cards_– then discard"),
+    ("draw 3 cards -- then discard", "draw 3_cards_– then discard"),
     ("gets -1 Speed", f"gets {MINUS}1_Speed"),
 ])
 def test_en_rules(raw, printed):
@@ -160,9 +162,10 @@ def test_reportlab_paragraphs_follow_the_same_rule():
     assert joined(plain) == joined(held)
 
 
-# --- the check ---------------------------------------------------------------------------------
+# --- the data: notes, and `forge check --fix` ----------------------------------------------------
 
-def test_a_typewriter_apostrophe_in_a_card_name_is_a_finding_at_its_line(game_copy):
+def test_a_typewriter_apostrophe_in_a_card_name_is_a_note_not_a_finding(game_copy):
+    from forge.check.typography import typography_notes
     folder = game_copy("love_formula")
     path = folder / "base_pairs.yaml"
     text = path.read_text(encoding="utf-8")
@@ -171,31 +174,45 @@ def test_a_typewriter_apostrophe_in_a_card_name_is_a_finding_at_its_line(game_co
     path.write_text(text.replace(old, 'name: {uk: "Кадзуо та Томіко", en: "Kazuo\'s Tomiko"}'),
                     encoding="utf-8")
     line = next(n for n, s in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "Kazuo's" in s)
-    _, findings = check_game(folder)
-    found = [f for f in findings if f.code == "typography"]
-    assert len(found) == 1, [str(f) for f in findings]
-    f = found[0]
-    assert (f.file.endswith("love_formula/base_pairs.yaml"), f.line) == (True, line)
-    assert "typewriter apostrophe" in f.message and "’" in f.fix
+    game, findings = check_game(folder)
+    assert findings == []  # it prints typeset: nothing stops the build
+    (note,) = typography_notes(game)
+    assert (note.file.endswith("love_formula/base_pairs.yaml"), note.line) == (True, line)
+    assert "Kazuo’s Tomiko" in note.message
 
 
-def test_a_typewriter_quote_in_an_operation_text_is_a_finding(game_copy):
+def test_fix_typesets_an_operation_template_literal_text_only(game_copy):
+    """The quotes of a Jinja expression stay; the literal text's marks are typeset, the comments
+    of the manifest kept."""
+    from forge.check.typography import fix_typography, mended
+    source = "{% if source == 'deck' %}Найміть \"так\"{% else %}Поверніть...{% endif %}"
+    assert mended(source, "uk", template=True) == "{% if source == 'deck' %}Найміть «так»{% else %}Поверніть…{% endif %}"
+    assert mended("{{ 'a' }}", "uk", template=True) == "{{ 'a' }}"
     folder = game_copy("rules_does_not_exist")
     manifest = folder / "game.yaml"
     text = manifest.read_text(encoding="utf-8")
     import re
     m = re.search(r'(\n\s+uk: ")([^"{\n]*?)( [^"{\n]+")', text)  # an operation text in uk
     assert m, "no operation text to corrupt"
-    text = text[:m.end(2)] + ' \\"так\\"' + text[m.end(2):]
-    manifest.write_text(text, encoding="utf-8")
-    _, findings = check_game(folder)
-    found = [f for f in findings if f.code == "typography"]
-    assert found, [str(f) for f in findings]
-    assert all(f.file.endswith("game.yaml") and f.line > 0 for f in found), [str(f) for f in found]
-    assert "typewriter quote" in found[0].message
+    manifest.write_text(text[:m.end(2)] + ' \\"так\\" --' + text[m.end(2):], encoding="utf-8")
+    assert fix_typography(folder, ("uk", "en")) == [manifest]
+    fixed = manifest.read_text(encoding="utf-8")
+    import yaml
+    assert yaml.safe_load(fixed) == yaml.safe_load(text[:m.end(2)] + " «так» —" + text[m.end(2):])
+    comments = [line for line in text.splitlines() if line.lstrip().startswith("#")]
+    assert comments and comments == [line for line in fixed.splitlines() if line.lstrip().startswith("#")]
+    assert fix_typography(folder, ("uk", "en")) == []  # nothing left to mend
 
 
-def test_jinja_quotes_of_an_operation_template_are_not_findings():
-    from forge.check.typography import _template_text
-    source = "{% if source == 'deck' %}Найміть{% else %}Поверніть{% endif %}"
-    assert _template_text(source) == "НаймітьПоверніть"
+def test_fix_never_writes_through_a_link_out_of_the_game(game_copy, tmp_path):
+    from forge.check.typography import fix_typography
+    folder = game_copy("rules_does_not_exist")
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text((folder / "classes.yaml").read_text(encoding="utf-8").replace(
+        'en: "', 'en: "It\'s ', 1), encoding="utf-8")
+    before = outside.read_bytes()
+    assert b"It's " in before
+    (folder / "classes.yaml").unlink()
+    (folder / "classes.yaml").symlink_to(outside)
+    assert fix_typography(folder, ("uk", "en")) == []
+    assert outside.read_bytes() == before

@@ -242,3 +242,29 @@ def test_without_fork_each_drawing_is_a_fresh_forge_process(tmp_path, monkeypatc
     monkeypatch.setattr(sys, "argv", ["forge", "preview", "w", "action_1", "--watch", "--out", "a.png"])
     assert warm.forked(lambda: 1 / 0) == 0, "the arguments are run, less --watch"
     assert (tmp_path / "a.png").is_file()
+
+
+def test_a_saved_sheet_the_manifest_names_is_imported_again_not_built(tmp_path):
+    """`sheets:` in the manifest: saving the sheet calls for `forge import` with its arguments
+    (which writes the card file: a save that rebuilds), and for no build of its own."""
+    from conftest import forge_in_process
+    from forge.cli.watch import imports
+    from forge.model import load_game
+    from forge.sheet_export import export_sheet
+    scaffold(tmp_path, "g", ["uk", "en"], ["action"])
+    root = tmp_path / "cards" / "g"
+    sheet = root / "action.csv"
+    export_sheet(load_game(root)[0], "action", sheet)
+    with open(root / "game.yaml", "a", encoding="utf-8") as manifest:
+        manifest.write("\nsheets:\n  - {path: action.csv, type: action, file: action}\n")
+    sheet.write_text(sheet.read_text(encoding="utf-8-sig").replace(",1,", ",7,"), encoding="utf-8")
+    game = Watched.of(root)
+    (found,) = imports([game], [sheet])
+    assert found == (game, sheet.resolve(), [str(root.resolve()), str(sheet.resolve()), "--type", "action",
+                                             "--file", "action"])
+    assert plan([game], [sheet], PRODUCTS, None) == {}
+    assert imports([game], [root / "action.yaml"]) == []
+    done = forge_in_process("import", *found[2], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "cost: 7" in (root / "action.yaml").read_text(encoding="utf-8")
+    assert forge_in_process("check", "g", cwd=tmp_path).returncode == 0

@@ -22,15 +22,21 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "exit 1)."),
     "cards": ("cards", "List the card designs of a game (one record per design, with its copies) "
               "on stdout."),
-    "check": ("check", "Check card data: schema, references, counts, locales, operations."),
+    "check": ("check", "Check card data: schema, references, counts, locales, operations, text fit "
+              "and layouts, all in one run."),
     "scenario": ("scenario", "Run scenarios; exit 1 if any fails."),
     "schema": ("schema", "Print the JSON Schema of a game's card files (or of the keys all games "
-               "share) on stdout; a schema is JSON in either --format."),
+               "share), or with --manifest of game.yaml, on stdout; a schema is JSON in either "
+               "--format."),
     "simulate": ("simulate", "Simulate games; report win rates, scores, dead cards and invariant "
                  "violations (exit 1)."),
     "import": ("import_cards", "Write or update cards/GAME/FILE.yaml from a sheet: one row per "
                "card, one column per field (name.uk, name.en for texts; effects as YAML flow "
                "text, e.g."),
+    "export": ("export_cards", "Write the cards of one type as a sheet (.csv, .xlsx, .ods): a row "
+               "per card, a column per field (name.uk, name.en for texts; effects and lists as YAML "
+               "flow text), the values as the card files write them, so `forge import GAME FILE "
+               "--type TYPE` reads it back to the same data."),
     "new": ("new", "Create cards/GAME/ and templates/GAME/ in the current folder: a manifest, two "
             "example cards per type, a layout per type, and a rulebook and cheat sheet per "
             "language."),

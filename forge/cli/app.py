@@ -251,6 +251,12 @@ class Output:
         return progress(total, label, enabled=not (self.quiet or self.json))
 
 
+def counted(n: int, one: str, many: str = "") -> str:
+    """`n` and an English noun in the form that goes with it: "1 finding", "3 findings"."""
+    from ..text.plural import plural
+    return f"{n} {plural(n, (one, many or one + 's'), 'en')}"
+
+
 def resolve_games(names: list[str] | None) -> list[Path]:
     """Game folders from paths or ids (the project's games, then the built-in ones, see
     `find_game`); no names means every game under the cards folder."""

@@ -14,7 +14,7 @@ from ..check import check_game
 from ..errors import FindingsError, UsageError, display_path
 from ..render import presets
 from .app import (Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
-                  complete_games, complete_list, resolve_games, split_names)
+                  complete_games, complete_list, counted, resolve_games, split_names)
 
 #: Largest --back-offset, mm: printers shift backs by a few millimetres; 20 mm is more than any
 #: does, and more would push cards into the sheet's unprintable margin.
@@ -63,8 +63,8 @@ def _size(n: int) -> str:
 def build(
     games: Optional[list[str]] = typer.Argument(None, help="Game ids or folders; default: every game.",
                                                 autocompletion=complete_games),
-    lang: Optional[str] = typer.Option(None, "--lang", help="Language (uk, en ...); default: uk, "
-                                       "or the game's first locale."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="Languages, comma-separated (uk, en, "
+                                       "uk,en ...); default: uk, or the game's first locale."),
     paper: Paper = typer.Option(Paper.a4_letter, "--paper", case_sensitive=False,
                                 help="Paper sizes: a4, letter, or both: PnP sheets in each; the "
                                 "booklet and cheat sheet on the first."),
@@ -115,34 +115,38 @@ def build(
             loaded.append(game)
     if findings:
         raise FindingsError(findings)
-    languages = {game.id: lang or ("uk" if "uk" in game.manifest.locales else game.manifest.default_locale)
+    asked = split_names(lang, "--lang") if lang is not None else None
+    languages = {game.id: asked or ["uk" if "uk" in game.manifest.locales else game.manifest.default_locale]
                  for game in loaded}
-    for game in loaded:  # every game's language is known good before the first is built
-        if languages[game.id] not in game.manifest.locales:
-            raise UsageError(f"{game.id} has no locale {languages[game.id]!r} "
-                             f"(it has {', '.join(game.manifest.locales)})")
-    jobs = [(game, BuildOptions(lang=languages[game.id], paper=papers, duplex=duplex.value,  # type: ignore[arg-type]
+    for game in loaded:  # every game's languages are known good before the first is built
+        for each in languages[game.id]:
+            if each not in game.manifest.locales:
+                raise UsageError(f"{game.id} has no locale {each!r} "
+                                 f"(it has {', '.join(game.manifest.locales)})")
+    jobs = [(game, BuildOptions(lang=each, paper=papers, duplex=duplex.value,  # type: ignore[arg-type]
                                 back_offset=offset, home=home, alignment_page=alignment_page,
                                 backs_first=backs_first, rgb=rgb, proof=proof, preset=preset.value,
                                 base_url=base_url))
-            for game in loaded]
+            for game in loaded for each in languages[game.id]]
     written: list[dict] = []
+    said: list[str] = []  # after the bar: a line written while it is drawn would stick to it
     total = sum(total_steps(game, products, options) for game, options in jobs)
     with show.progress(total, "forge build") as bar:
         for game, options in jobs:
             files = _build(game, products, replace(options, progress=bar.advance), out, bar)
-            for f in files:
-                show.detail(f"{f['path']}  {_size(f['bytes'])}  ({f['product']})")
-            show.summary(f"{game.id}/{options.lang}: {len(files)} files, "
-                         f"{_size(sum(f['bytes'] for f in files))} in "
-                         f"{display_path(out / game.id / options.lang)}")
+            said += [f"{f['path']}  {_size(f['bytes'])}  ({f['product']})" for f in files if show.verbose]
+            said.append(f"{game.id}/{options.lang}: {counted(len(files), 'file')}, "
+                        f"{_size(sum(f['bytes'] for f in files))} in "
+                        f"{display_path(out / game.id / options.lang)}")
             written += files
             limit = presets.PRESETS[options.preset].ink_limit
             if limit is not None and "printshop" in products:
                 from ..render.ink import over_limit
                 vendor = presets.PRESETS[options.preset].vendor
-                for line in over_limit(game, options.lang, limit):
-                    show.summary(f"warning: {game.id}: {line}, the most {vendor} prints (docs/print-presets.md)")
+                said += [f"warning: {game.id}: {line}, the most {vendor} prints (docs/print-presets.md)"
+                         for line in over_limit(game, options.lang, limit)]
+    for line in said:
+        show.summary(line)
     if show.json:
         show.data(written)
 

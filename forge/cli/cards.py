@@ -8,7 +8,7 @@ import typer
 from ..errors import FindingsError
 from ..export import card_records
 from ..model import load_game
-from .app import Format, FormatOption, Output, QuietOption, VerboseOption, app, complete_games, resolve_games
+from .app import Format, FormatOption, Output, QuietOption, VerboseOption, app, complete_games, counted, resolve_games
 
 
 @app.command()
@@ -35,4 +35,4 @@ def cards(
     per_file = Counter(card.source.file for card in loaded.cards)
     for file, designs in sorted(per_file.items()):
         show.detail(f"{file}: {designs} designs")
-    show.summary(f"{loaded.id}: {len(records)} designs, {sum(r['copies'] for r in records)} cards")
+    show.summary(f"{loaded.id}: {counted(len(records), 'design')}, {counted(sum(r['copies'] for r in records), 'card')}")

@@ -32,7 +32,8 @@ def import_cards(
     """Write or update cards/GAME/FILE.yaml from a sheet: one row per card, one column per field
     (name.uk, name.en for texts; effects as YAML flow text, e.g. `draw: 3`). An existing file
     keeps its comments, order and other cards. Every finding names the sheet's row and column;
-    a row that cannot become a card stops the import (nothing written, exit 1). With --format
+    a row that cannot become a card, or that the data checks find wrong (an id another card
+    has), stops the import (nothing written, exit 1), with --dry-run or without. With --format
     json, stdout is one object: file, written, added, updated, kept, findings."""
     show = Output(format, quiet, verbose)
     (root,) = resolve_games([game])
@@ -50,7 +51,6 @@ def import_cards(
                        ("updated" if done else "to update", result.updated)):
         for card_id in ids:
             show.detail(f"{display_path(result.target)}: {card_id} {label}")
-    for line in summary(result):
-        show.summary(line if result.written or not dry_run else
-                     f"{line} (--dry-run): {len(result.added)} to add, {len(result.updated)} to update")
+    for line in summary(result, dry_run):
+        show.summary(line)
     raise typer.Exit(FINDINGS if result.findings else CLEAN)

@@ -7,7 +7,7 @@ import typer
 
 from ..errors import display_path
 from ..scaffold import DEFAULT_LANGS, DEFAULT_TYPES, scaffold
-from .app import Format, FormatOption, Output, QuietOption, VerboseOption, app, split_names
+from .app import Format, FormatOption, Output, QuietOption, VerboseOption, app, counted, split_names
 
 
 @app.command()
@@ -30,6 +30,6 @@ def new(
         show.data([{"path": display_path(p), "bytes": p.stat().st_size} for p in written])
     for path in written:
         show.detail(display_path(path))
-    show.summary(f"{game}: {len(written)} files written in {display_path(Path.cwd() / 'cards' / game)} "
+    show.summary(f"{game}: {counted(len(written), 'file')} written in {display_path(Path.cwd() / 'cards' / game)} "
                  f"and {display_path(Path.cwd() / 'templates' / game)}")
     show.summary(f"next: forge check {game} && forge build {game}")

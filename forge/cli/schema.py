@@ -6,7 +6,7 @@ from typing import Optional
 import typer
 
 from ..errors import FindingsError
-from ..export import card_file_schema, generic_card_file_schema
+from ..export import card_file_schema, generic_card_file_schema, manifest_schema
 from ..model import load_game
 from .app import Format, FormatOption, Output, QuietOption, VerboseOption, app, complete_games, resolve_games
 
@@ -15,14 +15,19 @@ from .app import Format, FormatOption, Output, QuietOption, VerboseOption, app, 
 def schema(
     game: Optional[str] = typer.Argument(None, help="Game id or folder; default: the keys every game shares.",
                                          autocompletion=complete_games),
+    manifest: bool = typer.Option(False, "--manifest", help="The schema of game.yaml instead (with GAME: "
+                                  "its locales in every localised string)."),
     format: FormatOption = Format.text,
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
 ) -> None:
-    """Print the JSON Schema of a game's card files (or of the keys all games share) on
-    stdout; a schema is JSON in either --format."""
+    """Print the JSON Schema of a game's card files (or of the keys all games share), or with
+    --manifest of game.yaml, on stdout; a schema is JSON in either --format. Editors use it to
+    complete and check the YAML (docs/data-format.md, "Editors")."""
     show = Output(format, quiet, verbose)
-    if game is None:
+    if manifest:
+        result = manifest_schema(_locales(game))
+    elif game is None:
         result = generic_card_file_schema()
     else:
         (root,) = resolve_games([game])
@@ -31,3 +36,17 @@ def schema(
             raise FindingsError(findings)
         result = card_file_schema(loaded.manifest)
     show.data(result)
+
+
+def _locales(game: str | None) -> tuple[str, ...] | None:
+    """The locales the manifest of `game` declares, when it declares usable ones."""
+    if game is None:
+        return None
+    from ..load import load_yaml
+    from ..model.game import MANIFEST
+    from ..model.manifest import read_locales
+
+    (root,) = resolve_games([game])
+    doc, _ = load_yaml(root / MANIFEST)
+    locales = read_locales(doc.data) if doc is not None else ""
+    return locales if isinstance(locales, tuple) else None

@@ -8,6 +8,9 @@ template of a language not being built rebuilds nothing. The build's own writes 
 into an output folder inside the game's (`--out cards/<game>/out`): `OUT/<game>/<lang>/`, the
 temporaries it is written through and the folders made to hold it are not sources.
 
+A sheet the manifest names under `sheets:` is imported again when it is saved (`forge import`
+in a fresh process); the card file the import writes is then a save like any other.
+
 Each rebuild is `forge build` in a fresh process: templates and data are read anew (the build's
 in-process caches assume files do not change under them), and a build that fails cannot take the
 watcher with it. `build` checks the game first and refuses one with findings, printing them, and
@@ -72,8 +75,32 @@ class Watched:
             found = read_locales(doc.data) if doc is not None else ()
             langs = list(found) if isinstance(found, tuple) else []
         else:
-            langs = [lang]
+            langs = lang.split(",")
         return [(out / self.id / each).resolve() for each in langs]
+
+    def sheets(self) -> dict[Path, list[str]]:
+        """The sheets the manifest (as it is now) names under `sheets:`, each with the
+        arguments of `forge import` that import it; a sheet outside the game folder is not
+        among them (`forge check` reports it)."""
+        from ..load import load_yaml
+        from ..model.game import MANIFEST
+        from ..paths import DataPathError, data_path
+
+        doc, _ = load_yaml(self.root / MANIFEST)
+        entries = doc.data.get("sheets") if doc is not None and isinstance(doc.data, dict) else None
+        found = {}
+        for entry in entries if isinstance(entries, list) else ():
+            if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
+                    and isinstance(entry.get("type"), str)):
+                continue
+            try:
+                path = data_path(self.root, entry["path"], "sheet").resolve()
+            except DataPathError:
+                continue
+            found[path] = [str(self.root), str(path), "--type", entry["type"], *(
+                arg for key in ("file", "set", "sheet") if isinstance(entry.get(key), str)
+                for arg in (f"--{key}", entry[key]))]
+        return found
 
 
 def products_for(game: Watched, path: Path, products: list[str], lang: str | None) -> list[str]:
@@ -83,7 +110,7 @@ def products_for(game: Watched, path: Path, products: list[str], lang: str | Non
         kind, _, rest = path.name.partition(".")
         if kind in TEMPLATE_PRODUCTS and rest.endswith(".md.j2"):
             file_lang = rest[: -len(".md.j2")]
-            if lang is not None and file_lang != lang:
+            if lang is not None and file_lang not in lang.split(","):
                 return []
             return [p for p in products if p in TEMPLATE_PRODUCTS[kind]]
     if any(path.is_relative_to(folder) for folder in (game.root, game.templates, game.common)):
@@ -94,14 +121,16 @@ def products_for(game: Watched, path: Path, products: list[str], lang: str | Non
 def plan(games: Iterable[Watched], changed: Iterable[Path], products: list[str],
          lang: str | None, out: Path | None = None) -> dict[Watched, tuple[list[str], list[Path]]]:
     """For each game a batch of changes touches: (products to rebuild, in build order; the
-    changed files that call for them). What its builds into `out` wrote is no change."""
+    changed files that call for them). What its builds into `out` wrote is no change, and
+    neither is a sheet the manifest names (`imports`: the card file its import writes is)."""
     todo: dict[Watched, tuple[list[str], list[Path]]] = {}
     for game in games:
         wanted: set[str] = set()
         why = []
         own = game.outputs(out, lang) if out is not None else []
+        sheets = game.sheets()
         for path in changed:
-            if any(writing(path, folder) or path in folder.parents for folder in own):
+            if path.resolve() in sheets or any(writing(path, folder) or path in folder.parents for folder in own):
                 continue
             found = products_for(game, path, products, lang)
             if found:
@@ -110,6 +139,12 @@ def plan(games: Iterable[Watched], changed: Iterable[Path], products: list[str],
         if wanted:
             todo[game] = ([p for p in products if p in wanted], why)
     return todo
+
+
+def imports(games: Iterable[Watched], changed: Iterable[Path]) -> list[tuple[Watched, Path, list[str]]]:
+    """(game, sheet, `forge import` arguments) for each saved sheet that a manifest names."""
+    saved = {path.resolve() for path in changed}
+    return [(game, sheet, args) for game in games for sheet, args in game.sheets().items() if sheet in saved]
 
 
 def build_command(game: Watched, products: list[str], out: Path, lang: str | None, paper: str,
@@ -154,6 +189,20 @@ def watch_games(roots: list[Path], products: list[str], out: Path, lang: str | N
             on_build(game, what, code)
         return code
 
+    def reimport(game: Watched, sheet: Path, args: list[str]) -> None:
+        """`forge import` of a saved sheet, in a process of its own like a build; the card
+        file it writes is a save of its own, which rebuilds what it feeds."""
+        sys.stdout.flush()
+        done = subprocess.run([sys.executable, "-m", "forge", "import", *args, "--format", show.format.value,
+                               *(["-q"] if show.quiet else []), *(["-v"] if show.verbose else [])],
+                              text=True, stdout=subprocess.PIPE if show.json else None)
+        if show.json:
+            result = json.loads(done.stdout) if done.stdout.strip() else {}
+            typer.echo(json.dumps({"game": game.id, "import": display_path(sheet), "exit": done.returncode,
+                                   **result}, ensure_ascii=False))
+        if done.returncode:
+            show.error(stamp(f"{game.id}: {display_path(sheet)} not imported (exit {done.returncode})"))
+
     show.summary(stamp("watching " + ", ".join(display_path(f) for f in folders) + " (Ctrl-C to stop)"))
     for changed in saves(folders, stop, debounce):
         if not changed:  # the watcher is listening: the initial build
@@ -161,6 +210,9 @@ def watch_games(roots: list[Path], products: list[str], out: Path, lang: str | N
                 if build(game, products) == USAGE:  # a wrong option: every rebuild would fail too
                     raise UsageError("the build was refused (see above); nothing to watch")
             continue
+        for game, sheet, args in imports(games, changed):
+            show.summary(stamp(f"{game.id}: {display_path(sheet)} changed: importing it"))
+            reimport(game, sheet, args)
         for game, (what, why) in plan(games, changed, products, lang, out).items():
             show.summary(stamp(f"{game.id}: {file_list(why)} changed"))
             build(game, what)
@@ -195,7 +247,7 @@ def file_list(paths: list[Path]) -> str:
 def watch(
     games: Optional[list[str]] = typer.Argument(None, help="Game ids or folders; default: every game.",
                                                 autocompletion=complete_games),
-    lang: Optional[str] = typer.Option(None, "--lang", help="Language; default: as forge build."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="Languages, comma-separated; default: as forge build."),
     what: Optional[str] = typer.Option(None, "--what", autocompletion=complete_products,
                                        help="Products, comma-separated; default: every default "
                                        "product of forge build."),

@@ -82,6 +82,12 @@ def art_file(card: Card, root: Path) -> Path | None:
         return None
 
 
+def card_document(card: Card) -> Document | None:
+    """The card file `card` was read from (its data and positions). A function, not a method:
+    layouts read cards, and must not reach the file."""
+    return card._doc
+
+
 def place(card: Card, doc: Document, index: int) -> Card:
     """Record that `card` is item `index` of the card file `doc` (for its findings)."""
     card._doc, card._index = doc, index

@@ -88,6 +88,36 @@ _NO_TEXT = Annotated[Any, PlainValidator(_no_text)]
 _NO_EFFECTS = Annotated[Any, PlainValidator(_no_effects)]
 
 
+#: pydantic's words for a value of the wrong kind, as a designer reads them.
+_KINDS = {"int": "a whole number", "float": "a number", "string": "a text", "bool": "true or false",
+          "dict": "a mapping (key: value)", "model": "a mapping (key: value)",
+          "model_attributes": "a mapping (key: value)", "list": "a list", "tuple": "a list"}
+
+
+def refusal_reason(err: Any) -> str:
+    """Why a value was refused, in forge's words rather than pydantic's ("Input should be a
+    valid dictionary or instance of CardSize", "Value error, ...")."""
+    kind, ctx = err["type"], err.get("ctx") or {}
+    base = kind.removesuffix("_type").removesuffix("_parsing").removesuffix("_from_float")
+    if base in _KINDS and kind != base:
+        return f"should be {_KINDS[base]}"
+    if kind in ("literal_error", "enum"):
+        return f"should be {ctx.get('expected', '')}".rstrip()
+    if kind in ("too_short", "too_long"):
+        least = kind == "too_short"
+        from ..text.plural import plural
+        n = ctx.get("min_length" if least else "max_length", 0)
+        return f"should have at {'least' if least else 'most'} {n} {plural(n, ('item', 'items'), 'en')}"
+    if kind == "string_too_short":
+        return "should not be empty"
+    if kind == "string_pattern_mismatch":
+        pattern = ctx.get("pattern", "")
+        return ("should be an id: lower-case ASCII letters, digits and _" if pattern == ID_PATTERN
+                else f"should match the pattern {pattern}")
+    reason = err["msg"].replace("Value error, ", "").replace("Input should", "should")  # our validators' words
+    return reason[:1].lower() + reason[1:]
+
+
 class FieldSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -134,9 +164,7 @@ class FieldSpec(BaseModel):
             try:  # a default is a value like any other: one that does not fit is refused here
                 TypeAdapter(annotation(self, _NO_TEXT, _NO_EFFECTS)).validate_python(self.default)
             except ValidationError as exc:
-                error = exc.errors(include_url=False)[0]
-                reason = error["msg"].removeprefix("Value error, ")
-                raise ValueError(f"default: {reason[0].lower()}{reason[1:]}") from None
+                raise ValueError(f"default: {refusal_reason(exc.errors(include_url=False)[0])}") from None
         return self
 
 

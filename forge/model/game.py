@@ -1,21 +1,24 @@
 """A game: its manifest and every card, loaded from `cards/<game>/` with findings for bad input."""
 from __future__ import annotations
 
+import difflib
 import os
+import re
+import types
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Annotated, Any, Iterator, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
 from ..errors import Finding, PathError, display_path
-from ..load import Document, load_yaml
+from ..load import MAX_FILE_BYTES, Document, load_yaml
 from ..paths import DataPathError, data_path
 from ..resources import BUILTIN
 from .cards import COMMON_KEYS, Card, Operation, card_models, place
-from .fields import walk_effects
+from .fields import refusal_reason, walk_effects
 from .manifest import manifest_model, read_locales
 
 MANIFEST = "game.yaml"
@@ -162,7 +165,7 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
         manifest = manifest_model(locales).model_validate(doc.data)
         models = card_models(manifest)
     except ValidationError as exc:
-        return None, validation_findings(doc, exc, (), locales=locales)
+        return None, validation_findings(doc, exc, (), model=manifest_model(locales), locales=locales)
     if manifest.id != root.name:
         findings.append(doc.finding(("id",), "manifest", f"id {manifest.id!r} differs from the "
                                     f"folder name {root.name!r}", "rename one of them"))
@@ -175,7 +178,7 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
     except OSError as exc:  # the manifest was readable, the folder cannot be listed
         return None, findings + [Finding(display_path(root), 0, 0, "io",
                                          f"cannot list the folder: {exc.strerror}")]
-    docs, designs = [], 0
+    docs, designs, salvaged = [], 0, set()
     limit = MAX_FACES // len(locales)
     for file in files:
         problem = refusal(root, file.name, "card file")
@@ -185,6 +188,7 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
         cards_doc, problems = load_yaml(file)
         findings += problems
         if cards_doc is None:
+            salvaged |= ids_written(file)
             continue
         written = len(cards_doc.data) if isinstance(cards_doc.data, list) else 0
         if designs + written > limit:  # the game is not loaded, as a file past a limit is not
@@ -195,7 +199,7 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
         designs += written
         docs.append(cards_doc)
     cards: list[Card] = []
-    ids: set[str] = set()
+    ids: set[str] = salvaged
     for cards_doc in docs:
         findings += read_cards(cards_doc, models, cards, ids, manifest.locales)
     rules_doc = None
@@ -207,6 +211,20 @@ def load_game(root: Path) -> tuple[Game | None, list[Finding]]:
             rules_doc, problems = load_yaml(root / manifest.rules)
             findings += problems
     return Game(root, manifest, tuple(cards), frozenset(ids), doc, rules_doc), findings
+
+
+_ID_LINE = re.compile(r"^[ -]*id:[ \t]*[\"']?([A-Za-z0-9_.-]+)", re.MULTILINE)
+
+
+def ids_written(file: Path) -> set[str]:
+    """The ids a card file that does not load seems to declare (its `id:` lines), so that the
+    cards of the other files that name them are not reported as broken references too."""
+    try:
+        with open(file, "rb") as f:
+            text = f.read(MAX_FILE_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return set()
+    return set(_ID_LINE.findall(text))
 
 
 def read_cards(doc: Document, models: dict[str, type[Card]], out: list[Card],
@@ -225,11 +243,20 @@ def read_cards(doc: Document, models: dict[str, type[Card]], out: list[Card],
         card_id = raw.get("id") if isinstance(raw.get("id"), str) else ""
         if card_id:
             ids.add(card_id)
-        model = models.get(raw.get("type"))
+        type_id = raw.get("type")
+        model = models.get(type_id) if isinstance(type_id, str) else None
         if model is None:
-            findings.append(doc.finding((i, "type"), "unknown-type",
-                                        f"type {raw.get('type')!r} is not a card type of this game",
-                                        "use one of: " + ", ".join(models), card=card_id))
+            if "type" not in raw:
+                near = _near("type", [k for k in raw if isinstance(k, str)])
+                findings.append(doc.finding((i,), "missing", "the card has no `type` key",
+                                            f"did you mean 'type' where it says {near!r}?" if near
+                                            else "add type: one of " + ", ".join(models), card=card_id))
+            else:
+                near = _near(str(type_id), list(models))
+                findings.append(doc.finding((i, "type"), "unknown-type",
+                                            f"type {_short(type_id) or repr(type_id)} is not a card type of this game",
+                                            f"did you mean {near!r}?" if near else "use one of: " + ", ".join(models),
+                                            card=card_id))
             continue
         try:
             card = model.model_validate(raw)
@@ -249,9 +276,13 @@ def validation_findings(doc: Document, exc: ValidationError, prefix: tuple, card
         loc = _clean_loc(err["loc"])
         kind, here = err["type"], _dotted(loc)
         value = _short(err.get("input"))
+        fix = ""
         if kind == "extra_forbidden":
-            allowed = f"; allowed: {', '.join(model.model_fields)}" if model and len(loc) == 1 else ""
+            keys = _keys_at(model, loc[:-1]) if model is not None else []
+            allowed = f"; allowed: {', '.join(keys)}" if keys and len(loc) == 1 else ""
             code, message = "unknown-key", f"unknown key {loc[-1]!r}{allowed}"
+            near = _near(str(loc[-1]), keys)
+            fix = f"did you mean {near!r}?" if near else ""
         elif kind == "missing":
             code = "missing-locale" if len(loc) > 1 and loc[-1] in locales else "missing"
             message = (f"no {loc[-1]!r} string for {_dotted(loc[:-1])}" if code == "missing-locale"
@@ -261,14 +292,70 @@ def validation_findings(doc: Document, exc: ValidationError, prefix: tuple, card
             name = next(iter(given)) if isinstance(given, dict) and given else given
             code, message = "unknown-operation", f"{here}: {name!r} is {err['msg']}"
         elif kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
-            code, message = "out-of-range", f"{here}: {value}: {err['msg'].lower()}"
+            code, message = "out-of-range", f"{here}: {value}: {refusal_reason(err)}"
         elif kind in ("literal_error", "enum"):
-            code, message = "bad-value", f"{here}: {value}: {err['msg'].lower()}"
+            code, message = "bad-value", f"{here}: {value}: {refusal_reason(err)}"
         else:
-            reason = err["msg"].removeprefix("Value error, ")  # our own validators' words
-            code, message = "invalid", f"{here}: {reason.lower()}" + (f" (got {value})" if value else "")
-        findings.append(doc.finding(prefix + loc, code, message, card=card))
+            code, message = "invalid", f"{here}: {refusal_reason(err)}" + (f" (got {value})" if value else "")
+        findings.append(doc.finding(prefix + loc, code, message, fix, card=card))
     return findings
+
+
+def _near(word: str, choices: list[str]) -> str:
+    """The choice `word` is most likely a misspelling of, or ""."""
+    close = difflib.get_close_matches(word, choices, n=1)
+    return close[0] if close else ""
+
+
+def _keys_at(model: Any, path: tuple) -> list[str]:
+    """The keys a mapping at `path` inside `model` may have (its model's fields), or [] where
+    the path leads to no model."""
+    tp = model
+    for step in path:
+        operations = _operation_models(tp)
+        tp = _unwrapped(tp)
+        if operations is not None:  # an effect step: `draw: {count: 1}`
+            if step not in operations:
+                return []
+            tp = operations[step]
+        elif isinstance(tp, type) and issubclass(tp, BaseModel):
+            field = tp.model_fields.get(step) if isinstance(step, str) else None
+            if field is None:
+                return []
+            tp = field.annotation
+        elif get_origin(tp) is dict:
+            tp = get_args(tp)[1]
+        elif get_origin(tp) in (tuple, list) and get_args(tp):
+            tp = get_args(tp)[0]
+        else:
+            return []
+    tp = _unwrapped(tp)
+    return list(tp.model_fields) if isinstance(tp, type) and issubclass(tp, BaseModel) else []
+
+
+def _operation_models(tp: Any) -> dict[str, type[BaseModel]] | None:
+    """The parameter model of each operation, if `tp` is an effect step (`forge.model.cards`
+    validates one with its `_OperationValidator`, which holds them as `params`)."""
+    if get_origin(tp) is Annotated:
+        for meta in get_args(tp)[1:]:
+            params = getattr(getattr(meta, "func", None), "params", None)
+            if isinstance(params, dict):
+                return params
+    return None
+
+
+def _unwrapped(tp: Any) -> Any:
+    """`tp` without `Annotated` and an optional's `None`."""
+    while True:
+        if get_origin(tp) is Annotated:
+            tp = get_args(tp)[0]
+        elif get_origin(tp) in (Union, types.UnionType):
+            inner = [a for a in get_args(tp) if a is not type(None)]
+            if len(inner) != 1:
+                return tp
+            tp = inner[0]
+        else:
+            return tp
 
 
 def _clean_loc(loc: tuple) -> tuple:

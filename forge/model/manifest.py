@@ -199,6 +199,17 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
         icon: Annotated[str, Field(strict=True, pattern=r"^[a-z][a-z0-9_-]*$")] = "star"
         label: Text | None = None
 
+    class SheetSpec(BaseModel):
+        """A spreadsheet `forge watch` imports again whenever it is saved, as `forge import
+        GAME PATH --type TYPE [--file FILE] [--set SET] [--sheet SHEET]` would."""
+
+        model_config = STRICT
+        path: Annotated[str, Field(strict=True, pattern=r"(?i)^[^/\\].*\.(csv|tsv|ods|xlsx|xlsm)$")]
+        type: Id
+        file: Id | None = None
+        set: Id | None = None
+        sheet: NonEmpty | None = None
+
     class Manifest(BaseModel):
         model_config = ConfigDict(frozen=True, extra="forbid")
         id: Id
@@ -233,6 +244,18 @@ def manifest_model(locales: tuple[str, ...]) -> type[BaseModel]:
                 raise ValueError("a game with `rules:` plays with the rules engine: leave "
                                  "`engine:` out (or write `engine: rules`)")
             return value
+
+        #: Sheets in the game folder that `forge watch` imports again on every save.
+        sheets: tuple[SheetSpec, ...] = ()
+
+        @model_validator(mode="after")
+        def _sheets_known(self) -> Any:
+            for sheet in self.sheets:
+                if sheet.type not in self.card_types:
+                    raise ValueError(f"sheet {sheet.path!r}: {sheet.type!r} is not a card type of this game")
+                if sheet.set is not None and sheet.set not in self.sets:
+                    raise ValueError(f"sheet {sheet.path!r}: {sheet.set!r} is not a set of this game")
+            return self
 
         @field_validator("backs")
         @classmethod

@@ -17,6 +17,7 @@ The rules, as a Ukrainian book editor expects them (and the English ones for `en
 - Minus: a hyphen or en dash standing before a number, not after a letter or digit, is a real
   minus U+2212 (−2).
 - Ellipsis: three dots become …
+- A typewriter's dash, `--`, is the language's dash (and spaced, spaced as above).
 - No-break spaces (U+00A0, never U+202F: ReportLab breaks lines at U+202F, see PITFALLS.md):
   - after every one-letter word (в, у, з, і, й, а, о, я, and letters that name seats: А, Б);
   - `uk` only: after the short words in `GLUED["uk"]`: one-syllable prepositions, conjunctions
@@ -86,6 +87,8 @@ def typeset(text: str, lang: str) -> str:
         text = text.replace("...", "…")
     if "-" in text or "–" in text or "—" in text:
         dash = _DASHES.get(lang, "–")
+        if "--" in text:  # a typewriter's dash
+            text = text.replace("--", dash)
         text = _DASH.sub(lambda m: NBSP + (dash if m.group(1) == "-" else m.group(1)) + " ", text)
         text = _RANGE.sub("–", text)
         text = _MINUS.sub(MINUS, text)
@@ -108,10 +111,15 @@ def typeset_markup(markup: str, lang: str) -> str:
     typeset as one string, so quotes pair across bold and italic runs; tags stay as written."""
     if "<" not in markup:
         return typeset(markup, lang)
-    tags = _TAG.findall(markup)
-    text = typeset(_TAG.sub(_TAG_MARK, markup), lang)
-    parts = text.split(_TAG_MARK)
-    return "".join(part + (tags[n] if n < len(tags) else "") for n, part in enumerate(parts))
+    return typeset_between(markup, _TAG, lang)
+
+
+def typeset_between(text: str, kept: re.Pattern, lang: str) -> str:
+    """`typeset` for the text between the matches of `kept` (markup tags, a template's
+    expressions), typeset as one string so quotes pair across them; the matches stay as written."""
+    parts = typeset(kept.sub(_TAG_MARK, text), lang).split(_TAG_MARK)
+    matches = kept.findall(text)
+    return "".join(part + (matches[n] if n < len(matches) else "") for n, part in enumerate(parts))
 
 
 def quoted(text: str, lang: str) -> str:
@@ -141,13 +149,3 @@ def _quotes(text: str, lang: str) -> str:
             depth = max(depth - 1, 0)
             out.append(outer_close if depth == 0 else inner_close)
     return "".join(out)
-
-
-#: Characters that `forge check` reports in text data: a typewriter quote or apostrophe.
-TYPEWRITER = {'"': "a typewriter quote (\")", "'": "a typewriter apostrophe (')",
-              "`": "a backtick used as an apostrophe (`)"}
-
-
-def typewriter_fix(text: str, lang: str) -> str:
-    """How `text` is written with the language's marks (what `forge check` suggests)."""
-    return typeset(text, lang).replace(NBSP, " ")
