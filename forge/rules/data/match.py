@@ -95,7 +95,7 @@ class RulesMatch(Match):
         c = option[1] if len(option) > 1 else -1
         for where, n in a.cost:
             vals, i = where(self, s)
-            vals[i] -= n
+            vals[i] -= max(0, n(self, s, c))
         if c >= 0:
             self.played.append((self.p.dix[c], s))
             if a.to is not None:
