@@ -90,7 +90,8 @@ def _counter(match: RulesMatch, name: str, seat: int | None) -> tuple[list, int]
 
 def scenario_setup(match: RulesMatch, data: dict, ctx: SetupContext) -> None:
     """`zones: {deck: [ids, top first]}` and `seats: {A: {hand: [ids], points: 3}}` place cards
-    and set counters; `counters:` sets the game's; `turn: B` says whose turn it is. The cards
+    and set counters; `counters:` sets the game's; `turn: B` says whose turn it is, `round: 2` how
+    many rounds were played before (`round` reads it). The cards
     not placed go, shuffled, under the first zone's listed ones. With `deal: true` the rules'
     own setup deals from the seed."""
     if data.get("deal"):
@@ -131,6 +132,7 @@ def scenario_setup(match: RulesMatch, data: dict, ctx: SetupContext) -> None:
         zl.extend(hs)
     if "turn" in data:
         match.cur = ctx.seat(data["turn"])
+    match.round = data.get("round", 0)
     if data.get("reversed"):
         match.dir = -1
     match.dealt = True
@@ -206,7 +208,7 @@ ENGINE = Engine(
                          "counted as a timeout."),),
     scenario=ScenarioKeys(
         setup={"zones": Map(str, [ANY]), "counters": Map(str, _VALUE), "turn": SEAT,
-               "reversed": bool},
+               "reversed": bool, "round": N},
         seat=Map(str, ([ANY], Int())),
         expect={"zones": Map(str, ([ANY], N)), "top": Map(str, str),
                 "holds": Map(SEAT, Map(str, ([ANY], Int(), str))),
