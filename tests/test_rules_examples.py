@@ -45,4 +45,6 @@ def test_seeded_games_are_clean_and_alike_twice(game, players):
     report = reports[0]
     assert report["violations"] == [] and report["engine"]["timeouts"] == 0
     assert report["dead_cards"] == []                 # every card is offered by some rule
+    rounds = report["engine"]["rounds_per_game"]      # the draft is three rounds; the fair
+    assert rounds == 3 if game == "smakolyky" else 5 < rounds < 49    # closes with the deck
     assert min(report["mean_score"]) > 0              # every seat scores something on average

@@ -184,17 +184,19 @@ def scenario_expect(match: RulesMatch, expect: dict, ctx: SetupContext) -> None:
 
 
 def statistics(prepared: RulesPrepared, totals: dict, games: int) -> dict:
-    """Game length, and the share of games the work cap stopped (Ludii's timeouts)."""
+    """Game length (turns, and rounds when the flow has them), and the share of games the work
+    cap stopped (Ludii's timeouts)."""
     if not games:
         return {}
     capped = totals.get("capped", 0)
     turns = totals.get("turns", 0) / games
-    return {"turns_per_game": round(turns, 2), "timeouts": capped,
-            "timeout_share": round(capped / games, 4),
-            "lines": {"uk": [f"ходів за гру: {turns:.1f}; зупинено межею: {capped} з {games}"
-                             .replace(".", ",")],
-                      "en": [f"turns per game: {turns:.1f}; stopped by the cap (timeouts): "
-                             f"{capped} of {games}"]}}
+    rounds = totals.get("rounds", 0) / games
+    uk = f"ходів за гру: {turns:.1f}" + (f", раундів: {rounds:.1f}" if rounds else "")
+    en = f"turns per game: {turns:.1f}" + (f", rounds: {rounds:.1f}" if rounds else "")
+    return {"turns_per_game": round(turns, 2), "rounds_per_game": round(rounds, 2),
+            "timeouts": capped, "timeout_share": round(capped / games, 4),
+            "lines": {"uk": [f"{uk}; зупинено межею: {capped} з {games}".replace(".", ",")],
+                      "en": [f"{en}; stopped by the cap (timeouts): {capped} of {games}"]}}
 
 
 _VALUE = (Int(), str)

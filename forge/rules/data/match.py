@@ -200,7 +200,7 @@ class RulesMatch(Match):
                 self.dir)
 
     def stats(self) -> dict:
-        return {"turns": self.turn, "capped": int(self.capped)}
+        return {"turns": self.turn, "rounds": self.round, "capped": int(self.capped)}
 
 
 __all__ = ["RulesMatch", "RulesPrepared"]
