@@ -48,3 +48,13 @@ def test_seeded_games_are_clean_and_alike_twice(game, players):
     rounds = report["engine"]["rounds_per_game"]      # the draft is three rounds; the fair
     assert rounds == 3 if game == "smakolyky" else 5 < rounds < 49    # closes with the deck
     assert min(report["mean_score"]) > 0              # every seat scores something on average
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_its_rulebook_builds(game, tmp_path):
+    """The rulebook, hand-written beside the rules (examples/templates/<game>/), builds."""
+    done = forge_in_process("build", str(EXAMPLES / "cards" / game), "--what", "rulebook",
+                            "--lang", "en", "--out", str(tmp_path), "--format", "json")
+    assert done.returncode == 0, done.stderr
+    written, = json.loads(done.stdout)
+    assert written["product"] == "rulebook" and written["bytes"] > 10_000
