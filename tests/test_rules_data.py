@@ -347,3 +347,26 @@ def test_and_or_of_card_comparisons_mean_what_they_say(prepared):
                 m.gc = g
                 for h, card in enumerate(rules.handles):
                     assert bool(f(m, 0, h)) == bool(py(fa(card, g), fb(card, g))), (ta, word, tb, g, card.id)
+
+
+def test_sum_distinct_and_runs_of_the_cards_that_match(prepared):
+    """`sum`, `distinct` and `run` (sequences) read a zone, or only its cards for which `where`
+    holds; `run` counts each value once."""
+    from forge.rules.data.expr import ExprError, Scope, compile_expr
+    m = prepared.new(2, 0)
+    h = prepared.handles_of
+    m.pz[0][0] = [h["red_1"][0], h["red_2"][0], h["blue_3"][0], h["blue_3"][1], h["green_5"][0],
+                  h["wild"][0]]
+    m.pz[0][1] = [h["red_4"][0]]
+
+    def value(text: str, seat: int = 0) -> int:
+        return compile_expr(text, Scope(prepared.rules), "number")[1](m, seat, -1)
+    assert value("run(hand, points)") == 3                       # 1 2 3, then 5 and 50
+    assert value("run(all.hand, points)") == 5                   # red_4 joins them: 1 to 5
+    assert value("run(hand where card.colour == 'blue', points)") == 1
+    assert value("sum(hand where card.colour == 'blue', points)") == 6
+    assert value("distinct(hand where card.colour != 'black', colour)") == 3
+    assert value("count(hand where card.colour == 'blue') + count(all.hand)") == 9
+    assert value("run(hand where card.colour == 'yellow', points)") == 0
+    with pytest.raises(ExprError, match="run\\(\\) reads a number field; 'colour' holds a word"):
+        value("run(hand, colour)")

@@ -90,7 +90,8 @@ def _counter(match: RulesMatch, name: str, seat: int | None) -> tuple[list, int]
 
 def scenario_setup(match: RulesMatch, data: dict, ctx: SetupContext) -> None:
     """`zones: {deck: [ids, top first]}` and `seats: {A: {hand: [ids], points: 3}}` place cards
-    and set counters; `counters:` sets the game's; `turn: B` says whose turn it is. The cards
+    and set counters; `counters:` sets the game's; `turn: B` says whose turn it is, `round: 2` how
+    many rounds were played before (`round` reads it). The cards
     not placed go, shuffled, under the first zone's listed ones. With `deal: true` the rules'
     own setup deals from the seed."""
     if data.get("deal"):
@@ -131,6 +132,7 @@ def scenario_setup(match: RulesMatch, data: dict, ctx: SetupContext) -> None:
         zl.extend(hs)
     if "turn" in data:
         match.cur = ctx.seat(data["turn"])
+    match.round = data.get("round", 0)
     if data.get("reversed"):
         match.dir = -1
     match.dealt = True
@@ -182,17 +184,19 @@ def scenario_expect(match: RulesMatch, expect: dict, ctx: SetupContext) -> None:
 
 
 def statistics(prepared: RulesPrepared, totals: dict, games: int) -> dict:
-    """Game length, and the share of games the work cap stopped (Ludii's timeouts)."""
+    """Game length (turns, and rounds when the flow has them), and the share of games the work
+    cap stopped (Ludii's timeouts)."""
     if not games:
         return {}
     capped = totals.get("capped", 0)
     turns = totals.get("turns", 0) / games
-    return {"turns_per_game": round(turns, 2), "timeouts": capped,
-            "timeout_share": round(capped / games, 4),
-            "lines": {"uk": [f"ходів за гру: {turns:.1f}; зупинено межею: {capped} з {games}"
-                             .replace(".", ",")],
-                      "en": [f"turns per game: {turns:.1f}; stopped by the cap (timeouts): "
-                             f"{capped} of {games}"]}}
+    rounds = totals.get("rounds", 0) / games
+    uk = f"ходів за гру: {turns:.1f}" + (f", раундів: {rounds:.1f}" if rounds else "")
+    en = f"turns per game: {turns:.1f}" + (f", rounds: {rounds:.1f}" if rounds else "")
+    return {"turns_per_game": round(turns, 2), "rounds_per_game": round(rounds, 2),
+            "timeouts": capped, "timeout_share": round(capped / games, 4),
+            "lines": {"uk": [f"{uk}; зупинено межею: {capped} з {games}".replace(".", ",")],
+                      "en": [f"{en}; stopped by the cap (timeouts): {capped} of {games}"]}}
 
 
 _VALUE = (Int(), str)
@@ -206,7 +210,7 @@ ENGINE = Engine(
                          "counted as a timeout."),),
     scenario=ScenarioKeys(
         setup={"zones": Map(str, [ANY]), "counters": Map(str, _VALUE), "turn": SEAT,
-               "reversed": bool},
+               "reversed": bool, "round": N},
         seat=Map(str, ([ANY], Int())),
         expect={"zones": Map(str, ([ANY], N)), "top": Map(str, str),
                 "holds": Map(SEAT, Map(str, ([ANY], Int(), str))),

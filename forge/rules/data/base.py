@@ -59,7 +59,7 @@ class Action:
     step: str
     source: Callable | None          # zone of the cards it plays, or None
     cond: Callable | None
-    cost: list[tuple[Callable, int]]  # (counter slot getter, amount)
+    cost: list[tuple[Callable, Callable]]  # (counter slot getter, amount f(m, s, card))
     to: Callable | None
     body: Callable
     gen: bool

@@ -206,7 +206,7 @@ class Rules(FlowBlocks):
             cost = []
             for cname, amount in self.mapping(spec.get("cost"), (*loc, "cost")).items():
                 ctr = self.counters.get(cname)
-                n = self.number(amount, (*loc, "cost", cname), 0)
+                n = self.value(amount, (*loc, "cost", cname))   # `card` is the card played
                 if ctr is None or ctr.values:
                     self.error((*loc, "cost", cname), f"cost: {cname!r} is not a number counter")
                 elif n is not None:

@@ -9,8 +9,8 @@ a truth value or a card.
     unary  := '-' unary | atom
     atom   := NUMBER | 'WORD' | true | false | '(' expr ')' | NAME | PLAYER '.' NAME
             | card '.' FIELD | top '(' zone ')' '.' FIELD
-            | count '(' zone [where expr] ')' | sum '(' zone ',' FIELD ')'
-            | distinct '(' zone ',' FIELD ')' | min/max '(' expr ',' expr ')'
+            | count '(' zone [where expr] ')' | sum/distinct/run '(' zone [where expr] ',' FIELD ')'
+            | min/max '(' expr ',' expr ')'
             | if '(' expr ',' expr ',' expr ')' | most/least '(' expr ')'
     zone   := NAME | PLAYER '.' NAME | all '.' NAME
     PLAYER := me | next | prev | target
@@ -19,7 +19,8 @@ A NAME is a definition (`defs:`), an effect's parameter, a counter (the acting p
 per-player one) or `players`, `round`, `turn`. Inside `count(zone where ...)`, `card` is each
 card counted. `/` and `%` by zero give 0. A closure is called as ``f(m, s, c)``: the match, the
 acting seat and the card in focus (a handle, or -1). `most(e)` and `least(e)` are the largest and
-smallest value of ``e`` over the players, each in turn as `me` (majorities).
+smallest value of ``e`` over the players, each in turn as `me` (majorities). `run(zone, FIELD)`
+is the length of the longest run of consecutive numbers among the cards' values (sequences).
 """
 from __future__ import annotations
 
@@ -241,7 +242,7 @@ class _Parser:
             raise ExprError(f"unexpected {v or 'end'!r}", at)
         if v in ("true", "false"):
             return BOOL, _const(v == "true")
-        if v in ("count", "sum", "distinct", "top", "min", "max", "if", "most", "least") \
+        if v in ("count", "sum", "distinct", "run", "top", "min", "max", "if", "most", "least") \
                 and self.peek()[1] == "(":
             return self.call(v, at)
         if v == "card":
@@ -276,6 +277,18 @@ class _Parser:
         return self.scope.rules.zone_ref(name, who if who != "all" else None, who == "all", at,
                                          _player(who) if who in PLAYERS else None)
 
+    def cards(self, many: bool, z: Callable) -> Callable:
+        """f(m, s) -> the handles of a zone (every player's, with ``many``), those for which an
+        optional `where EXPR` holds (`card` each one)."""
+        p = self.want(BOOL, self.expr()) if self.accept("where") else None
+        if many:
+            if p is None:
+                return lambda m, s: [h for zl in z(m, s) for h in zl]
+            return lambda m, s: [h for zl in z(m, s) for h in zl if p(m, s, h)]
+        if p is None:
+            return z
+        return lambda m, s: [h for h in z(m, s) if p(m, s, h)]
+
     def call(self, fn: str, at: int) -> tuple[str, Callable]:
         self.expect("(")
         self.deeper()
@@ -307,16 +320,11 @@ class _Parser:
         many, z = self.zone()
         out: tuple[str, Callable]
         if fn == "count":
-            if self.accept("where"):
-                p = self.want(BOOL, self.expr())
-                if many:
-                    out = INT, lambda m, s, c: len([h for zl in z(m, s) for h in zl if p(m, s, h)])
-                else:
-                    out = INT, lambda m, s, c: len([h for h in z(m, s) if p(m, s, h)])
-            elif many:
+            if many and self.peek()[1] != "where":
                 out = INT, lambda m, s, c: sum(map(len, z(m, s)))
             else:
-                out = INT, lambda m, s, c: len(z(m, s))
+                cards = self.cards(many, z)
+                out = INT, lambda m, s, c: len(cards(m, s))
         elif fn == "top":
             if many:
                 raise ExprError("top() takes one zone, not all players' zones", at)
@@ -325,26 +333,34 @@ class _Parser:
             self.expect(".")
             return self.field(lambda m, s, c: (z(m, s) or (-1,))[-1])
         else:
+            cards = self.cards(many, z)
             self.expect(",")
             name, fat = self.ident()
             kind, value = self.scope.rules.field_ref(name, None, fat)
+            table = self.scope.rules.table(name)
+            if fn in ("sum", "run") and kind != INT:
+                raise ExprError(f"{fn}() reads a number field; {name!r} holds a {kind}", fat)
             if fn == "sum":
-                if kind != INT:
-                    raise ExprError(f"sum() adds up a number field; {name!r} holds a {kind}", fat)
-                table = self.scope.rules.table(name)
-                if many:
-                    out = INT, lambda m, s, c: sum(table[h] or 0 for zl in z(m, s) for h in zl)
-                else:
-                    out = INT, lambda m, s, c: sum(table[h] or 0 for h in z(m, s))
+                out = INT, lambda m, s, c: sum(table[h] for h in cards(m, s))
+            elif fn == "run":
+                out = INT, lambda m, s, c: _run({table[h] for h in cards(m, s)})
             else:
-                table = self.scope.rules.table(name)
-                if many:
-                    out = INT, lambda m, s, c: len({table[h] for zl in z(m, s) for h in zl} - {None})
-                else:
-                    out = INT, lambda m, s, c: len({table[h] for h in z(m, s)} - {None})
+                out = INT, lambda m, s, c: len({table[h] for h in cards(m, s)} - {None})
         self.expect(")")
         self.depth -= 1
         return out
+
+
+def _run(values: set[int]) -> int:
+    """The longest run of consecutive whole numbers in ``values`` (duplicates count once)."""
+    best = 0
+    for v in values:
+        if v - 1 not in values:
+            n = 1
+            while v + n in values:
+                n += 1
+            best = max(best, n)
+    return best
 
 
 def _or(parts: list[Callable]) -> Callable:

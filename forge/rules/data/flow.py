@@ -101,23 +101,30 @@ class FlowBlocks(Effects):
     def options(self, acts: list[Action]) -> Callable:
         """f(m, s) -> the legal options of a step: one per card (by card id) a card action may
         play, one for an action without cards; each only when its condition holds and its cost
-        can be paid."""
+        (which may read the card) can be paid."""
         cid = [c.id for c in self.handles]
+
+        def affords(m: Any, s: int, cost: list, h: int) -> bool:
+            for where, n in cost:
+                vals, i = where(m, s)
+                if vals[i] < n(m, s, h):
+                    return False
+            return True
 
         def offer(m: Any, s: int) -> list:
             out: list[tuple] = []
             for a in acts:
-                if a.cost and any(where(m, s)[0][where(m, s)[1]] < n for where, n in a.cost):
-                    continue
+                cost = a.cost
                 if a.source is None:
-                    if a.cond is None or a.cond(m, s, -1):
+                    if (a.cond is None or a.cond(m, s, -1)) and (not cost or affords(m, s, cost, -1)):
                         out.append((a.name,))
                     continue
                 seen = set()
                 cond = a.cond
                 for h in a.source(m, s):
                     k = cid[h]
-                    if k not in seen and (cond is None or cond(m, s, h)):
+                    if k not in seen and (cond is None or cond(m, s, h)) \
+                            and (not cost or affords(m, s, cost, h)):
                         seen.add(k)
                         out.append((a.name, h))
             return out

@@ -64,8 +64,9 @@ class RulesMatch(Match):
         self.round = 0
         self.turn = 0
         self.work = 0         # loop iterations and actions: the cap bounds them
-        #: (zone index, owner) -> {handle: the round it came}, for zones whose cards expire
-        self.entered: dict[tuple[int, int], dict[int, int]] = {}
+        #: (zone name, owner) -> {handle: the round it came}, for zones whose cards expire (a
+        #: name, as a game's zone and a player's zone may have the same index)
+        self.entered: dict[tuple[str, int], dict[int, int]] = {}
         self.capped = False
         self.dealt = False
 
@@ -95,7 +96,7 @@ class RulesMatch(Match):
         c = option[1] if len(option) > 1 else -1
         for where, n in a.cost:
             vals, i = where(self, s)
-            vals[i] -= n
+            vals[i] -= max(0, n(self, s, c))
         if c >= 0:
             self.played.append((self.p.dix[c], s))
             if a.to is not None:
@@ -124,7 +125,7 @@ class RulesMatch(Match):
         for z, after, to in self.r.expiry:
             lists = self.pz[z.index] if z.per_player else [self.gz[z.index]]
             for owner, zl in enumerate(lists):
-                key = (z.index, owner)
+                key = (z.name, owner)
                 came = self.entered.get(key, {})
                 stay = []
                 for h in zl:
@@ -199,7 +200,7 @@ class RulesMatch(Match):
                 self.dir)
 
     def stats(self) -> dict:
-        return {"turns": self.turn, "capped": int(self.capped)}
+        return {"turns": self.turn, "rounds": self.round, "capped": int(self.capped)}
 
 
 __all__ = ["RulesMatch", "RulesPrepared"]
