@@ -347,3 +347,41 @@ def test_and_or_of_card_comparisons_mean_what_they_say(prepared):
                 m.gc = g
                 for h, card in enumerate(rules.handles):
                     assert bool(f(m, 0, h)) == bool(py(fa(card, g), fb(card, g))), (ta, word, tb, g, card.id)
+
+
+def test_simultaneous_choices_carried_out_in_the_order_of_the_cards_chosen(tmp_path):
+    """`together: STEP` with `order: EXPR`: the choices are carried out highest first (equal
+    ones in seat order), and the order is what a scenario's `expect: order` reads."""
+    from forge.model import load_game
+    from forge.rules import get_engine
+    from forge.rules.agents import random_agent
+    root = tmp_path / "market"
+    root.mkdir()
+    (root / "game.yaml").write_text(MARKET.replace(
+        "        - together: show\n", "        - together: show\n          order: \"card.value\"\n"))
+    (root / "goods.yaml").write_text(GOODS)
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    prep = get_engine("rules").prepare(game, {"cap": 10_000})
+    value = [c.value for c in prep.rules.handles]
+    unsorted = 0
+    for seed in range(5):
+        m = prep.new(3, seed, deal=False)
+        shown: dict[int, list] = {}                          # round -> (seat, card) as carried out
+        act = m.act
+
+        def noted(a, s, o, act=act, m=m, shown=shown):
+            if a.name == "show":
+                shown.setdefault(m.round, []).append((s, o[1]))
+            yield from act(a, s, o)
+        m.act = noted                                        # type: ignore[method-assign]
+        m.begin()
+        while m.decision is not None:
+            d = m.decision
+            m.step(tuple(random_agent(m, s, o, m.streams.agents[s]) for s, o in zip(d.seats, d.options)))
+        rounds = [shown.get(r, []) for r in range(1, 5)]
+        assert m.orders == [[s for s, _ in r] for r in rounds] and len(rounds) == 4
+        for r in rounds:
+            assert r == sorted(r, key=lambda sh: (-value[sh[1]], sh[0]))
+        unsorted += any(r != sorted(r) for r in rounds)
+    assert unsorted                                          # not merely seat order

@@ -31,7 +31,7 @@ class FlowBlocks(Effects):
             self.error(loc, f"a flow block has exactly one of {', '.join(FLOW_KINDS)}")
             return _nothing
         kind = kinds[0]
-        extra = set(data) - {kind, "count", "until"}
+        extra = set(data) - {kind, "count", "until"} - ({"order"} if kind == "together" else set())
         for key in extra:
             self.error((*loc, key), f"unknown key {key!r} in a {kind} block")
         arg = data[kind]
@@ -42,7 +42,10 @@ class FlowBlocks(Effects):
                            f"{', '.join(self.steps) or 'none'})")
                 return _nothing
             self.named_steps.add(arg)
-            return self.step_block(arg) if kind == "step" else self.together_block(arg)
+            if kind == "step":
+                return self.step_block(arg)
+            order = self.value(data["order"], (*loc, "order")) if "order" in data else None
+            return self.together_block(arg, order)
         if kind == "do":
             body, gen = self.block(arg, (*loc, kind))
 
@@ -136,16 +139,22 @@ class FlowBlocks(Effects):
             yield from m.act(by_name[got[0]], s, got)
         return step
 
-    def together_block(self, name: str) -> Callable:
+    def together_block(self, name: str, order: Callable | None = None) -> Callable:
+        """Every player chooses at once; the choices are carried out in seat order, or with
+        ``order`` (an expression of the card chosen) highest first, equal ones in seat order
+        (the order is recorded for a scenario's `expect: order`)."""
         offer = self.options(self.steps[name])
         by_name = {a.name: a for a in self.steps[name]}
 
         def together(m: Any) -> Iterator:
             seats = list(range(m.n))
             got = yield from m.ask_all(name, seats, [offer(m, s) for s in seats])
-            for s, o in zip(seats, got):
-                if o is not None:
-                    yield from m.act(by_name[o[0]], s, o)
+            chosen = [(s, o) for s, o in zip(seats, got) if o is not None]
+            if order is not None:
+                chosen.sort(key=lambda so: -order(m, so[0], so[1][1] if len(so[1]) > 1 else -1))
+                m.orders.append([s for s, _ in chosen])
+            for s, o in chosen:
+                yield from m.act(by_name[o[0]], s, o)
         return together
 
 
