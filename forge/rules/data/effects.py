@@ -125,8 +125,9 @@ class Effects(Compiler):
     def st_move(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
         for key in spec:
-            if key not in ("from", "to", "count", "all", "card", "who"):
-                self.error((*loc, key), f"unknown key {key!r} (known: from, to, count, all, card, who)")
+            if key not in ("from", "to", "count", "all", "card", "who", "where"):
+                self.error((*loc, key), f"unknown key {key!r} (known: from, to, count, all, card, "
+                           "who, where)")
         who = self.who(spec, loc)
         src = self.zone_arg(spec.get("from"), (*loc, "from"), who)
         dst = self.zone_arg(spec.get("to"), (*loc, "to"), who)
@@ -142,6 +143,8 @@ class Effects(Compiler):
                     dst(m, s).append(c)
             return move_card, False
         count = None if spec.get("all") else self.value(spec.get("count", 1), (*loc, "count"))
+        if "where" in spec:
+            return self.move_where(src, dst, count, limit, spec["where"], (*loc, "where"))
         restock = zsrc.restock if zsrc is not None else None
         keep = zsrc.keep if zsrc is not None else 0
 
@@ -155,6 +158,26 @@ class Effects(Compiler):
                 if limit is not None and len(b) >= limit:
                     return
                 b.append(a.pop())
+        return move, False
+
+    def move_where(self, src: Callable, dst: Callable, count: Callable | None, limit: int | None,
+                   where: Any, loc: tuple) -> tuple[Callable, bool]:
+        """`move` with `where:`: the top `count` cards (or `all`) of those for which `where`
+        holds (`card` is each), in their order; the others stay. No restock: what matches is
+        what there is."""
+        cond = self.value(where, loc, BOOL)
+        if cond is None:
+            return _NOOP
+
+        def move(m: Any, s: int, c: int) -> None:
+            a, b = src(m, s), dst(m, s)
+            n = len(a) if count is None else min(count(m, s, c), MAX_REPEAT)
+            picked = [h for h in reversed(a) if cond(m, s, h)][:n]
+            if limit is not None:
+                picked = picked[:max(0, limit - len(b))]
+            taken = set(picked)
+            a[:] = [h for h in a if h not in taken]
+            b.extend(picked)
         return move, False
 
     def st_deal(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
