@@ -385,3 +385,68 @@ def test_simultaneous_choices_carried_out_in_the_order_of_the_cards_chosen(tmp_p
             assert r == sorted(r, key=lambda sh: (-value[sh[1]], sh[0]))
         unsorted += any(r != sorted(r) for r in rounds)
     assert unsorted                                          # not merely seat order
+
+
+TITHE = """\
+id: tithe
+title: {uk: Десятина, en: Tithe}
+players: {min: 2, max: 4}
+locales: [uk, en]
+card_size: {width: 63, height: 88}
+sets:
+  base: {name: {uk: Основа, en: Base}, cards: {good: 6}}
+card_types:
+  good: {name: {uk: Товар, en: Good}, fields: {}}
+operations:
+  tithe:
+    params: {amount: {type: int, min: 1, max: 3}}
+    text: {uk: "Десятина {{ amount }}.", en: "Tithe {{ amount }}."}
+rules:
+  zones:
+    deck: {}
+    hand: {per: player}
+    table: {per: player}
+  counters:
+    coins: {per: player, start: 3, min: 0}
+  setup:                      # A's table starts with one card of each kind
+    - move: {from: deck, to: table, where: "card.id == 'g'"}
+    - move: {from: deck, to: table, where: "card.id == 'h'"}
+    - deal: {from: deck, to: hand}
+  flow: [{turns: [{step: play}], count: 2}]
+  actions:
+    play: {step: play, from: hand, to: table, do: [resolve]}
+  effects:
+    tithe:
+      - each_player: {others: true, do: [{lose: {counter: coins, amount: amount}}]}
+      - choose_player: {others: true}
+      - choose_card:            # the player chosen gives back a card of their own choice
+          {from: table, who: target, by: target,
+           do: [{move: {card: true, from: table, to: deck, who: target}}]}
+  end: {score: coins}
+"""
+
+
+def test_each_other_player_and_a_card_chosen_by_another_player(tmp_path):
+    """`each_player: {others: true, do}` leaves the acting player out; `choose_card` with
+    `by: target` is asked of the player chosen, not of the one resolving."""
+    from forge.model import load_game
+    from forge.rules import get_engine
+    root = tmp_path / "tithe"
+    root.mkdir()
+    (root / "game.yaml").write_text(TITHE)
+    (root / "goods.yaml").write_text("".join(
+        f"- {{id: {i}, type: good, set: base, copies: 3, name: {{uk: Т, en: {i}}}, "
+        "effects: [{tithe: {amount: 1}}]}\n" for i in "gh"))
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    m = get_engine("rules").prepare(game, {"cap": 1000}).new(3, 0)
+    asked = []
+    while m.decision is not None:
+        d = m.decision
+        asked.append((d.kind, d.seats))
+        m.step(tuple(o[0] for o in d.options))          # always the first option
+    # A plays: B and C pay; A names B, whose table is empty. B plays: A and C pay; B names A,
+    # and A (not B) picks which of A's three cards goes back.
+    assert m.pc[0] == [2, 2, 1]
+    assert asked == [("choose_player", (0,)), ("choose_player", (1,)), ("choose_card", (0,))]
+    assert [len(m.pz[1][s]) for s in range(3)] == [2, 1, 0] and len(m.gz[0]) == 2

@@ -268,12 +268,17 @@ class Effects(Compiler):
         return choose, True
 
     def st_choose_card(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
-        """The player picks one card of a zone (for which `where` holds); `do` runs with it in
-        focus. No card to pick: nothing happens."""
+        """The player (`by:` another: the one who picks) picks one card of a zone (for which
+        `where` holds); `do` runs with it in focus. No card to pick: nothing happens."""
         spec = self.mapping(spec, loc)
         for key in spec:
-            if key not in ("from", "where", "do", "who"):
-                self.error((*loc, key), f"unknown key {key!r} (known: from, where, do, who)")
+            if key not in ("from", "where", "do", "who", "by"):
+                self.error((*loc, key), f"unknown key {key!r} (known: from, where, do, who, by)")
+        by = None
+        if spec.get("by", "me") not in ("me", "next", "prev", "target"):
+            self.error((*loc, "by"), "by: me, next, prev or target")
+        elif spec.get("by", "me") != "me":
+            by = _player(spec["by"])
         z = self.zone_arg(spec.get("from"), (*loc, "from"), self.who(spec, loc))
         where = self.value(spec["where"], (*loc, "where"), BOOL) if "where" in spec else None
         body, gen = self.block(spec.get("do") or [], (*loc, "do"))
@@ -284,7 +289,7 @@ class Effects(Compiler):
             opts = [("pick", h) for h in z(m, s) if where is None or where(m, s, h)]
             if not opts:
                 return
-            got = yield from m.ask("choose_card", s, opts)
+            got = yield from m.ask("choose_card", s if by is None else by(m, s), opts)
             if gen:
                 yield from body(m, s, got[1])
             else:
@@ -386,15 +391,24 @@ class Effects(Compiler):
         return repeat, False
 
     def st_each_player(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        """The effects for each player in turn order from the acting one, each as `me`;
+        `{others: true, do: [...]}` leaves the acting player out ("each opponent")."""
+        first = 0
+        if isinstance(spec, dict) and "do" in spec:
+            for key in spec:
+                if key not in ("others", "do"):
+                    self.error((*loc, key), f"unknown key {key!r} (known: others, do)")
+            first = 1 if spec.get("others") else 0
+            spec, loc = spec["do"], (*loc, "do")
         body, gen = self.block(spec, loc)
         if gen:
             def each_gen(m: Any, s: int, c: int) -> Iterator:
-                for i in range(m.n):
+                for i in range(first, m.n):
                     yield from body(m, (s + i * m.dir) % m.n, c)
             return each_gen, True
 
         def each(m: Any, s: int, c: int) -> None:
-            for i in range(m.n):
+            for i in range(first, m.n):
                 body(m, (s + i * m.dir) % m.n, c)
         return each, False
 
