@@ -351,14 +351,17 @@ def test_and_or_of_card_comparisons_mean_what_they_say(prepared):
 
 def test_simultaneous_choices_carried_out_in_the_order_of_the_cards_chosen(tmp_path):
     """`together: STEP` with `order: EXPR`: the choices are carried out highest first (equal
-    ones in seat order), and the order is what a scenario's `expect: order` reads."""
+    ones in seat order), and the order is what a scenario's `expect: order` reads; with
+    `aside: ZONE` the cards chosen wait there, out of the hand, until their turn."""
     from forge.model import load_game
     from forge.rules import get_engine
     from forge.rules.agents import random_agent
     root = tmp_path / "market"
     root.mkdir()
     (root / "game.yaml").write_text(MARKET.replace(
-        "        - together: show\n", "        - together: show\n          order: \"card.value\"\n"))
+        "        - together: show\n",
+        "        - together: show\n          order: \"card.value\"\n          aside: chosen\n").replace(
+        "    table: {per: player}\n", "    table: {per: player}\n    chosen: {per: player, visibility: owner}\n"))
     (root / "goods.yaml").write_text(GOODS)
     game, findings = load_game(root)
     assert game is not None and not findings
@@ -370,16 +373,18 @@ def test_simultaneous_choices_carried_out_in_the_order_of_the_cards_chosen(tmp_p
         shown: dict[int, list] = {}                          # round -> (seat, card) as carried out
         act = m.act
 
-        def noted(a, s, o, act=act, m=m, shown=shown):
+        def noted(a, s, o, source=None, act=act, m=m, shown=shown):
             if a.name == "show":
                 shown.setdefault(m.round, []).append((s, o[1]))
-            yield from act(a, s, o)
+                assert o[1] in m.pz[2][s] and o[1] not in m.pz[0][s]   # aside, not in hand
+            yield from act(a, s, o, source)
         m.act = noted                                        # type: ignore[method-assign]
         m.begin()
         while m.decision is not None:
             d = m.decision
             m.step(tuple(random_agent(m, s, o, m.streams.agents[s]) for s, o in zip(d.seats, d.options)))
         rounds = [shown.get(r, []) for r in range(1, 5)]
+        assert not any(m.pz[2])
         assert m.orders == [[s for s, _ in r] for r in rounds] and len(rounds) == 4
         for r in rounds:
             assert r == sorted(r, key=lambda sh: (-value[sh[1]], sh[0]))
