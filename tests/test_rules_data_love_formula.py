@@ -96,3 +96,29 @@ def test_its_own_scenario_files_run_against_it_as_docs_rules_gaps_counts(monkeyp
     paths = sorted((ROOT / "tests" / "scenarios" / "love_formula").glob("*.yaml"))
     passed = [p.stem for p in paths if run_scenario(p).passed]
     assert f"{len(passed)} of {len(paths)}" in GAPS.read_text()
+
+
+def test_with_the_chance_set_the_next_player_reveals_a_chance_card_before_each_round():
+    """Chance: a first revealer by lot, then the next player clockwise each round (the turn
+    passed with `turn: next` in a flow `do:`); the deck reshuffled between the play phases."""
+    from forge.model import load_game
+    from forge.rules import get_engine
+    from forge.rules.agents import random_agent
+    from forge.rules.core import play_game
+    game, _ = load_game(GAME)
+    prep = get_engine("rules").prepare(game, {"cap": 100_000}, sets=["base", "chance"])
+    zone = prep.rules.zones
+    firsts = set()
+    for seed in range(4):
+        m = prep.new(3, seed, deal=False)
+        revealers: list[int] = []
+        checkpoint = m.checkpoint
+        m.checkpoint = lambda kind, m=m, seen=revealers, cp=checkpoint: (  # type: ignore[method-assign]
+            seen.append(m.cur) if kind == "round" else None, cp(kind))[1]
+        m.begin()
+        play_game(m, [random_agent] * 3, m.streams.agents, check="step")
+        assert m.result is not None and not m.result.capped and len(revealers) == 20
+        assert all((b - a) % 3 == 1 for a, b in zip(revealers, revealers[1:]))
+        firsts.add(revealers[0])
+        assert (len(m.gz[zone["chance_deck"].index]), len(m.gz[zone["chance_discard"].index])) == (18, 10)
+    assert len(firsts) > 1                                   # the lot, not always the same seat
