@@ -455,3 +455,34 @@ def test_each_other_player_and_a_card_chosen_by_another_player(tmp_path):
     assert m.pc[0] == [2, 2, 1]
     assert asked == [("choose_player", (0,)), ("choose_player", (1,)), ("choose_card", (0,))]
     assert [len(m.pz[1][s]) for s in range(3)] == [2, 1, 0] and len(m.gz[0]) == 2
+
+
+def test_a_card_chosen_among_every_other_players_zone(tmp_path):
+    """`choose_card: {from: others.ZONE}` offers that zone's cards of every other player and
+    makes the owner of the card picked the `target`."""
+    from forge.model import load_game
+    from forge.rules import get_engine
+    root = tmp_path / "tithe"
+    root.mkdir()
+    body = TITHE[TITHE.index("    tithe:\n      - each_player"):TITHE.index("  end:")]
+    (root / "game.yaml").write_text(TITHE.replace(body, """\
+    tithe:                      # take a card from another player's table
+      - choose_card:
+          {from: others.table, where: "amount > 0",
+           do: [{move: {card: true, from: target.table, to: table}}]}
+"""))
+    (root / "goods.yaml").write_text("".join(
+        f"- {{id: {i}, type: good, set: base, copies: 3, name: {{uk: Т, en: {i}}}, "
+        "effects: [{tithe: {amount: 1}}]}\n" for i in "gh"))
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    m = get_engine("rules").prepare(game, {"cap": 1000}).new(3, 0)
+    asked = []
+    while m.decision is not None:
+        d = m.decision
+        asked.append((d.kind, d.seats, [m.label(o) for o in d.options[0]]))
+        m.step(tuple(o[0] for o in d.options))
+    # A plays; no other table holds a card. B plays, and picks among A's cards (C has none).
+    assert asked == [("choose_card", (1,), ["pick g", "pick h", "pick h"])]
+    assert m.target == 0 and [sorted(m.p.cid[h] for h in m.pz[1][s]) for s in range(3)] == \
+        [["h", "h"], ["g", "h"], []]

@@ -269,7 +269,9 @@ class Effects(Compiler):
 
     def st_choose_card(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         """The player (`by:` another: the one who picks) picks one card of a zone (for which
-        `where` holds); `do` runs with it in focus. No card to pick: nothing happens."""
+        `where` holds); `do` runs with it in focus. `from: others.ZONE` (or `all.ZONE`) offers
+        the cards of that zone of every other player (of every player), and makes the owner of
+        the card picked the `target`. No card to pick: nothing happens."""
         spec = self.mapping(spec, loc)
         for key in spec:
             if key not in ("from", "where", "do", "who", "by"):
@@ -279,17 +281,38 @@ class Effects(Compiler):
             self.error((*loc, "by"), "by: me, next, prev or target")
         elif spec.get("by", "me") != "me":
             by = _player(spec["by"])
-        z = self.zone_arg(spec.get("from"), (*loc, "from"), self.who(spec, loc))
+        source = spec.get("from")
+        owners, _, name = source.rpartition(".") if isinstance(source, str) else ("", "", "")
+        if owners in ("others", "all"):
+            zone = self.zones.get(name)
+            if zone is None or not zone.per_player or "who" in spec:
+                self.error((*loc, "from"), f"{owners}.ZONE names a zone of each player (and no "
+                           "`who:`)")
+                return _NOOP
+            k, skip_me = zone.index, owners == "others"
+            z = None
+        else:
+            z = self.zone_arg(source, (*loc, "from"), self.who(spec, loc))
+            if z is None:
+                return _NOOP
         where = self.value(spec["where"], (*loc, "where"), BOOL) if "where" in spec else None
         body, gen = self.block(spec.get("do") or [], (*loc, "do"))
-        if z is None:
-            return _NOOP
 
         def choose_card(m: Any, s: int, c: int) -> Iterator:
-            opts = [("pick", h) for h in z(m, s) if where is None or where(m, s, h)]
+            owner: dict[int, int] = {}
+            if z is None:
+                for p in range(m.n):
+                    if not (skip_me and p == s):
+                        owner.update((h, p) for h in m.pz[k][p])
+                cards = list(owner)
+            else:
+                cards = z(m, s)
+            opts = [("pick", h) for h in cards if where is None or where(m, s, h)]
             if not opts:
                 return
             got = yield from m.ask("choose_card", s if by is None else by(m, s), opts)
+            if owner:
+                m.target = owner[got[1]]
             if gen:
                 yield from body(m, s, got[1])
             else:
