@@ -80,7 +80,9 @@ def test_seeded_games_are_clean_two_phases_of_ten_rounds_in_priority_order(prepa
             assert len(m.orders) == 20 and all(sorted(o) == list(range(players)) for o in m.orders)
             copy = replay(prepared.new(players, seed + 100, deal=False), m.actions)
             assert copy.state_digest() == m.state_digest()
-            zone = {z: m.pz[m.r.zones[z].index] for z in ("chosen", "hand", "job")}
+            zone = {z: m.pz[m.r.zones[z].index] for z in ("chosen", "hand", "job", "pairs",
+                                                           "obstacles")}
+            assert all(zone["pairs"][s] for s in range(players) if zone["obstacles"][s])
             assert not any(zone["chosen"])                   # every card chosen was carried out
             assert all(sum(cards[h].subtype == "job" for h in zone["hand"][s] + zone["job"][s]) == 1
                        for s in range(players))              # a job is never discarded
