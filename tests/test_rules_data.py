@@ -486,3 +486,29 @@ def test_a_card_chosen_among_every_other_players_zone(tmp_path):
     assert asked == [("choose_card", (1,), ["pick g", "pick h", "pick h"])]
     assert m.target == 0 and [sorted(m.p.cid[h] for h in m.pz[1][s]) for s in range(3)] == \
         [["h", "h"], ["g", "h"], []]
+
+
+def test_resolve_in_an_operations_body_resolves_the_card_revealed(tmp_path):
+    """`resolve` inside an operation's body (a card that reveals and resolves another) runs
+    that card's effects, however deep the chain (bounded by the cards there are)."""
+    from forge.model import load_game
+    from forge.rules import get_engine
+    root = tmp_path / "tithe"
+    root.mkdir()
+    body = TITHE[TITHE.index("    tithe:\n      - each_player"):TITHE.index("  end:")]
+    setup = TITHE[TITHE.index("  setup:"):TITHE.index("  flow:")]
+    (root / "game.yaml").write_text(TITHE.replace(body, """\
+    tithe:                      # gain, then reveal a g from the deck and resolve it too
+      - gain: {counter: coins, amount: amount}
+      - if: "top(deck).id == 'g'"
+        then: [{top: {zone: deck, do: [{move: {card: true, from: deck, to: table}}, resolve]}}]
+""").replace(setup, "  setup: [{deal: {from: deck, to: hand}}]\n"))
+    (root / "goods.yaml").write_text("".join(
+        f"- {{id: {i}, type: good, set: base, copies: 3, name: {{uk: Т, en: {i}}}, "
+        "effects: [{tithe: {amount: 1}}]}\n" for i in "gh"))
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    m = get_engine("rules").prepare(game, {"cap": 1000}).new(3, 0)   # each is dealt an h
+    assert m.result is not None                          # no choice to make
+    assert m.pc[0] == [3 + 1 + 3, 3 + 1, 3]              # A's h reveals the three g in turn
+    assert sorted(m.p.cid[h] for h in m.pz[1][0]) == ["g", "g", "g", "h"] and not m.gz[0]

@@ -480,12 +480,12 @@ class Effects(Compiler):
         return reverse, False
 
     def st_resolve(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
-        """The card in focus resolves its own effects (its operations, with their bodies)."""
-        effects = self.effects
-
+        """The card in focus resolves its own effects (its operations, with their bodies),
+        looked up as it runs: an operation's body, where it may stand too, is compiled before
+        the cards' effects are."""
         def resolve(m: Any, s: int, c: int) -> Iterator:
             if c >= 0:
-                for f, g in effects[c]:
+                for f, g in m.r.effects[c]:
                     if g:
                         yield from f(m, s, c)
                     else:
