@@ -370,3 +370,168 @@ def test_sum_distinct_and_runs_of_the_cards_that_match(prepared):
     assert value("run(hand where card.colour == 'yellow', points)") == 0
     with pytest.raises(ExprError, match="run\\(\\) reads a number field; 'colour' holds a word"):
         value("run(hand, colour)")
+
+
+def test_simultaneous_choices_carried_out_in_the_order_of_the_cards_chosen(tmp_path):
+    """`together: STEP` with `order: EXPR`: the choices are carried out highest first (equal
+    ones in seat order), and the order is what a scenario's `expect: order` reads; with
+    `aside: ZONE` the cards chosen wait there, out of the hand, until their turn."""
+    from forge.model import load_game
+    from forge.rules import get_engine
+    from forge.rules.agents import random_agent
+    root = tmp_path / "market"
+    root.mkdir()
+    (root / "game.yaml").write_text(MARKET.replace(
+        "        - together: show\n",
+        "        - together: show\n          order: \"card.value\"\n          aside: chosen\n").replace(
+        "    table: {per: player}\n", "    table: {per: player}\n    chosen: {per: player, visibility: owner}\n"))
+    (root / "goods.yaml").write_text(GOODS)
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    prep = get_engine("rules").prepare(game, {"cap": 10_000})
+    value = [c.value for c in prep.rules.handles]
+    unsorted = 0
+    for seed in range(5):
+        m = prep.new(3, seed, deal=False)
+        shown: dict[int, list] = {}                          # round -> (seat, card) as carried out
+        act = m.act
+
+        def noted(a, s, o, source=None, act=act, m=m, shown=shown):
+            if a.name == "show":
+                shown.setdefault(m.round, []).append((s, o[1]))
+                assert o[1] in m.pz[2][s] and o[1] not in m.pz[0][s]   # aside, not in hand
+            yield from act(a, s, o, source)
+        m.act = noted                                        # type: ignore[method-assign]
+        m.begin()
+        while m.decision is not None:
+            d = m.decision
+            m.step(tuple(random_agent(m, s, o, m.streams.agents[s]) for s, o in zip(d.seats, d.options)))
+        rounds = [shown.get(r, []) for r in range(1, 5)]
+        assert not any(m.pz[2])
+        assert m.orders == [[s for s, _ in r] for r in rounds] and len(rounds) == 4
+        for r in rounds:
+            assert r == sorted(r, key=lambda sh: (-value[sh[1]], sh[0]))
+        unsorted += any(r != sorted(r) for r in rounds)
+    assert unsorted                                          # not merely seat order
+
+
+TITHE = """\
+id: tithe
+title: {uk: Десятина, en: Tithe}
+players: {min: 2, max: 4}
+locales: [uk, en]
+card_size: {width: 63, height: 88}
+sets:
+  base: {name: {uk: Основа, en: Base}, cards: {good: 6}}
+card_types:
+  good: {name: {uk: Товар, en: Good}, fields: {}}
+operations:
+  tithe:
+    params: {amount: {type: int, min: 1, max: 3}}
+    text: {uk: "Десятина {{ amount }}.", en: "Tithe {{ amount }}."}
+rules:
+  zones:
+    deck: {}
+    hand: {per: player}
+    table: {per: player}
+  counters:
+    coins: {per: player, start: 3, min: 0}
+  setup:                      # A's table starts with one card of each kind
+    - move: {from: deck, to: table, where: "card.id == 'g'"}
+    - move: {from: deck, to: table, where: "card.id == 'h'"}
+    - deal: {from: deck, to: hand}
+  flow: [{turns: [{step: play}], count: 2}]
+  actions:
+    play: {step: play, from: hand, to: table, do: [resolve]}
+  effects:
+    tithe:
+      - each_player: {others: true, do: [{lose: {counter: coins, amount: amount}}]}
+      - choose_player: {others: true}
+      - choose_card:            # the player chosen gives back a card of their own choice
+          {from: table, who: target, by: target,
+           do: [{move: {card: true, from: table, to: deck, who: target}}]}
+  end: {score: coins}
+"""
+
+
+def test_each_other_player_and_a_card_chosen_by_another_player(tmp_path):
+    """`each_player: {others: true, do}` leaves the acting player out; `choose_card` with
+    `by: target` is asked of the player chosen, not of the one resolving."""
+    from forge.model import load_game
+    from forge.rules import get_engine
+    root = tmp_path / "tithe"
+    root.mkdir()
+    (root / "game.yaml").write_text(TITHE)
+    (root / "goods.yaml").write_text("".join(
+        f"- {{id: {i}, type: good, set: base, copies: 3, name: {{uk: Т, en: {i}}}, "
+        "effects: [{tithe: {amount: 1}}]}\n" for i in "gh"))
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    m = get_engine("rules").prepare(game, {"cap": 1000}).new(3, 0)
+    asked = []
+    while m.decision is not None:
+        d = m.decision
+        asked.append((d.kind, d.seats))
+        m.step(tuple(o[0] for o in d.options))          # always the first option
+    # A plays: B and C pay; A names B, whose table is empty. B plays: A and C pay; B names A,
+    # and A (not B) picks which of A's three cards goes back.
+    assert m.pc[0] == [2, 2, 1]
+    assert asked == [("choose_player", (0,)), ("choose_player", (1,)), ("choose_card", (0,))]
+    assert [len(m.pz[1][s]) for s in range(3)] == [2, 1, 0] and len(m.gz[0]) == 2
+
+
+def test_a_card_chosen_among_every_other_players_zone(tmp_path):
+    """`choose_card: {from: others.ZONE}` offers that zone's cards of every other player and
+    makes the owner of the card picked the `target`."""
+    from forge.model import load_game
+    from forge.rules import get_engine
+    root = tmp_path / "tithe"
+    root.mkdir()
+    body = TITHE[TITHE.index("    tithe:\n      - each_player"):TITHE.index("  end:")]
+    (root / "game.yaml").write_text(TITHE.replace(body, """\
+    tithe:                      # take a card from another player's table
+      - choose_card:
+          {from: others.table, where: "amount > 0",
+           do: [{move: {card: true, from: target.table, to: table}}]}
+"""))
+    (root / "goods.yaml").write_text("".join(
+        f"- {{id: {i}, type: good, set: base, copies: 3, name: {{uk: Т, en: {i}}}, "
+        "effects: [{tithe: {amount: 1}}]}\n" for i in "gh"))
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    m = get_engine("rules").prepare(game, {"cap": 1000}).new(3, 0)
+    asked = []
+    while m.decision is not None:
+        d = m.decision
+        asked.append((d.kind, d.seats, [m.label(o) for o in d.options[0]]))
+        m.step(tuple(o[0] for o in d.options))
+    # A plays; no other table holds a card. B plays, and picks among A's cards (C has none).
+    assert asked == [("choose_card", (1,), ["pick g", "pick h", "pick h"])]
+    assert m.target == 0 and [sorted(m.p.cid[h] for h in m.pz[1][s]) for s in range(3)] == \
+        [["h", "h"], ["g", "h"], []]
+
+
+def test_resolve_in_an_operations_body_resolves_the_card_revealed(tmp_path):
+    """`resolve` inside an operation's body (a card that reveals and resolves another) runs
+    that card's effects, however deep the chain (bounded by the cards there are)."""
+    from forge.model import load_game
+    from forge.rules import get_engine
+    root = tmp_path / "tithe"
+    root.mkdir()
+    body = TITHE[TITHE.index("    tithe:\n      - each_player"):TITHE.index("  end:")]
+    setup = TITHE[TITHE.index("  setup:"):TITHE.index("  flow:")]
+    (root / "game.yaml").write_text(TITHE.replace(body, """\
+    tithe:                      # gain, then reveal a g from the deck and resolve it too
+      - gain: {counter: coins, amount: amount}
+      - if: "top(deck).id == 'g'"
+        then: [{top: {zone: deck, do: [{move: {card: true, from: deck, to: table}}, resolve]}}]
+""").replace(setup, "  setup: [{deal: {from: deck, to: hand}}]\n"))
+    (root / "goods.yaml").write_text("".join(
+        f"- {{id: {i}, type: good, set: base, copies: 3, name: {{uk: Т, en: {i}}}, "
+        "effects: [{tithe: {amount: 1}}]}\n" for i in "gh"))
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    m = get_engine("rules").prepare(game, {"cap": 1000}).new(3, 0)   # each is dealt an h
+    assert m.result is not None                          # no choice to make
+    assert m.pc[0] == [3 + 1 + 3, 3 + 1, 3]              # A's h reveals the three g in turn
+    assert sorted(m.p.cid[h] for h in m.pz[1][0]) == ["g", "g", "g", "h"] and not m.gz[0]

@@ -125,8 +125,9 @@ class Effects(Compiler):
     def st_move(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
         for key in spec:
-            if key not in ("from", "to", "count", "all", "card", "who"):
-                self.error((*loc, key), f"unknown key {key!r} (known: from, to, count, all, card, who)")
+            if key not in ("from", "to", "count", "all", "card", "who", "where"):
+                self.error((*loc, key), f"unknown key {key!r} (known: from, to, count, all, card, "
+                           "who, where)")
         who = self.who(spec, loc)
         src = self.zone_arg(spec.get("from"), (*loc, "from"), who)
         dst = self.zone_arg(spec.get("to"), (*loc, "to"), who)
@@ -142,6 +143,8 @@ class Effects(Compiler):
                     dst(m, s).append(c)
             return move_card, False
         count = None if spec.get("all") else self.value(spec.get("count", 1), (*loc, "count"))
+        if "where" in spec:
+            return self.move_where(src, dst, count, limit, spec["where"], (*loc, "where"))
         restock = zsrc.restock if zsrc is not None else None
         keep = zsrc.keep if zsrc is not None else 0
 
@@ -155,6 +158,26 @@ class Effects(Compiler):
                 if limit is not None and len(b) >= limit:
                     return
                 b.append(a.pop())
+        return move, False
+
+    def move_where(self, src: Callable, dst: Callable, count: Callable | None, limit: int | None,
+                   where: Any, loc: tuple) -> tuple[Callable, bool]:
+        """`move` with `where:`: the top `count` cards (or `all`) of those for which `where`
+        holds (`card` is each), in their order; the others stay. No restock: what matches is
+        what there is."""
+        cond = self.value(where, loc, BOOL)
+        if cond is None:
+            return _NOOP
+
+        def move(m: Any, s: int, c: int) -> None:
+            a, b = src(m, s), dst(m, s)
+            n = len(a) if count is None else min(count(m, s, c), MAX_REPEAT)
+            picked = [h for h in reversed(a) if cond(m, s, h)][:n]
+            if limit is not None:
+                picked = picked[:max(0, limit - len(b))]
+            taken = set(picked)
+            a[:] = [h for h in a if h not in taken]
+            b.extend(picked)
         return move, False
 
     def st_deal(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
@@ -245,23 +268,51 @@ class Effects(Compiler):
         return choose, True
 
     def st_choose_card(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
-        """The player picks one card of a zone (for which `where` holds); `do` runs with it in
-        focus. No card to pick: nothing happens."""
+        """The player (`by:` another: the one who picks) picks one card of a zone (for which
+        `where` holds); `do` runs with it in focus. `from: others.ZONE` (or `all.ZONE`) offers
+        the cards of that zone of every other player (of every player), and makes the owner of
+        the card picked the `target`. No card to pick: nothing happens."""
         spec = self.mapping(spec, loc)
         for key in spec:
-            if key not in ("from", "where", "do", "who"):
-                self.error((*loc, key), f"unknown key {key!r} (known: from, where, do, who)")
-        z = self.zone_arg(spec.get("from"), (*loc, "from"), self.who(spec, loc))
+            if key not in ("from", "where", "do", "who", "by"):
+                self.error((*loc, key), f"unknown key {key!r} (known: from, where, do, who, by)")
+        by = None
+        if spec.get("by", "me") not in ("me", "next", "prev", "target"):
+            self.error((*loc, "by"), "by: me, next, prev or target")
+        elif spec.get("by", "me") != "me":
+            by = _player(spec["by"])
+        source = spec.get("from")
+        owners, _, name = source.rpartition(".") if isinstance(source, str) else ("", "", "")
+        if owners in ("others", "all"):
+            zone = self.zones.get(name)
+            if zone is None or not zone.per_player or "who" in spec:
+                self.error((*loc, "from"), f"{owners}.ZONE names a zone of each player (and no "
+                           "`who:`)")
+                return _NOOP
+            k, skip_me = zone.index, owners == "others"
+            z = None
+        else:
+            z = self.zone_arg(source, (*loc, "from"), self.who(spec, loc))
+            if z is None:
+                return _NOOP
         where = self.value(spec["where"], (*loc, "where"), BOOL) if "where" in spec else None
         body, gen = self.block(spec.get("do") or [], (*loc, "do"))
-        if z is None:
-            return _NOOP
 
         def choose_card(m: Any, s: int, c: int) -> Iterator:
-            opts = [("pick", h) for h in z(m, s) if where is None or where(m, s, h)]
+            owner: dict[int, int] = {}
+            if z is None:
+                for p in range(m.n):
+                    if not (skip_me and p == s):
+                        owner.update((h, p) for h in m.pz[k][p])
+                cards = list(owner)
+            else:
+                cards = z(m, s)
+            opts = [("pick", h) for h in cards if where is None or where(m, s, h)]
             if not opts:
                 return
-            got = yield from m.ask("choose_card", s, opts)
+            got = yield from m.ask("choose_card", s if by is None else by(m, s), opts)
+            if owner:
+                m.target = owner[got[1]]
             if gen:
                 yield from body(m, s, got[1])
             else:
@@ -363,15 +414,24 @@ class Effects(Compiler):
         return repeat, False
 
     def st_each_player(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
+        """The effects for each player in turn order from the acting one, each as `me`;
+        `{others: true, do: [...]}` leaves the acting player out ("each opponent")."""
+        first = 0
+        if isinstance(spec, dict) and "do" in spec:
+            for key in spec:
+                if key not in ("others", "do"):
+                    self.error((*loc, key), f"unknown key {key!r} (known: others, do)")
+            first = 1 if spec.get("others") else 0
+            spec, loc = spec["do"], (*loc, "do")
         body, gen = self.block(spec, loc)
         if gen:
             def each_gen(m: Any, s: int, c: int) -> Iterator:
-                for i in range(m.n):
+                for i in range(first, m.n):
                     yield from body(m, (s + i * m.dir) % m.n, c)
             return each_gen, True
 
         def each(m: Any, s: int, c: int) -> None:
-            for i in range(m.n):
+            for i in range(first, m.n):
                 body(m, (s + i * m.dir) % m.n, c)
         return each, False
 
@@ -420,12 +480,12 @@ class Effects(Compiler):
         return reverse, False
 
     def st_resolve(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
-        """The card in focus resolves its own effects (its operations, with their bodies)."""
-        effects = self.effects
-
+        """The card in focus resolves its own effects (its operations, with their bodies),
+        looked up as it runs: an operation's body, where it may stand too, is compiled before
+        the cards' effects are."""
         def resolve(m: Any, s: int, c: int) -> Iterator:
             if c >= 0:
-                for f, g in effects[c]:
+                for f, g in m.r.effects[c]:
                     if g:
                         yield from f(m, s, c)
                     else:

@@ -31,7 +31,8 @@ class FlowBlocks(Effects):
             self.error(loc, f"a flow block has exactly one of {', '.join(FLOW_KINDS)}")
             return _nothing
         kind = kinds[0]
-        extra = set(data) - {kind, "count", "until"}
+        extra = set(data) - {kind, "count", "until"} - ({"order", "aside"} if kind == "together"
+                                                        else set())
         for key in extra:
             self.error((*loc, key), f"unknown key {key!r} in a {kind} block")
         arg = data[kind]
@@ -42,7 +43,11 @@ class FlowBlocks(Effects):
                            f"{', '.join(self.steps) or 'none'})")
                 return _nothing
             self.named_steps.add(arg)
-            return self.step_block(arg) if kind == "step" else self.together_block(arg)
+            if kind == "step":
+                return self.step_block(arg)
+            order = self.value(data["order"], (*loc, "order")) if "order" in data else None
+            aside = self.zone_arg(data["aside"], (*loc, "aside")) if "aside" in data else None
+            return self.together_block(arg, order, aside)
         if kind == "do":
             body, gen = self.block(arg, (*loc, kind))
 
@@ -143,16 +148,33 @@ class FlowBlocks(Effects):
             yield from m.act(by_name[got[0]], s, got)
         return step
 
-    def together_block(self, name: str) -> Callable:
+    def together_block(self, name: str, order: Callable | None = None,
+                       aside: Callable | None = None) -> Callable:
+        """Every player chooses at once; the choices are carried out in seat order, or with
+        ``order`` (an expression of the card chosen) highest first, equal ones in seat order
+        (the order is recorded for a scenario's `expect: order`). With ``aside`` (a zone of
+        each player) the cards chosen are laid there at once, so nothing carried out before
+        reaches them where they came from; a card gone from there by its turn is not played."""
         offer = self.options(self.steps[name])
         by_name = {a.name: a for a in self.steps[name]}
 
         def together(m: Any) -> Iterator:
             seats = list(range(m.n))
             got = yield from m.ask_all(name, seats, [offer(m, s) for s in seats])
-            for s, o in zip(seats, got):
-                if o is not None:
+            chosen = [(s, o) for s, o in zip(seats, got) if o is not None]
+            if aside is not None:
+                for s, o in chosen:
+                    if len(o) > 1:
+                        by_name[o[0]].source(m, s).remove(o[1])   # type: ignore[misc]
+                        aside(m, s).append(o[1])
+            if order is not None:
+                chosen.sort(key=lambda so: -order(m, so[0], so[1][1] if len(so[1]) > 1 else -1))
+                m.orders.append([s for s, _ in chosen])
+            for s, o in chosen:
+                if aside is None or len(o) == 1:
                     yield from m.act(by_name[o[0]], s, o)
+                elif o[1] in aside(m, s):
+                    yield from m.act(by_name[o[0]], s, o, aside)
         return together
 
 

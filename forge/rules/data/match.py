@@ -90,9 +90,10 @@ class RulesMatch(Match):
             self.capped = over.capped
         self.finish(turns=self.turn, capped=self.capped)
 
-    def act(self, a: Action, s: int, option: tuple) -> Flow[None]:
-        """Carry out action ``a`` for seat ``s``: pay, move the card, run its body; then the
-        end conditions."""
+    def act(self, a: Action, s: int, option: tuple, source: Any = None) -> Flow[None]:
+        """Carry out action ``a`` for seat ``s``: pay, move the card (from ``source`` when the
+        card was set aside there, else from the action's zone), run its body; then the end
+        conditions."""
         c = option[1] if len(option) > 1 else -1
         for where, n in a.cost:
             vals, i = where(self, s)
@@ -100,7 +101,7 @@ class RulesMatch(Match):
         if c >= 0:
             self.played.append((self.p.dix[c], s))
             if a.to is not None:
-                a.source(self, s).remove(c)   # type: ignore[misc]
+                (source or a.source)(self, s).remove(c)   # type: ignore[misc]
                 a.to(self, s).append(c)
         if a.gen:
             yield from a.body(self, s, c)
