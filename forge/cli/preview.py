@@ -68,20 +68,20 @@ def preview(
     several = asked is not None and len(asked) > 1
 
     def target(language: str) -> Path | None:
+        """Where --out puts the PNG of `language`; None: the default path."""
         return None if out is None else png_path(out, card_id, back, language if several else "")
 
-    if out is not None:
-        for each in asked or [""]:
-            check_output(target(each), "--out", folder=False)
+    own = target((asked or [""])[0])  # one of several languages: the others go beside it
+    if own is not None:
+        check_output(own, "--out", folder=False)
     (root,) = resolve_games([game_name])
 
     def draw() -> None:
         _draw(root, card_id, asked, target, back, show)
 
     if watch:
-        own = target(asked[0]) if out is not None else None
         try:
-            _watch(root, draw, own.parent if several else own, show)
+            _watch(root, draw, own.parent if several and own is not None else own, show)
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
     else:
