@@ -105,8 +105,6 @@ class Rendered:
 #: Characters Markdown may read as markup anywhere in a line (`#` only opens a heading at the
 #: start of a line but closes one at its end).
 _SPECIAL = re.compile(r"[\\*_\[\]<>&|#]|`(?!(?<=\w`)\w)")
-#: The characters without which a value holds no card markup.
-_CARD_MARKUP = frozenset("*:\\")
 #: What opens a block at the start of a line: a list item (`-`, `+`, `1.`), a setext underline.
 _LEAD = re.compile(r"^\s*(?:([-+=])(?=\s|$|\1)|\d{1,9}[.)])")
 _NEWLINE = re.compile(r"\r\n?|\n")
@@ -121,11 +119,7 @@ def markdown_text(value: Any, icons: Container[str] = (), names: list[str] | Non
     backtick inside a word is left alone: typography turns it into an apostrophe first."""
     if hasattr(value, "__html__"):
         return value
-    text = _NEWLINE.sub(" ", str(value))
-    if _CARD_MARKUP.isdisjoint(text):
-        text = _escaped(text)
-    else:
-        text = marked(text, icons, [] if names is None else names, _escaped)
+    text = marked(_NEWLINE.sub(" ", str(value)), icons, [] if names is None else names, _escaped)
     return Markup(_LEAD.sub(lambda m: m.group(0)[:-1] + "\\" + m.group(0)[-1], text, count=1))
 
 

@@ -34,7 +34,8 @@ _ITALIC = (fonts.ITALIC, fonts.BOLD_ITALIC)
 
 def marked(text: str, icons: Container[str], names: list[str], escape: Callable[[str], str]) -> str:
     """`text` with its inline markup as marks and the rest passed through `escape`; each icon
-    named is added to `names` (once), its mark standing for its place there."""
+    named is added to `names` (once), its mark standing for its place there. A mark the text
+    holds itself is dropped: it would be read as markup."""
     out = []
     for face, run in inline.runs({"text": _MARKS.sub("", text)}, fonts.REGULAR, icons):
         if inline.is_icon(face):
