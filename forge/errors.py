@@ -68,9 +68,10 @@ class Finding:
         fix = f" (fix: {self.fix})" if self.fix else ""
         return f"{self.where()}: {self.code}{card}: {self.message}{fix}"
 
-    def as_dict(self) -> dict:
-        return {"file": self.file, "line": self.line, "col": self.col, "code": self.code,
-                "card": self.card, "message": self.message, "fix": self.fix}
+    def as_dict(self, severity: str = "error") -> dict:
+        """The finding for programs; `severity` "note" marks one that is only told (exit 0)."""
+        return {"file": self.file, "line": self.line, "col": self.col, "severity": severity,
+                "code": self.code, "card": self.card, "message": self.message, "fix": self.fix}
 
 
 def display_path(path: Path) -> str:

@@ -283,6 +283,13 @@ def test_one_run_reports_every_finding_and_fix_mends_the_typography(tmp_path):
     note = next(line for line in result.stderr.splitlines() if ": note: " in line)
     assert note.startswith("cards/mygame/action.yaml:17:") and "Ship’s Action" in note
     assert "mygame: 6 cards, 3 findings; 1 text with typewriter marks" in result.stderr
+    as_json = forge_in_process("check", "mygame", "--format", "json", cwd=tmp_path)
+    assert as_json.returncode == 1, "a note does not change the exit code"
+    listed = [(f["file"], f["line"], f["severity"], f["code"]) for f in json.loads(as_json.stdout)]
+    assert listed == [("cards/mygame/action.yaml", 9, "error", "text-overflow"),
+                      ("cards/mygame/action.yaml", 17, "note", "typography"),
+                      ("cards/mygame/character.yaml", 9, "error", "broken-reference"),
+                      ("cards/mygame/extra.yaml", 4, "error", "syntax")], "sorted by file and line"
 
     fixed = forge_in_process("check", "mygame", "--fix", cwd=tmp_path)
     assert fixed.returncode == 1 and "typography written in 1 file" in fixed.stderr

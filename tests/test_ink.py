@@ -22,9 +22,19 @@ def test_a_dtc_build_warns_of_colours_above_240_percent(tmp_path):
     assert forge_in_process("new", "demo", "--lang", "en", "--types", "action", cwd=tmp_path).returncode == 0
     layout = tmp_path / "templates/demo/cards/action.yaml.j2"
     layout.write_text(layout.read_text(encoding="utf-8").replace("'#1d4e89'", "'#400000'"), encoding="utf-8")
+    cards = tmp_path / "cards" / "demo"  # a game's own icon, inline in one card's text, prints its own colours
+    (cards / "icons").mkdir()
+    (cards / "icons" / "drop.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M2 2 H22 V22 Z" fill="currentColor"/>'
+        '<circle cx="8" cy="14" r="5" fill="#ffffff" stroke="#400000"/></svg>', encoding="utf-8")
+    data = (cards / "action.yaml").read_text(encoding="utf-8")
+    data = data.replace("    - draw: 1\n", '    - draw: 1\n  text: {en: "Draw 1 :drop:"}\n', 1)
+    (cards / "action.yaml").write_text(data, encoding="utf-8")
     built = forge_in_process("build", "demo", "--what", "printshop", "--preset", "dtc", "--lang", "en", cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     assert ("warning: demo: card 'action_1' (and 1 more): colour #400000 (as an area) prints with 275 % ink, "
             "above 240 %") in built.stderr
+    assert "warning: demo: card 'action_1': icon drop.svg's colour #400000 prints with 275 % ink, above 240 %" \
+        in built.stderr, built.stderr
     plain = forge_in_process("build", "demo", "--what", "printshop", "--preset", "tgc", "--lang", "en", cwd=tmp_path)
     assert plain.returncode == 0 and "warning" not in plain.stderr, "only a vendor with a limit warns"

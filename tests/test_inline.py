@@ -67,9 +67,10 @@ def test_icons_and_bold_are_drawn_on_a_built_card(tmp_path):
     data = (cards / "action.yaml").read_text(encoding="utf-8")
     data = data.replace("    - draw: 1\n", '    - draw: 1\n  text: {en: "**Draw** 1 card and pay :coin::mana:"}\n', 1)
     (cards / "action.yaml").write_text(data, encoding="utf-8")
-    layout = tmp_path / "templates/demo/cards/action.yaml.j2"  # a label takes them too
-    layout.write_text(layout.read_text(encoding="utf-8").replace("p.footer(W, H, set_name)",
-                                                                 "p.footer(W, H, set_name ~ ' :heart:')"), encoding="utf-8")
+    layout = tmp_path / "templates/demo/cards/action.yaml.j2"  # a label and a table cell take them too
+    layout.write_text(layout.read_text(encoding="utf-8").replace(
+        "p.footer(W, H, set_name) }}", "p.footer(W, H, set_name ~ ' :heart:') }}\n{{ el('table', x=5, y=72, "
+        "w=40, size=7.5, rows=[['**Price**', '3 :coin:']]) }}"), encoding="utf-8")
 
     bad = data.replace(":mana:", ":manna:")
     (cards / "action.yaml").write_text(bad, encoding="utf-8")
@@ -79,24 +80,52 @@ def test_icons_and_bold_are_drawn_on_a_built_card(tmp_path):
     assert "unknown-icon" in checked.stderr and "did you mean 'mana'?" in checked.stderr
 
     (cards / "action.yaml").write_text(data, encoding="utf-8")
-    built = forge_in_process("build", "demo", "--what", "printshop", "--lang", "en", cwd=tmp_path)
+    built = forge_in_process("build", "demo", "--what", "printshop,cheatsheet,rulebook", "--lang", "en", cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     page = PdfReader(tmp_path / "output/demo/en/printshop.pdf").pages[0]
+    printed, lines, squares = _read(page)
+    assert "Draw 1 card and pay" in printed
+    assert "*" not in printed and ":coin:" not in printed and ":mana:" not in printed
+    _assert_drawn(lines, squares)
+    (base, runs), = ((y, runs) for y, runs in lines.items() if any("Base game" in r[0] for r in runs))
+    size = runs[0][2]
+    assert [(x, y) for side, x, y in squares if side == pytest.approx(inline.SIDE * size, abs=0.01)
+            and y == pytest.approx(base - inline.DROP * size, abs=0.02)], "the footer label's heart"
+    (base, runs), = ((y, runs) for y, runs in lines.items() if any("Price" in r[0] for r in runs))
+    assert runs[0][1].endswith("+Roboto-Bold") and runs[0][2] == 7.5, runs
+    assert [(x, y) for side, x, y in squares if side == pytest.approx(inline.SIDE * 7.5, abs=0.01)
+            and y == pytest.approx(base - inline.DROP * 7.5, abs=0.02)], "the table cell's coin"
+    # The cheat sheet's and the rulebook's tables print the card's effect as the card does.
+    for book in ("cheatsheet", "rulebook"):
+        pages = PdfReader(tmp_path / f"output/demo/en/{book}.pdf").pages
+        page = next(p for p in pages if "Draw 1 card and pay" in p.extract_text())
+        printed, lines, squares = _read(page)
+        assert "**" not in printed and ":coin:" not in printed and ":mana:" not in printed, book
+        _assert_drawn(lines, squares)
+
+
+def _read(page):
+    """The page's text; its lines (baseline -> (text, font, size) runs); the squares scaled
+    more than a point (icons: x, y, side)."""
     lines: dict[float, list[tuple[str, str, float]]] = {}
     squares: list[tuple[float, float, float]] = []
 
     def text(said, cm, tm, font, size):
         if said.strip():
-            lines.setdefault(round(tm[5], 2), []).append((said, font["/BaseFont"], size))
+            lines.setdefault(round(cm[5] + tm[5], 2), []).append((said, font["/BaseFont"], size * cm[0]))
 
     def operator(op, args, cm, tm):
         if op == b"cm" and float(args[0]) == float(args[3]) > 1:
-            squares.append((float(args[0]), float(args[4]), float(args[5])))
+            squares.append((float(args[0]) * cm[0], cm[4] + cm[0] * float(args[4]), cm[5] + cm[3] * float(args[5])))
 
-    printed = page.extract_text(visitor_text=text, visitor_operand_before=operator)
-    assert "Draw 1 card and pay" in printed
-    assert "*" not in printed and ":coin:" not in printed and ":mana:" not in printed
-    (base, runs), = ((y, runs) for y, runs in lines.items() if any("Draw" in r[0] for r in runs))
+    return page.extract_text(visitor_text=text, visitor_operand_before=operator), lines, squares
+
+
+def _assert_drawn(lines, squares):
+    """"Draw" in bold and the coin and mana icons in its line, one advance apart (the line in
+    the largest type: a rulebook's table, not the card pictures beside it)."""
+    base, runs = max(((y, runs) for y, runs in lines.items() if any("card and pay" in r[0] for r in runs)),
+                     key=lambda line: line[1][0][2])
     draw = next(r for r in runs if "Draw" in r[0])
     assert draw[1].endswith("+Roboto-Bold"), "bold in the family's own bold face"
     size = draw[2]
@@ -105,7 +134,3 @@ def test_icons_and_bold_are_drawn_on_a_built_card(tmp_path):
     for side, x, y in inline_icons:
         assert y == pytest.approx(base - inline.DROP * size, abs=0.02), "on the text's line"
     assert inline_icons[1][1] - inline_icons[0][1] == pytest.approx(inline.ADVANCE * size, abs=0.02)
-    (base, runs), = ((y, runs) for y, runs in lines.items() if any("Base game" in r[0] for r in runs))
-    size = runs[0][2]
-    assert [(x, y) for side, x, y in squares if side == pytest.approx(inline.SIDE * size, abs=0.01)
-            and y == pytest.approx(base - inline.DROP * size, abs=0.02)], "the footer label's heart"

@@ -44,6 +44,23 @@ def test_preview_default_path_back_and_errors(tmp_path):
     assert "Traceback" not in missing.stderr + lang.stderr
 
 
+def test_preview_draws_each_language_asked(tmp_path):
+    """`--lang uk,en` draws a PNG of each, named by language in the --out folder; a file for
+    --out cannot hold two and is a usage error before any drawing."""
+    from conftest import forge_in_process
+    both = forge_in_process("preview", "rules_does_not_exist", "glowstick_gremlin", "--lang", "uk,en",
+                            "--out", f"{tmp_path}/shots/")
+    assert both.returncode == 0, both.stderr
+    shots = tmp_path / "shots"
+    assert both.stdout.splitlines() == [str(shots / f"glowstick_gremlin.{lang}.png") for lang in ("uk", "en")]
+    uk, en = (Image.open(shots / f"glowstick_gremlin.{lang}.png") for lang in ("uk", "en"))
+    assert uk.size == en.size == (825, 1125) and uk.tobytes() != en.tobytes(), "each in its language"
+    one_file = forge_in_process("preview", "rules_does_not_exist", "glowstick_gremlin", "--lang", "uk,en",
+                                "--out", str(tmp_path / "one.png"))
+    assert one_file.returncode == 2 and "give a folder" in one_file.stderr
+    assert not (tmp_path / "one.png").exists()
+
+
 def test_raster_gives_exact_sizes_and_same_bytes():
     from reportlab.pdfgen.canvas import Canvas
 

@@ -268,3 +268,47 @@ def test_a_saved_sheet_the_manifest_names_is_imported_again_not_built(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "cost: 7" in (root / "action.yaml").read_text(encoding="utf-8")
     assert forge_in_process("check", "g", cwd=tmp_path).returncode == 0
+
+
+def test_a_real_save_of_a_named_sheet_imports_it_and_rebuilds_from_the_card_file(tmp_path, monkeypatch, capsys):
+    """End to end, with a real watcher and real saves: saving the sheet runs its import (here in
+    this process), whose card file is the save that rebuilds; the sheet itself rebuilds nothing.
+    The builds are only counted (the process runner is a stand-in: no build runs)."""
+    from types import SimpleNamespace
+
+    from conftest import forge_in_process
+    from forge.model import load_game
+    from forge.sheet_export import export_sheet
+    scaffold(tmp_path, "g", ["en"], ["action"])
+    root = tmp_path / "cards" / "g"
+    sheet = root / "action.csv"
+    export_sheet(load_game(root)[0], "action", sheet)
+    with open(root / "game.yaml", "a", encoding="utf-8") as manifest:
+        manifest.write("\nsheets:\n  - {path: action.csv, type: action, file: action}\n")
+    calls: list[tuple[str, list[str]]] = []
+
+    def run(command, **kwargs):  # [python, -m, forge, verb, args...]
+        calls.append((command[3], command[4:]))
+        done = forge_in_process(*command[3:], cwd=tmp_path) if command[3] == "import" else None
+        return subprocess.CompletedProcess(command, done.returncode if done else 0, None)
+
+    monkeypatch.setattr("forge.cli.watch.subprocess", SimpleNamespace(run=run, PIPE=subprocess.PIPE))
+    stop = threading.Event()
+    thread = threading.Thread(target=watch_games, daemon=True, kwargs=dict(
+        roots=[root], products=["cheatsheet"], out=tmp_path / "out", lang="en", stop=stop, debounce=100))
+    thread.start()
+    try:
+        _wait(lambda: len(calls) >= 1)  # the first build
+        sheet.write_text(sheet.read_text(encoding="utf-8-sig").replace(",1,", ",7,"), encoding="utf-8")
+        _wait(lambda: len(calls) >= 3)
+    finally:
+        stop.set()
+        thread.join(HANG)
+    assert not thread.is_alive(), f"the watch did not stop within {HANG} s of being told to"
+    assert [verb for verb, _ in calls] == ["build", "import", "build"], calls
+    assert calls[1][1][:6] == [str(root.resolve()), str(sheet.resolve()), "--type", "action", "--file", "action"]
+    assert "cost: 7" in (root / "action.yaml").read_text(encoding="utf-8"), "the import wrote the card file"
+    assert calls[2][1][calls[2][1].index("--what") + 1] == "cheatsheet"
+    said = capsys.readouterr().err.splitlines()
+    assert [line.split("/cards/g/")[-1] for line in said if "changed" in line] == [
+        "action.csv changed: importing it", "action.yaml changed"], "the sheet's save builds nothing itself"

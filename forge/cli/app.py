@@ -236,11 +236,13 @@ class Output:
         if self.verbose:
             typer.echo(text, err=True)
 
-    def findings(self, findings: list[Finding]) -> int:
+    def findings(self, findings: list[Finding], notes: list[Finding] = ()) -> int:
         """Findings as a JSON list on stdout, or one a line on stderr; the exit code they
-        call for."""
+        call for. `notes` call for none: in JSON they join the list (severity "note"), sorted
+        with the findings by file and line; in text the command lists them with -v."""
         if self.json:
-            self.data([f.as_dict() for f in findings])
+            marked = [(f, "error") for f in findings] + [(n, "note") for n in notes]
+            self.data([f.as_dict(severity) for f, severity in sorted(marked, key=lambda m: m[0])])
         else:
             for finding in findings:
                 self.error(str(finding))

@@ -26,9 +26,9 @@ def check(
     """Check card data: schema, references, counts, locales, operations, text fit and layouts,
     all in one run. Exit 1 on findings. Findings go to stderr (with --format json: a JSON list
     on stdout), then a line per game. Typewriter marks in texts are notes, not findings: they
-    print typeset, and --fix writes them so in the data."""
+    print typeset, and --fix writes them so in the data (in JSON, severity "note")."""
     show = Output(format, quiet, verbose)
-    findings = []
+    findings, notes = [], []
     details, summary = [], []
     for root in resolve_games(games):
         game, found = check_game(root)
@@ -40,16 +40,17 @@ def check(
                 summary.append(f"{root.name}: typography written in {counted(len(fixed), 'file')}")
                 game, found = check_game(root)
         findings += found
-        notes = typography_notes(game) if game is not None else []
-        details += [f"{note.where()}: note: {note.message}" for note in notes]
+        noted = typography_notes(game) if game is not None else []
+        notes += noted
+        details += [f"{note.where()}: note: {note.message}" for note in noted]
         cards = Counter(c.source.file for c in game.cards for _ in range(c.copies)) if game else Counter()
         per_file = Counter(f.file for f in found)
         for file in sorted(set(cards) | set(per_file)):
             details.append(f"{file}: {counted(cards[file], 'card')}, {counted(per_file[file], 'finding')}")
         summary.append(f"{root.name}: {counted(sum(cards.values()), 'card')}, {counted(len(found), 'finding')}"
-                       + (f"; {counted(len(notes), 'text')} with typewriter marks, printed typeset "
-                          "(forge check --fix writes them so)" if notes else ""))
-    code = show.findings(findings)
+                       + (f"; {counted(len(noted), 'text')} with typewriter marks, printed typeset "
+                          "(forge check --fix writes them so)" if noted else ""))
+    code = show.findings(findings, notes)
     for line in details:
         show.detail(line)
     for line in summary:

@@ -12,23 +12,29 @@ import typer
 from ..errors import FindingsError, UsageError, display_path
 from ..files import write_atomic
 from .app import (USAGE, Format, FormatOption, Output, QuietOption, VerboseOption, app,
-                  check_output, complete_games, resolve_games)
+                  check_output, complete_games, resolve_games, split_names)
 
 
-def png_path(out: str, card_id: str, back: bool) -> Path:
+def png_path(out: str, card_id: str, back: bool, lang: str = "") -> Path:
     """The PNG --out names: `out` itself, or `<card>[-back].png` in it where it is a folder (it
-    exists as one, or ends in a slash as a folder's name does: `cp x dir/` means the same)."""
+    exists as one, or ends in a slash as a folder's name does: `cp x dir/` means the same).
+    `lang`: one of several languages drawn, each named in the file (`<card>[-back].<lang>.png`),
+    which only a folder can hold."""
     path = Path(out)
     if out.endswith(("/", os.sep)) or path.is_dir():
-        return path / f"{card_id}{'-back' if back else ''}.png"
+        return path / f"{card_id}{'-back' if back else ''}{'.' + lang if lang else ''}.png"
+    if lang:
+        raise UsageError(f"--out {display_path(path)} names one file: for several languages give "
+                         "a folder (a path ending in /), which gets <card>.<lang>.png of each")
     return path
 
 
-def _language(game: Any, lang: str | None) -> str:
+def _languages(game: Any, asked: list[str] | None) -> list[str]:
     locales = game.manifest.locales
-    chosen = lang or ("uk" if "uk" in locales else game.manifest.default_locale)
-    if chosen not in locales:
-        raise UsageError(f"{game.id} has no locale {chosen!r} (it has {', '.join(locales)})")
+    chosen = asked or ["uk" if "uk" in locales else game.manifest.default_locale]
+    for each in chosen:
+        if each not in locales:
+            raise UsageError(f"{game.id} has no locale {each!r} (it has {', '.join(locales)})")
     return chosen
 
 
@@ -37,7 +43,8 @@ def preview(
     game_name: str = typer.Argument(..., metavar="GAME", help="Game id or folder.",
                                     autocompletion=complete_games),
     card_id: str = typer.Argument(..., metavar="CARD_ID", help="The card's id."),
-    lang: Optional[str] = typer.Option(None, "--lang", help="Language; default: uk, or the game's first locale."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="Languages, comma-separated (uk,en: a PNG "
+                                       "of each); default: uk, or the game's first locale."),
     out: Optional[str] = typer.Option(None, "--out", metavar="PATH",
                                       help="PNG file to write, or a folder to write <card>.png "
                                       "into: one that exists, or any path ending in / (made if "
@@ -52,30 +59,39 @@ def preview(
     """Draw one card as a PNG (300 dpi with bleed) and print its path on stdout (with --format
     json, as `forge build` lists files). Only the card data is loaded, not checked: problems of
     other cards are printed as warnings, and a card with problems of its own (its art among them)
-    is refused (exit 1).
+    is refused (exit 1). With several languages, a PNG of each (in one --out folder, named
+    <card>.<lang>.png).
     With --watch, each save draws it again, a path (or a JSON line) per drawing; a refused
     drawing keeps the last good PNG."""
     show = Output(format, quiet, verbose, stream=watch)
-    target = None if out is None else png_path(out, card_id, back)
-    if target is not None:
-        check_output(target, "--out", folder=False)
+    asked = split_names(lang, "--lang") if lang is not None else None
+    several = asked is not None and len(asked) > 1
+
+    def target(language: str) -> Path | None:
+        """Where --out puts the PNG of `language`; None: the default path."""
+        return None if out is None else png_path(out, card_id, back, language if several else "")
+
+    own = target((asked or [""])[0])  # one of several languages: the others go beside it
+    if own is not None:
+        check_output(own, "--out", folder=False)
     (root,) = resolve_games([game_name])
 
     def draw() -> None:
-        _draw(root, card_id, lang, target, back, show)
+        _draw(root, card_id, asked, target, back, show)
 
     if watch:
         try:
-            _watch(root, draw, target, show)
+            _watch(root, draw, own.parent if several and own is not None else own, show)
         except KeyboardInterrupt:
             raise typer.Exit(130) from None
     else:
         draw()
 
 
-def _draw(root: Path, card_id: str, lang: str | None, out: Path | None, back: bool,
-          show: Output) -> None:
-    """Load the game at `root`, draw the card, write the PNG and say where."""
+def _draw(root: Path, card_id: str, asked: list[str] | None, target: Callable[[str], Path | None],
+          back: bool, show: Output) -> None:
+    """Load the game at `root`, draw the card in each language, write the PNGs (`target`: the
+    --out path of a language, None for the default) and say where."""
     from ..api import card_png
     from ..art import art_finding
     from ..model import load_game
@@ -97,20 +113,24 @@ def _draw(root: Path, card_id: str, lang: str | None, out: Path | None, back: bo
         raise UsageError(f"{game.id} has no card {card_id!r}{hint}")
     for finding in findings:
         show.summary(f"warning: {finding}")
-    language = _language(game, lang)
+    languages = _languages(game, asked)
     side = "back" if back else "front"
     art = art_finding(game, card) if side == "front" else None
     if art is not None:  # decoded as `check` decodes it, not drawn as a placeholder without a word
         raise FindingsError([art])
-    png = card_png(game, card, language, side)
-    if out is None:
-        out = png_path(str(Path("output") / game.id / language / "preview") + os.sep, card.id, back)
-    write_atomic(out, png)
+    drawn = []
+    for language in languages:
+        png = card_png(game, card, language, side)
+        path = target(language) or png_path(str(Path("output") / game.id / language / "preview") + os.sep,
+                                            card.id, back)
+        write_atomic(path, png)
+        drawn.append({"product": "preview", "game": game.id, "lang": language,
+                      "path": display_path(path), "bytes": len(png)})
     if show.json:
-        show.data([{"product": "preview", "game": game.id, "lang": language,
-                    "path": display_path(out), "bytes": len(png)}])
+        show.data(drawn)
     else:
-        typer.echo(display_path(out))
+        for each in drawn:
+            typer.echo(each["path"])
 
 
 def _watch(root: Path, draw: Callable[[], None], out: Path | None, show: Output) -> None:

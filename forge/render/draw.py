@@ -15,7 +15,7 @@ from ..art import open_art
 from ..model.cards import art_file
 from . import fonts, inline, layout
 from .forms import end_form
-from .icons import ICONS, icon_code
+from .icons import ICONS, IconSet, icon_code
 from .fonts import unit_width
 from .layout import FACES, PT, Face, LayoutError
 
@@ -231,8 +231,8 @@ def draw_face(c: Canvas, face: Face, art: Path | None = None) -> None:
         elif kind == "icon":
             s = float(el["size"])
             ink_ = fill if fill is not None else (None if stroke is not None else "#000000")
-            _icon(out, face, el["name"], float(el["x"]) * PT, (H - float(el["y"]) - s) * PT, s * PT, ink_,
-                  stroke, lw if stroke is not None else 0, cmyk)
+            icon_ops(out, face.icons, el["name"], float(el["x"]) * PT, (H - float(el["y"]) - s) * PT, s * PT, ink_,
+                     stroke, lw if stroke is not None else 0, cmyk)
         elif kind == "label":
             _label(c, face, el)
         elif kind == "text":
@@ -293,20 +293,20 @@ _VECTOR = {"rect", "circle", "line", "poly", "icon"}
 _STATIC_OPS: dict[tuple, str] = {}
 
 
-def _icon(out: list, face: Face, name: str, x: float, y: float, size: float, fill: Any, stroke: Any,
-          line_width: float, cmyk: bool = False) -> None:
-    """Icon `name` in the square (x, y, size) points: its unit-square path, scaled by `cm`.
-    A game's SVG icon keeps its own colours, `currentColor` taking `fill` (else `stroke`); one
-    whose file is broken draws nothing (`forge check` reports the file)."""
-    svg = face.icons.svg.get(name)
+def icon_ops(out: list, icons: IconSet, name: str, x: float, y: float, size: float, fill: Any, stroke: Any,
+             line_width: float, cmyk: bool = False) -> None:
+    """Icon `name` of `icons` in the square (x, y, size) points: its unit-square path, scaled by
+    `cm`, appended to `out`. A game's SVG icon keeps its own colours, `currentColor` taking `fill`
+    (else `stroke`); one whose file is broken draws nothing (`forge check` reports the file)."""
+    svg = icons.svg.get(name)
     if svg is not None:
         code = svg.code(fill or stroke or "#000000", _cmyk_colour if cmyk else None)
         out.append(f"q {size:.3f} 0 0 {size:.3f} {_n(x)} {_n(y)} cm {code} Q")
         return
     if name not in ICONS:
-        if name in face.icons:
+        if name in icons:
             return
-        raise LayoutError(f"unknown icon {name!r} (known: {', '.join(face.icons.known)})")
+        raise LayoutError(f"unknown icon {name!r} (known: {', '.join(icons.known)})")
     parts = ["q"]
     if fill is not None:
         parts.append(_paint(fill, "rg", cmyk))
@@ -432,8 +432,8 @@ def _inline_line(c: Canvas, face: Face, frags: list, x: float, base: float, size
         if inline.is_icon(fname):
             name = fname[len(inline.ICON):]
             for _ in text:
-                _icon(icons, face, name, x + (inline.ADVANCE * size - side) / 2, base - inline.DROP * size,
-                      side, colour, None, 0, cmyk)
+                icon_ops(icons, face.icons, name, x + (inline.ADVANCE * size - side) / 2,
+                         base - inline.DROP * size, side, colour, None, 0, cmyk)
                 x += inline.ADVANCE * size + track
             out.append(f"1 0 0 1 {_n(x)} {_n(base)} Tm")
             continue
@@ -490,7 +490,7 @@ def _art(c: Canvas, face: Face, el: dict, art: Path | None) -> None:
     c.addLiteral(f"{_paint(fill, 'rg', cmyk)} {_paint(ink, 'RG', cmyk)} 0.8 w {_circle(cx, cy, s / 2)} B*")
     icon = el.get("icon")
     if icon is not None:
-        _icon(c._code, face, icon, cx - s * 0.3, cy - s * 0.3, s * 0.6, ink, None, 0, cmyk)
+        icon_ops(c._code, face.icons, icon, cx - s * 0.3, cy - s * 0.3, s * 0.6, ink, None, 0, cmyk)
 
 
 @lru_cache(maxsize=1)
@@ -550,14 +550,26 @@ def _table(c: Canvas, face: Face, el: dict) -> None:
             fname = FACES.get(spec.get("font", el.get("font", "regular")), face_name)
             s = float(spec.get("size", size))
             text = str(spec.get("text", ""))
+            runs = spec.get("_runs")  # a cell with inline icons or emphasis (`layout._table_floor`)
             avail = (cw - 1.6) * PT
-            tw = stringWidth(text, fname, s)
+            tw = stringWidth(text, fname, s) if runs is None else sum(unit_width(t, f) for f, t in runs) * s
             if tw > avail > 0:
-                s = s * avail / tw
-            c.setFont(fname, s)
-            c.setFillColor(ink(spec.get("color", el.get("color", "#000000")), cmyk))
+                s, tw = s * avail / tw, avail
+            colour = spec.get("color", el.get("color", "#000000"))
             base = (H - top - row_h / 2) * PT - s * 0.35
             align = spec.get("align", "left")
+            if runs is not None:
+                left = {"center": (x + cw / 2) * PT - tw / 2, "right": (x + cw - 0.8) * PT - tw}.get(
+                    align, (x + 0.8) * PT)
+                out: list[str] = []
+                icons: list[str] = []
+                _inline_line(c, face, runs, left, base, s, colour, out, icons, cmyk)
+                c.addLiteral(" ".join([f"q {_paint(colour, 'rg', cmyk)} BT 1 0 0 1 {_n(left)} {_n(base)} Tm",
+                                       *out, "ET Q", *icons]))
+                x += cw
+                continue
+            c.setFont(fname, s)
+            c.setFillColor(ink(colour, cmyk))
             if align == "center":
                 c.drawCentredString((x + cw / 2) * PT, base, text)
             elif align == "right":

@@ -406,6 +406,13 @@ class SvgIcon:
             code = self._codes[key] = _svg_code(self.path, self.data, current, convert)
         return code
 
+    def colours(self) -> list:
+        """Every colour its drawing sets, as ReportLab colours before any conversion, in order
+        (`currentColor` as black: it is the colour of the element that draws the icon)."""
+        seen: list = []
+        _svg_code(self.path, self.data, "#000000", lambda col: seen.append(col) or col)
+        return seen
+
 
 @dataclass(frozen=True, eq=False)
 class IconSet:

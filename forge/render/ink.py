@@ -8,6 +8,10 @@ can pass. How each thing is measured:
 - a layout colour (fills, lines, text, icons, a component's colours): the CMYK it prints with,
   in the role it has on the face (a fill of 10 mm and more is an area: near-black areas print
   as the rich black, 240 %);
+- a game's SVG icon that a face draws (an `icon` element, an art placeholder's icon, an inline
+  `:icon:` of a text, label or table cell): every colour its drawing sets (fills and strokes),
+  converted as the print-shop file converts it (`draw._cmyk_colour`); its `currentColor` is the
+  drawing element's colour, measured as that;
 - art, which is RGB: converted by the formula the print-shop file converts it by
   (`draw._cmyk_lut`), then averaged over squares of 1/`ART_GRID` of its longer side (about a
   millimetre of a card's art box); its ink is the darkest square's. A single pixel is never
@@ -20,8 +24,8 @@ from typing import Any, Iterator
 from PIL import Image
 
 from ..art import open_art
-from . import layout, tokens
-from .draw import _cmyk_lut, _role, art_path, cmyk_of
+from . import inline, layout, tokens
+from .draw import _cmyk_colour, _cmyk_lut, _role, art_path, cmyk_of
 from .icons import game_icons
 
 #: Squares along an art picture's longer side that its ink is averaged over.
@@ -43,6 +47,30 @@ def _colours(el: dict) -> Iterator[tuple[str, str]]:
         for cell in row:
             if isinstance(cell, dict) and isinstance(cell.get("color"), str):
                 yield cell["color"], "ink"
+
+
+def _icon_names(el: dict) -> Iterator[str]:
+    """The icons an element draws: its own, its placeholder's, and those inline in its text."""
+    for key in ("name", "icon") if el["kind"] in ("icon", "art") else ():
+        if isinstance(el.get(key), str):
+            yield el[key]
+    runs = [el.get("_runs") or ()]
+    runs += [cell.get("_runs") or () for row in el.get("rows") or () for cell in row if isinstance(cell, dict)]
+    runs += [frags for para in el.get("_paras") or () for _, frags in para.lines]
+    for face, _ in (run for each in runs for run in each):
+        if inline.is_icon(face):
+            yield face[len(inline.ICON):]
+
+
+def svg_ink(svg: Any) -> tuple[str, float]:
+    """The colour of a game's SVG icon that prints with the most ink (`#rrggbb`), and that ink."""
+    best = ("#000000", 0.0)
+    for col in svg.colours():
+        cmyk = _cmyk_colour(col)
+        ink = cmyk.cyan + cmyk.magenta + cmyk.yellow + cmyk.black
+        if ink > best[1]:
+            best = ("#" + col.hexval()[2:], ink)
+    return best
 
 
 def art_ink(path: Any) -> float:
@@ -74,11 +102,17 @@ def over_limit(game: Any, lang: str, limit: float) -> list[str]:
         for design in range(tokens.designs(comp)):
             for which in ("front", "back"):
                 faces.append((f"{comp.kind} {comp.id!r}", tokens.face(comp, design, which, lang, icons), None))
+    svg_inks: dict[str, tuple[str, float]] = {}  # each icon measured once
     for where, face, art in faces:
         for el in face.elements:
             for value, role in _colours(el):
                 c, m, y, k = cmyk_of(value, role)
                 note(("colour", value, role), c + m + y + k, where)
+            for name in _icon_names(el):
+                svg = icons.svg.get(name)
+                if svg is not None:
+                    colour, ink = svg_inks.get(name) or svg_inks.setdefault(name, svg_ink(svg))
+                    note(("icon", name, colour), ink, where)
         if art is not None and art.is_file():
             try:
                 ink = art_ink(art)
@@ -87,8 +121,10 @@ def over_limit(game: Any, lang: str, limit: float) -> list[str]:
             note(("art", str(art)), ink, where)
     lines = []
     for key, (ink, places) in seen.items():
-        what = (f"colour {key[1]}" + (" (as an area)" if key[2] == "area" else "")) if key[0] == "colour" \
-            else f"art {key[1]}"
+        if key[0] == "colour":
+            what = f"colour {key[1]}" + (" (as an area)" if key[2] == "area" else "")
+        else:
+            what = f"icon {key[1]}.svg's colour {key[2]}" if key[0] == "icon" else f"art {key[1]}"
         first, *rest = places
         more = f" (and {len(rest)} more)" if rest else ""
         lines.append(f"{first}{more}: {what} prints with {ink * 100:.0f} % ink, above {limit * 100:.0f} %")

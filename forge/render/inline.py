@@ -2,8 +2,8 @@
 
 What a designer writes in card data (names, effects, flavour, the manifest's operation texts)
 and what a layout writes in a `text` element's `text`, `markup` or `paras` or a `label`'s
-`text` follows one set of rules, so a card and its layout cannot disagree about what prints
-(a table cell, and the rulebook, print text as written):
+`text` and a `table` cell follows one set of rules, so a card and its layout cannot disagree
+about what prints (a rulebook or cheat sheet prints a value by them too, `forge.rulebook.inline`):
 
 - `:name:` is the game's icon `name` (a built-in one or its own SVG, `forge.render.icons`),
   drawn inline in the text's colour, `ADVANCE` em wide, sitting on the baseline, and measured

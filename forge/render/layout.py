@@ -969,11 +969,7 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
             face.texts.append((_loc(el, lang), face_name, text if plain else inline.plain({"text": text}, face.icons)))
             _unknown_icons(face, card, el, lang, {"text": text})
         elif kind == "table":
-            el = _table_floor(el, face, lang)
-            for row in el.get("rows", []):
-                for cell in row:
-                    face.texts.append((_loc(el, lang), FACES.get(el.get("font", "regular"), fonts.REGULAR),
-                                       str(cell.get("text", "") if isinstance(cell, dict) else cell)))
+            el = _table_floor(el, face, card, lang)
         face.elements.append(el)
     return face
 
@@ -997,9 +993,10 @@ def _written(card: Any | None, lang: str, text: str) -> tuple:
     return ()
 
 
-def _table_floor(el: dict, face: Face, lang: str) -> dict:
+def _table_floor(el: dict, face: Face, card: Any | None, lang: str) -> dict:
     """A table with no cell size below MIN_SIZE; a cell that is wider than its column even at
-    MIN_SIZE (drawing would shrink it further) is a `text-overflow`."""
+    MIN_SIZE (drawing would shrink it further) is a `text-overflow`. A cell is card text on one
+    line, as a label is: its inline icons and emphasis are measured and kept as `_runs`."""
     size = max(float(el.get("size", 7)), MIN_SIZE)
     rows, w = [], float(el["w"])
     cols = [float(v) for v in el.get("cols", [])] or None
@@ -1010,10 +1007,17 @@ def _table_floor(el: dict, face: Face, lang: str) -> dict:
             s = spec["size"] = max(float(spec.get("size", size)), MIN_SIZE)
             fname = FACES.get(spec.get("font", el.get("font", "regular")), fonts.REGULAR)
             text = str(spec.get("text", ""))
-            if unit_width(text, fname) * s > (cw - 1.6) * PT > 0:
+            runs = inline.runs({"text": text}, fname, face.icons)
+            plain = runs == [(fname, text)]  # most cells: no icon, no emphasis
+            unit = unit_width(text, fname) if plain else sum(unit_width(t, f) for f, t in runs)
+            if unit * s > (cw - 1.6) * PT > 0:
                 face.problems.append(Problem(_loc(el, lang), "text-overflow",
                                              f"{el.get('what', 'table cell')} ({lang}) «{text[:40]}» is "
                                              f"wider than its {cw:g} mm column even at {s:g} pt"))
+            if not plain:
+                spec["_runs"] = runs
+            face.texts.append((_loc(el, lang), fname, text if plain else inline.plain({"text": text}, face.icons)))
+            _unknown_icons(face, card, el, lang, {"text": text})
             cells.append(spec)
         rows.append(cells)
     return dict(el, size=size, rows=rows)

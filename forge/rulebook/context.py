@@ -8,8 +8,10 @@ frames on the Python stack (Jinja maps its generated code back to template lines
 
 What a template writes as its own text is Markdown; what it prints with `{{ }}` is text. Every
 printed value goes through `markdown_text` (the environment's `finalize`), which escapes what
-Markdown would read as markup, so a card named `*Tom* & [Jerry] | <img src=...>` prints as itself,
-in a paragraph, a heading or a table cell. The environment autoescapes so that what is already
+Markdown would read as markup, so a card named `Tom* & [Jerry] | <img src=...>` prints as itself,
+in a paragraph, a heading or a table cell. Card markup is the exception, as on the card: a
+value's `**bold**`, `*italic*` and `:icon:` (of the game's icons) print as bold, italic and the
+icon (`forge.rulebook.inline`). The environment autoescapes so that what is already
 Markdown is `Markup` and passes untouched: macro results, `{% set %}` blocks, block placeholders.
 (A side effect of autoescaping: a quote in a string literal printed by `{{ '...' }}` stays straight;
 write such text in the template itself.) The Markdown stage undoes the escapes when it parses.
@@ -22,7 +24,7 @@ import weakref
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Container
 
 import jinja2
 from markupsafe import Markup
@@ -30,6 +32,7 @@ from markupsafe import Markup
 from ..errors import Finding, display_path
 from ..model import Game
 from ..paths import DataPathError, data_path, project_folder, real_folder
+from ..render.icons import game_icons
 from ..resources import BUILTIN
 from ..rules.printed import rule_numbers
 from ..templating import (BYTECODE, Environment, FolderLoader, calling_template, error_position,
@@ -38,6 +41,7 @@ from ..scenario import ScenarioError, load_scenario
 from ..text import OperationTextError, effect_text, operations_text, plural
 from ..text.numbers import spell
 from ..text.typography import quoted
+from .inline import marked
 from .odds import d6_battle, d6_faces, d6_odds
 
 NBSP = "\u00a0"
@@ -85,6 +89,8 @@ class Rendered:
     blocks: dict[str, Block] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     path: Path | None = None
+    #: The icons its values name, in order: the Markdown carries their marks (`inline.marked`).
+    icons: list[str] = field(default_factory=list)
 
     def line_of(self, needle: str) -> int:
         """First template line containing `needle` (for problems found after Jinja), or 0."""
@@ -104,16 +110,29 @@ _LEAD = re.compile(r"^\s*(?:([-+=])(?=\s|$|\1)|\d{1,9}[.)])")
 _NEWLINE = re.compile(r"\r\n?|\n")
 
 
-def markdown_text(value: Any) -> Markup:
-    """`value` as Markdown that prints it literally (`Markup` passes as it is).
+def markdown_text(value: Any, icons: Container[str] = (), names: list[str] | None = None) -> Markup:
+    """`value` as Markdown that prints it literally (`Markup` passes as it is), but for its card
+    markup: emphasis, and icons of `icons`, whose names go to `names` (`inline.marked`).
 
     A backslash goes before every character Markdown could take as markup, and a line break
     becomes a space (a value is inline text: a break would end a table row or a heading). A
     backtick inside a word is left alone: typography turns it into an apostrophe first."""
     if hasattr(value, "__html__"):
         return value
-    text = _SPECIAL.sub(r"\\\g<0>", _NEWLINE.sub(" ", str(value)))
+    text = marked(_NEWLINE.sub(" ", str(value)), icons, [] if names is None else names, _escaped)
     return Markup(_LEAD.sub(lambda m: m.group(0)[:-1] + "\\" + m.group(0)[-1], text, count=1))
+
+
+def _escaped(text: str) -> str:
+    return _SPECIAL.sub(r"\\\g<0>", text)
+
+
+@jinja2.pass_context
+def _finalize(ctx, value: Any) -> Markup:
+    """`markdown_text` with the icons of the game being rendered (none in a macro imported
+    without context, which sees no game)."""
+    rec = ctx.get("_recorder")
+    return markdown_text(value, rec.icons, rec.out.icons) if rec is not None else markdown_text(value)
 
 
 def _filter(method: str):
@@ -129,7 +148,7 @@ def _filter(method: str):
 def environment(root: str) -> jinja2.Environment:
     env = Environment(
         loader=FolderLoader([(Path(root), "")]), undefined=Undefined, autoescape=True,
-        finalize=markdown_text, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+        finalize=_finalize, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         bytecode_cache=BYTECODE)
     env.filters.update(plural=_filter("plural"), items=_filter("items"), spell=_filter("spell"),
                        card=_filter("card_quoted"), card_name=_filter("card_name"))
@@ -141,6 +160,7 @@ class _Recorder:
 
     def __init__(self, game: Game, lang: str, out: Rendered):
         self.game, self.lang, self.out = game, lang, out
+        self.icons = game_icons(game)
 
     def _here(self) -> tuple[str, int]:
         """The template file and line being rendered (innermost game-template frame)."""

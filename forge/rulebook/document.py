@@ -34,8 +34,10 @@ from ..errors import Finding, UsageError, display_path
 from ..model import Game
 from ..render import card_flowable, front
 from ..render.fonts import REGULAR, register
+from ..render.icons import game_icons
 from ..text import plural
 from .context import Rendered, render_template
+from .inline import IconCanvas, icon_width
 from ..text.typography import SHY, escape
 from .markdown import Converter, Para, Row, Sink, widest_pieces
 from .scenarios import failing_examples
@@ -178,6 +180,9 @@ class OutlinedDoc(BaseDocTemplate):
     def __init__(self, buf, *, title: str, subject: str, lang: str, **layout):
         super().__init__(buf, invariant=1, initialFontName=REGULAR, title=title, author="Card Forge",
                          creator="Card Forge", subject=subject, lang=lang, **layout)
+
+    def build(self, flowables, **kwargs):
+        super().build(flowables, canvasmaker=IconCanvas, **kwargs)  # draws inline icons
 
     def beforeDocument(self):
         self._outline_level = -1
@@ -397,15 +402,20 @@ def content_widths(cells: list[list[CellText]], total: float, pad: float) -> lis
 
 
 def natural_width(para) -> float:
-    """Width of a cell's text set on one line (soft hyphens not drawn)."""
+    """Width of a cell's text set on one line (soft hyphens not drawn, inline icons are)."""
     return sum(stringWidth(getattr(f, "text", "").replace(SHY, ""), f.fontName, f.fontSize)
-               for f in para.frags if getattr(f, "text", "") and hasattr(f, "fontName"))
+               for f in para.frags if getattr(f, "text", "") and hasattr(f, "fontName")) + sum(
+        icon_width(f) or 0 for f in para.frags)
 
 
 def longest_word(para) -> float:
     """Width of a cell's longest word: no-break spaces and soft hyphens do not break it."""
     best = width = 0.0
     for frag in para.frags:
+        icon = icon_width(frag)
+        if icon is not None:  # a glyph of its word
+            width += icon
+            continue
         text = getattr(frag, "text", "")
         if not text or not hasattr(frag, "fontName"):
             continue
@@ -476,7 +486,7 @@ def converted(game: Game, rendered: Rendered, lang: str, styles: Styles, column:
     """The rendered Markdown as flowables for a column, headings keyed for the outline."""
     ratio = game.manifest.card_size.height / game.manifest.card_size.width
     conv = LayoutConverter(rendered, styles, column, card_factory(game, lang) if pictures else None,
-                           picture_height, ratio)
+                           picture_height, ratio, icons=game_icons(game))
     story = conv.convert()
     for number, heading in enumerate(conv.headings, 1):
         heading.key = f"s{number}"

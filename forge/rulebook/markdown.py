@@ -8,6 +8,8 @@ which keeps their word spaces even. In table cells names stay whole: a capitalis
 any word of a table's first column (the name column of every table the games print), gets no
 soft hyphens. Paragraphs are `Para`s, which measure their longest unbreakable piece against the
 width they get and record it when it does not fit (ReportLab would cut it without a hyphen).
+A printed value's card markup (bold, italic, icons) arrives as marks (`forge.rulebook.inline`):
+emphasis becomes tags after escaping, each icon a box of its own in the paragraph.
 """
 from __future__ import annotations
 
@@ -26,12 +28,15 @@ from reportlab.platypus import (Flowable, HRFlowable, KeepTogether, Paragraph,
                                 Spacer, Table, TableStyle)
 
 from ..render.fonts import BOLD, REGULAR, missing_glyphs
+from ..render.icons import BUILT_IN, IconSet
 from ..text.typography import SHY, escape, typeset
+from . import inline as marks
 from .context import Block, Rendered
 from ..text.hyphenation import hyphenate
 from ..text.ragged import held
 from .styles import HEAD_FILL, RULE, TINT, Styles
 
+inline_object = "\ufffc"  # an inline icon in a piece's text
 _BLOCK = re.compile(r"^@@forge-block-\d+@@$")
 _ANY_BLOCK = re.compile(r"@@forge-block-\d+@@")
 _BREAKS = re.compile(r"[ \t\n\r]+")
@@ -99,10 +104,15 @@ class Para(Paragraph):
 
 def widest_pieces(frags) -> list[tuple[str, float]]:
     """Every unbreakable piece of a paragraph's fragments with its width (a soft-hyphen break
-    counts the hyphen it draws). No-break spaces join; spaces and soft hyphens break."""
+    counts the hyphen it draws; an inline icon its advance). No-break spaces join; spaces and
+    soft hyphens break."""
     pieces: list[tuple[str, float]] = []
     word, width = "", 0.0
     for frag in frags:
+        icon = marks.icon_width(frag)
+        if icon is not None:  # a glyph of the word it stands in
+            word, width = word + inline_object, width + icon
+            continue
         text = getattr(frag, "text", "")
         if not text:
             continue
@@ -214,6 +224,8 @@ class Converter:
     card_ratio: float = 88 / 63  # height / width
     sink: Sink = field(default_factory=Sink)
     headings: list = field(default_factory=list)
+    #: The game's icons, which the rendered values' icon marks name.
+    icons: IconSet = BUILT_IN
 
     @property
     def lang(self) -> str:
@@ -226,7 +238,7 @@ class Converter:
         raw = typeset(raw, self.lang)
         if names != "all":
             raw = hyphenate(raw, self.lang, names=bool(names))
-        return _SPACE_BEFORE_ENTITY.sub(r"\1<font>\2\3</font>", escape(raw))
+        return marks.tags(_SPACE_BEFORE_ENTITY.sub(r"\1<font>\2\3</font>", escape(raw)))
 
     def children(self, token: Token) -> list[Token]:
         """The inline tokens of a block's text, typeset first (see the module doc)."""
@@ -249,8 +261,10 @@ class Converter:
                 out.append(self.text(child.content, names))
         return _SPACE_BEFORE_TAG.sub(r"\2\1", "".join(out))
 
-    def para(self, markup: str, style) -> Para:
-        p = Para(markup, style)
+    def para(self, markup: str, style, bulletText: str | None = None, kind: type = Para, **more) -> Para:
+        """A paragraph (`kind`) of `markup`, its icon marks as icons, reporting to the sink."""
+        p = kind(markup, style, bulletText=bulletText, **more)
+        p.frags = marks.icon_frags(p.frags, self.rendered.icons, self.icons)
         p.sink = self.sink
         return p
 
@@ -303,8 +317,7 @@ class Converter:
         plain = "".join(" " if c.type.endswith("break") else c.content for c in self.children(inline)
                         if c.type in ("text", "code_inline", "softbreak", "hardbreak")) if inline else ""
         style = self.styles.h[min(level, 3) - 1]
-        h = Heading(markup, style, level=level, plain=plain)
-        h.sink = self.sink
+        h = self.para(markup, style, kind=Heading, level=level, plain=marks.plain(plain))
         self.headings.append(h)
         return h
 
@@ -321,10 +334,8 @@ class Converter:
                 if child.type == "paragraph" and child.children and not _BLOCK.match(
                         child.children[0].token.content.strip()):
                     item_style = s.indented(style or s.body, indent + step, True)
-                    p = Para(self.inline(child.children[0].token), item_style,
-                             bulletText=bullet if first else None)
-                    p.sink = self.sink
-                    out.append(p)
+                    out.append(self.para(self.inline(child.children[0].token), item_style,
+                                         bullet if first else None))
                 else:
                     out.extend(self.node(child, indent + step, style))
                 first = False
