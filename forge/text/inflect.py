@@ -148,8 +148,11 @@ def _readings(word: str) -> list[Any]:
 
 
 def _verb(word: str) -> bool:
-    return any(p.is_known and p.tag.POS in ("VERB", "INFN")
-               for p in _morph().parse(_APOSTROPHES.sub("'", word)))
+    """Is `word` a verb in the present or future («Час летить»)? (Not the past: the dictionary
+    lacks «Шепотів», the genitive of «шепіт», and reads it as one.)"""
+    known = [p for p in _morph().parse(_APOSTROPHES.sub("'", word)) if p.is_known]
+    return (any(p.tag.POS in ("VERB", "INFN") and "past" not in p.tag for p in known)
+            and not any(p.tag.POS in _AGREES | {"NOUN"} for p in known))
 
 
 def _form(parse: Any, grammemes: set[str]) -> str | None:
