@@ -30,7 +30,8 @@ _ACC = ("через", "про", "крізь",
         "прикріплює", "прикріпіть", "прикріпити", "відкриває", "відкрийте", "відкрити",
         "отримує", "отримуєте", "отримати", "наймає", "найміть", "найняти", "вбиває", "знищує",
         "обирає", "оберіть", "обрати", "вибирає", "виберіть", "вибрати", "показує", "покажіть",
-        "замініть", "замінити", "перемагає", "перемогти", "присипляє", "приспати", "краде", "вкрасти")
+        "замініть", "замінити", "перемагає", "перемогти", "присипляє", "приспати", "краде",
+        "вкрасти")
 _INS = ("між", "перед", "над")
 _DAT = ("завдяки", "всупереч")
 #: The case each governing word asks for.
@@ -40,7 +41,8 @@ _CASE_NAMES = {"gen": "genitive", "acc": "accusative", "ins": "instrumental", "d
 _GOVERNED = re.compile(r"(?<![\w\-ʼ])(\w+)[ \u00a0]«([^«»]+)»")
 
 
-def case_findings(game: Game, rendered: Rendered, forms: dict[str, dict[str, str]]) -> Iterator[Finding]:
+def case_findings(game: Game, rendered: Rendered,
+                  forms: dict[str, dict[str, str]]) -> Iterator[Finding]:
     """`rendered`, a Ukrainian template's Markdown, read for card names in the wrong case;
     `forms` are the names' forms that the words file gives, by card id."""
     cards = {}

@@ -225,7 +225,8 @@ class _Recorder:
 
     def card_quoted(self, card_id: str, case: str = "nom") -> str:
         text = quoted(self.card_name(card_id, case), self.lang)
-        self.out.quoted.append((text, *self._here()))
+        file, line = self._here()
+        self.out.quoted.append((text, display_path(Path(file)) if file else self.out.template, line))
         return text
 
     def inflect(self, text: Any, case: str) -> str:

@@ -2,12 +2,12 @@
 
 A Ukrainian name is a phrase: the adjectives before its first noun agree with that noun, the noun
 takes the case, and what follows it stays (a genitive or a name in apposition: «Крижаної
-цитаделі Вельмар»); a name of adjectives alone («Незримі») declines them all. The forms come
-from the morphological dictionary of pymorphy3 (OpenCorpora-style tags over the VESUM lexicon),
-loaded on the first Ukrainian name asked for (about 0.1 s and 20 MB), never for another language.
-A name the dictionary gets wrong («Орсен Тіньолов», whose surname it reads as a thing) takes its
-forms from the data (`forms:` beside the name, see docs/rulebooks.md). Other languages, and the
-nominative, return the name as it is.
+цитаделі Вельмар»); a name of adjectives alone («Незримі») declines them all, and a name that is
+a sentence («Руки геть!», «Час летить») stays. The forms come from pymorphy3's Ukrainian
+dictionary, loaded on the first Ukrainian name declined (0.03 s of CPU and 20 MB), never for
+another language. A name the dictionary gets wrong (a person with an epithet, «Орсен Тіньолов»;
+a word it does not know) takes its forms from the game's words file (docs/rulebooks.md, "Names
+in a sentence"). Other languages, and the nominative, return the name as it is.
 """
 from __future__ import annotations
 
@@ -51,7 +51,8 @@ def inflect(name: str, case: str, lang: str, forms: Mapping[str, str] | None = N
 def _inflect_uk(name: str, case: str) -> str:
     if name.startswith("#"):  # a hashtag is a tag, not a phrase
         return name
-    return "".join(part if i % 2 else _phrase(part, case) for i, part in enumerate(_AND.split(name)))
+    parts = _AND.split(name)
+    return "".join(part if i % 2 else _phrase(part, case) for i, part in enumerate(parts))
 
 
 def _phrase(name: str, case: str) -> str:
@@ -60,10 +61,10 @@ def _phrase(name: str, case: str) -> str:
     A phrase that is not a noun phrase (a verb in it, an exclamation) stays as it is."""
     words = [m for m in _WORD.finditer(name) if not _CAMEL.search(m.group(0))]
     readings = [_readings(m.group(0)) for m in words]
-    for i in range(1, len(words)):  # a word the dictionary lacks, after adjectives: a noun
-        if readings[i] or not all(readings[:i]):                    # as it guesses
+    for i in range(1, len(words)):  # a word the dictionary lacks after known ones: the noun
+        if readings[i] or not all(readings[:i]):  # it guesses («Попеляста виверна»)
             break
-        readings[i] = [p for p in _morph().parse(_APOSTROPHES.sub("'", words[i].group(0)))
+        readings[i] = [p for p in _parse(words[i].group(0))
                        if p.tag.POS == "NOUN" and "nomn" in p.tag][:1]
     if (not words or name.rstrip().endswith("!") or not readings[0]
             or any(not r and _verb(m.group(0)) for m, r in zip(words, readings))):
@@ -79,7 +80,7 @@ def _phrase(name: str, case: str) -> str:
         noun = _noun(readings, head)
         person_acc = case == "accs" and noun.tag.animacy == "anim" and noun.tag.number == "plur"
         changed[head] = _form(noun, _number({"gent" if person_acc else case}, noun))
-        _agree(readings[:head], noun, case, changed, 0)
+        _agree(readings[:head], noun, case, changed)
         if noun.tag.animacy == "anim":  # «Орсен Тіньолов»: a person's names decline together
             for i in range(head + 1, len(words)):
                 names = [p for p in readings[i] if p.tag.POS == "NOUN" and "anim" in p.tag
@@ -122,7 +123,7 @@ def _proper(parse: Any) -> bool:
     return bool({"Name", "Surn", "Patr", "Abbr"} & parse.tag.grammemes)
 
 
-def _agree(adjectives: list[list[Any]], noun: Any, case: str, changed: dict, first: int) -> None:
+def _agree(adjectives: list[list[Any]], noun: Any, case: str, changed: dict) -> None:
     """The adjectives before `noun`, in `case` and in its gender, number and animacy."""
     tag = noun.tag
     agree = {case, "plur"} if tag.number == "plur" else {case, str(tag.gender or "masc")}
@@ -130,7 +131,7 @@ def _agree(adjectives: list[list[Any]], noun: Any, case: str, changed: dict, fir
         # the accusative of a masculine or plural adjective is its genitive before a person
         # and its nominative before a thing
         agree = agree - {case} | {"gent" if tag.animacy == "anim" else "nomn"}
-    for i, r in enumerate(adjectives, first):
+    for i, r in enumerate(adjectives):
         changed[i] = _form(next(p for p in r if p.tag.POS in _AGREES), agree)
 
 
@@ -142,7 +143,7 @@ def _number(grammemes: set[str], parse: Any) -> set[str]:
 def _readings(word: str) -> list[Any]:
     """The dictionary's readings of `word` as a nominative noun or adjective, common nouns
     first (a capitalised «Сон» is a dream, not a surname); none for a word it does not know."""
-    found = [p for p in _morph().parse(_APOSTROPHES.sub("'", word)) if p.is_known and p.tag.POS in _AGREES | {"NOUN"}
+    found = [p for p in _parse(word) if p.is_known and p.tag.POS in _AGREES | {"NOUN"}
              and ("nomn" in p.tag or (p.tag.POS == "NOUN" and p.tag.case is None))]
     return sorted(found, key=_proper)
 
@@ -150,17 +151,19 @@ def _readings(word: str) -> list[Any]:
 def _verb(word: str) -> bool:
     """Is `word` a verb in the present or future («Час летить»)? (Not the past: the dictionary
     lacks «Шепотів», the genitive of «шепіт», and reads it as one.)"""
-    known = [p for p in _morph().parse(_APOSTROPHES.sub("'", word)) if p.is_known]
+    known = [p for p in _parse(word) if p.is_known]
     return (any(p.tag.POS in ("VERB", "INFN") and "past" not in p.tag for p in known)
             and not any(p.tag.POS in _AGREES | {"NOUN"} for p in known))
 
 
+def _parse(word: str) -> list[Any]:
+    return _morph().parse(_APOSTROPHES.sub("'", word))
+
+
 def _form(parse: Any, grammemes: set[str]) -> str | None:
-    while True:
-        made = parse.inflect(grammemes)
-        if made is not None or not ({"anim", "inan"} & grammemes):
-            return made.word if made is not None else None
-        grammemes = grammemes - {"anim", "inan"}  # a form that does not mark animacy
+    """The word in `grammemes`, or None where the dictionary has no such form (it stays)."""
+    made = parse.inflect(grammemes)
+    return made.word if made is not None else None
 
 
 def _like(old: str, new: str) -> str:
