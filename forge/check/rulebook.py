@@ -15,11 +15,19 @@ from ..model import Game
 
 
 def check_rulebooks(game: Game) -> Iterator[Finding]:
-    from ..rulebook.context import KINDS, render_template, template_name
+    from ..rulebook.context import KINDS, name_forms, render_template, template_name
     from ..templating import templates_root
+    from .cases import case_findings
 
     root = templates_root(game)
+    forms = {}
+    for lang in game.manifest.locales:
+        forms[lang], findings = name_forms(root, game, lang)
+        yield from findings
     for kind in KINDS:
         if any((root / template_name(game, kind, lang)).is_file() for lang in game.manifest.locales):
             for lang in game.manifest.locales:
-                yield from render_template(game, kind, lang, root).findings
+                rendered = render_template(game, kind, lang, root)
+                yield from rendered.findings
+                if lang == "uk":
+                    yield from case_findings(game, rendered, forms[lang]["cards"])

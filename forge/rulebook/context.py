@@ -30,6 +30,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..errors import Finding, display_path
+from ..load import load_yaml
 from ..model import Game
 from ..paths import DataPathError, data_path, project_folder, real_folder
 from ..render.icons import game_icons
@@ -39,6 +40,7 @@ from ..templating import (BYTECODE, Environment, FolderLoader, calling_template,
                           Undefined, templates_root)
 from ..scenario import ScenarioError, load_scenario
 from ..text import OperationTextError, effect_text, operations_text, plural
+from ..text.inflect import CASES, CaseError, inflect
 from ..text.numbers import spell
 from ..text.typography import quoted
 from .inline import marked
@@ -91,6 +93,8 @@ class Rendered:
     path: Path | None = None
     #: The icons its values name, in order: the Markdown carries their marks (`inline.marked`).
     icons: list[str] = field(default_factory=list)
+    #: Each quoted card name printed, in order, with the template file and line that printed it.
+    quoted: list[tuple[str, str, int]] = field(default_factory=list)
 
     def line_of(self, needle: str) -> int:
         """First template line containing `needle` (for problems found after Jinja), or 0."""
@@ -151,16 +155,18 @@ def environment(root: str) -> jinja2.Environment:
         finalize=_finalize, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         bytecode_cache=BYTECODE)
     env.filters.update(plural=_filter("plural"), items=_filter("items"), spell=_filter("spell"),
-                       card=_filter("card_quoted"), card_name=_filter("card_name"))
+                       card=_filter("card_quoted"), card_name=_filter("card_name"),
+                       inflect=_filter("inflect"))
     return env
 
 
 class _Recorder:
     """The context of one rendering: resolves references and records what fails."""
 
-    def __init__(self, game: Game, lang: str, out: Rendered):
-        self.game, self.lang, self.out = game, lang, out
+    def __init__(self, game: Game, lang: str, out: Rendered, root: Path):
+        self.game, self.lang, self.out, self.root = game, lang, out, root
         self.icons = game_icons(game)
+        self._forms: dict[str, dict[str, dict[str, str]]] | None = None
 
     def _here(self) -> tuple[str, int]:
         """The template file and line being rendered (innermost game-template frame)."""
@@ -210,12 +216,38 @@ class _Recorder:
     def card_by_id(self, card_id: str):
         return self._card(card_id)
 
-    def card_name(self, card_id: str) -> str:
+    def card_name(self, card_id: str, case: str = "nom") -> str:
+        """A card's name in `case` («розігрує «Аптечку»»: `'first_aid_kit' | card('acc')`)."""
         card = self._card(card_id)
-        return card.name[self.lang] if card is not None else f"[{card_id}]"
+        if card is None:
+            return f"[{card_id}]"
+        return self._inflect(card.name[self.lang], case, self.forms["cards"].get(card_id))
 
-    def card_quoted(self, card_id: str) -> str:
-        return quoted(self.card_name(card_id), self.lang)
+    def card_quoted(self, card_id: str, case: str = "nom") -> str:
+        text = quoted(self.card_name(card_id, case), self.lang)
+        file, line = self._here()
+        self.out.quoted.append((text, display_path(Path(file)) if file else self.out.template, line))
+        return text
+
+    def inflect(self, text: Any, case: str) -> str:
+        """A card type's or a game term's name in `case` (`t(ct.name) | inflect('gen')`)."""
+        text = str(text)
+        return self._inflect(text, case, self.forms["terms"].get(text))
+
+    def _inflect(self, text: str, case: str, forms: dict[str, str] | None) -> str:
+        try:
+            return inflect(text, case, self.lang, forms)
+        except CaseError as exc:
+            self.finding_at_caller("rulebook-case", str(exc), f"use one of {', '.join(CASES)}")
+            return text
+
+    @property
+    def forms(self) -> dict[str, dict[str, dict[str, str]]]:
+        """The forms the dictionary gets wrong (`name_forms`; `forge check` reports the file's
+        problems once, not at every template that reads it)."""
+        if self._forms is None:
+            self._forms = name_forms(self.root, self.game, self.lang)[0]
+        return self._forms
 
     def plural(self, n: int, *forms: str) -> str:
         return plural(n, forms, self.lang)
@@ -268,6 +300,35 @@ class _Recorder:
         return self._block(Block("scenario", (), data, file, line)) if data else ""
 
 
+def name_forms(root: Path, game: Game, lang: str) -> tuple[dict[str, dict[str, dict[str, str]]], list[Finding]]:
+    """The forms of names in `templates/<game>/words.<lang>.yaml`: `cards:` by card id and
+    `terms:` by nominative, each a mapping of case to form; what is not one is a `words-forms`
+    finding at its line. No file: no forms."""
+    forms: dict[str, dict[str, dict[str, str]]] = {"cards": {}, "terms": {}}
+    path = root / game.id / f"words.{lang}.yaml"
+    if not path.is_file():
+        return forms, []
+    doc, findings = load_yaml(path)
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    for section in ("cards", "terms"):
+        entries = data.get(section) or {}
+        if not isinstance(entries, dict):
+            findings.append(doc.finding((section,), "words-forms", f"{section}: give a mapping"))
+            continue
+        for key, cases in entries.items():
+            if section == "cards" and key not in game.by_id:
+                findings.append(doc.finding((section, key), "words-forms", f"no card with id {key!r}",
+                                            f"use an id from `forge cards {game.id}`"))
+            elif not isinstance(cases, dict) or not all(
+                    c in CASES and isinstance(f, str) and f for c, f in cases.items()):
+                findings.append(doc.finding((section, key), "words-forms",
+                                            f"{key}: give a mapping of case to form",
+                                            f"cases: {', '.join(CASES)}"))
+            else:
+                forms[section][key] = cases
+    return forms, findings
+
+
 #: What `load_scenario` made of each scenario file, by loaded game, then by path with the file's
 #: stat: the rulebook and the cheat sheet of every language quote the same scenarios, and
 #: `forge build` renders each template once more after checking it.
@@ -304,7 +365,7 @@ def render_template(game: Game, kind: str, lang: str, root: Path | None = None) 
                                     "write it; see docs/rulebooks.md"))
         return out
     env = environment(str(root))
-    rec = _Recorder(game, lang, out)
+    rec = _Recorder(game, lang, out, root)
     context = {
         "game": game, "manifest": game.manifest, "lang": lang, "t": rec.t, "count": rec.count,
         "cards_of": rec.cards_of, "card_by_id": rec.card_by_id,
