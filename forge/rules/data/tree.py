@@ -31,6 +31,7 @@ def tree(text: Any) -> tuple:
     pos, text = 0, str(text).rstrip()
     while pos < len(text):
         m = _TOKEN.match(text, pos)
+        assert m is not None, text        # the compiler read it
         num, word, name, op = m.groups()
         toks.append(("num", num) if num is not None else ("word", word) if word is not None
                     else ("name", name) if name is not None else ("op", op))
