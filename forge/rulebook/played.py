@@ -101,11 +101,16 @@ class _Writer:
 
     # ------------------------------------------------------------------ names
     def form(self, kind: str, name: str, form: str = "name") -> str:
-        """A name's form ("name", "in", "from", ...), falling back to its name, then its id."""
+        """A name's form ("name", "in", "from", ...); one not given is made from the name (a
+        zone's by the phrases' `zone_forms`: "from deck"), a name not given is the id."""
         entry = (self.w.get(kind) or {}).get(name)
-        if isinstance(entry, dict):
-            return str(entry.get(form) or entry.get("name") or name.replace("_", " "))
-        return str(entry) if entry else name.replace("_", " ")
+        if isinstance(entry, dict) and entry.get(form):
+            return str(entry[form])
+        base = entry.get("name") if isinstance(entry, dict) else entry
+        base = str(base) if base else name.replace("_", " ")
+        if kind == "zones" and form in self.p["zone_forms"]:
+            return self.p["zone_forms"][form].format(name=base)
+        return base
 
     def zone(self, zone: tuple, form: str) -> str:
         who, name = zone
@@ -129,13 +134,17 @@ class _Writer:
         ws = [self.word(str(w)) for w in ws]
         return ws[0] if len(ws) == 1 else self.p["list"].join(ws[:-1]) + self.p["or"] + ws[-1]
 
-    def amount(self, counter: str, n: Any) -> str:
+    def amount(self, counter: str, n: Any) -> tuple[str, str]:
+        """(the number or the expression, the counter's word for it: its plural form for a
+        number, its `many` form for an expression), as «2 монети», «стільки монет»."""
         forms = (self.w.get("counters") or {}).get(counter, {})
         forms = forms.get("forms") if isinstance(forms, dict) else None
-        number = n if isinstance(n, int) else None
-        what = plural(number if number is not None else 5, forms, self.lang) if forms \
-            else f"«{self.form('counters', counter)}»" if self.lang == "uk" else f'"{self.form("counters", counter)}"'
-        return f"{n if number is not None else self.expr(tree(n))} {what}"
+        if not forms:
+            name = self.form("counters", counter)
+            return (str(n) if isinstance(n, int) else self.cond(n)), (f"«{name}»" if self.lang == "uk" else f'"{name}"')
+        if isinstance(n, int):
+            return str(n), plural(n, forms, self.lang)
+        return self.cond(n), forms[-1]
 
     # ------------------------------------------------------------------ expressions
     def expr(self, n: tuple, card: str = "field") -> str:
@@ -165,9 +174,9 @@ class _Writer:
                     if name in (self.w.get("defs") or {}) else self.expr(tree(self.data["defs"][name]), card)
             if name in p["name"]:
                 return p["name"][name]
-            return self.form("counters", name)
+            return self.form("counters", name, "value")
         if kind == "counter":
-            base = self.form("counters", n[2])
+            base = self.form("counters", n[2], "value")
             return base if n[1] == "me" else p["of_player"].format(a=base, player=p["players"][n[1]])
         if kind == "field":
             return p["field"].format(field=self.form("fields", n[1]))
@@ -280,11 +289,12 @@ class _Writer:
         if key == "shuffle":
             return [self.line(d, "shuffle", zone=self.zone_arg(arg, "it"))]
         if key in ("gain", "lose"):
-            who = spec.get("who", "me")
-            what = self.amount(spec.get("counter", ""), spec.get("amount", 1)).split(" ", 1)
+            who, n = spec.get("who", "me"), spec.get("amount", 1)
+            shown, what = self.amount(spec.get("counter", ""), n)
+            key += "" if isinstance(n, int) else "_by"
             if who == "me":
-                return [self.line(d, key, n=what[0], what=what[1])]
-            return [self.line(d, key + "_who", player=p["player"][who], n=what[0], what=what[1])]
+                return [self.line(d, key, n=shown, what=what)]
+            return [self.line(d, key + "_who", player=p["player"][who], n=shown, what=what)]
         if key == "set":
             return [self.line(d, "set", counter=self.form("counters", spec.get("counter", "")),
                               value=self.cond(spec.get("to")))]
@@ -373,7 +383,7 @@ class _Writer:
         if "if" in spec:
             lines.append(self.line(0, "action_if", c=self.cond(spec["if"])))
         if spec.get("cost"):
-            cost = self.p["list"].join(self.amount(c, n) for c, n in spec["cost"].items())
+            cost = self.p["list"].join(" ".join(self.amount(c, n)) for c, n in spec["cost"].items())
             lines.append(self.line(0, "action_cost", cost=cost))
         if "to" in spec:
             lines.append(self.line(0, "action_to", dst=self.zone_arg(spec["to"], "to")))
