@@ -32,4 +32,4 @@ def new(
         show.detail(display_path(path))
     show.summary(f"{game}: {len(written)} files written in {display_path(Path.cwd() / 'cards' / game)} "
                  f"and {display_path(Path.cwd() / 'templates' / game)}")
-    show.summary(f"next: forge check {game} && forge build {game}")
+    show.summary(f"next: forge check {game} && forge simulate {game} && forge build {game}")
