@@ -19,6 +19,7 @@ from ...load import Document
 from .base import MAX_VALUE, VISIBILITY, Action, Counter, Zone
 from .expr import BOOL, INT
 from .flow import FlowBlocks
+from .says import mismatches
 
 
 class Rules(FlowBlocks):
@@ -176,6 +177,11 @@ class Rules(FlowBlocks):
                 if p not in self.used:
                     self.error(("effects", name), f"the body of {name!r} never reads its "
                                f"parameter {p!r}", "rules-params")
+            texts = {lang: spec.text[lang] for lang in self.game.manifest.locales}
+            said = list(mismatches(name, spec.params, texts, self.ops[name][0]))
+            if said:                # one finding at the body (a place holds one of a kind)
+                self.error(("effects", name), "; ".join(said) + ": change the text or the body "
+                           "so that they agree", "rules-text")
 
     def read_actions(self, data: Any) -> None:
         for name, spec in self.mapping(data, ("actions",)).items():
