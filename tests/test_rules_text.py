@@ -33,8 +33,12 @@ def test_check_reports_it_at_the_body(tmp_path):
     shutil.copytree(ROOT / "examples" / "cards" / "skydachka", root)
     rules = root / "rules.yaml"
     text = rules.read_text()
-    rules.write_text(text.replace("count: count}", 'count: "count + 1"}').replace("skip: [skip]", "skip: [{skip: 2}]"))
+    rules.write_text(text.replace("count: count}", 'count: "count + 1"}').replace("skip: [skip]", "skip: [{skip: 2}]")
+                     .replace("{counter: colour, to: card.colour}", "{counter: colour, to: card.colour, whom: next}", 1))
     _, findings = check_game(root)
+    # every primitive's keys are checked against the table `forge schema --rules` is made from
+    assert [f.message for f in findings if f.code == "rules"] == [
+        "unknown key 'whom' (known: counter, to, who)"]
     got = sorted((f.line, f.message) for f in findings if f.code == "rules-text")
     lines = text.splitlines()
     assert [line for line, _ in got] == [lines.index("  skip: [skip]") + 1, lines.index("  draw_next:") + 1]

@@ -32,10 +32,7 @@ class Rules(FlowBlocks):
             self.error((), "rules: expected a mapping (zones, counters, setup, flow, actions, "
                        "effects, end)")
             return
-        known = ("zones", "counters", "defs", "setup", "flow", "actions", "effects", "end")
-        for key in data:
-            if key not in known:
-                self.error((key,), f"unknown key {key!r} in rules (known: {', '.join(known)})")
+        self.keys(data, "rules", (), " in rules")
         self.read_zones(data.get("zones"))
         self.read_counters(data.get("counters"))
         for name, text in self.mapping(data.get("defs"), ("defs",)).items():
@@ -74,10 +71,7 @@ class Rules(FlowBlocks):
         for name, spec in zones.items():
             loc = ("zones", name)
             spec = self.mapping(spec, loc)
-            for key in spec:
-                if key not in ("per", "visibility", "limit", "restock", "expire"):
-                    self.error((*loc, key), f"unknown key {key!r} (known: per, visibility, limit, "
-                               "restock, expire)")
+            self.keys(spec, "zone", loc)
             per = spec.get("per", "game")
             if per not in ("game", "player"):
                 self.error((*loc, "per"), "per: `game` (one zone) or `player` (one each)")
@@ -116,9 +110,7 @@ class Rules(FlowBlocks):
             if name in self.zones:
                 self.error(loc, f"{name!r} is a zone already")
             spec = self.mapping(spec, loc)
-            for key in spec:
-                if key not in ("per", "start", "min", "max", "values"):
-                    self.error((*loc, key), f"unknown key {key!r} (known: per, start, min, max, values)")
+            self.keys(spec, "counter", loc)
             per = spec.get("per", "game")
             if per not in ("game", "player"):
                 self.error((*loc, "per"), "per: `game` (one counter) or `player` (one each)")
@@ -187,9 +179,7 @@ class Rules(FlowBlocks):
         for name, spec in self.mapping(data, ("actions",)).items():
             loc = ("actions", name)
             spec = self.mapping(spec, loc)
-            for key in spec:
-                if key not in ("step", "from", "if", "cost", "to", "do"):
-                    self.error((*loc, key), f"unknown key {key!r} (known: step, from, if, cost, to, do)")
+            self.keys(spec, "action", loc)
             step = spec.get("step")
             if not isinstance(step, str):
                 self.error(loc, "an action names its `step:`")
@@ -224,9 +214,7 @@ class Rules(FlowBlocks):
 
     def read_end(self, data: Any) -> None:
         spec = self.mapping(data, ("end",))
-        for key in spec:
-            if key not in ("when", "score", "tiebreak"):
-                self.error(("end", key), f"unknown key {key!r} (known: when, score, tiebreak)")
+        self.keys(spec, "end", ("end",))
         self.consts = {}
         when = spec.get("when") or []
         for i, text in enumerate(when if isinstance(when, list) else [when]):

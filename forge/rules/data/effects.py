@@ -8,6 +8,7 @@ from typing import Any, Callable, Iterator
 
 from .base import _NOOP, MAX_REPEAT, Compiler, GameOver
 from .expr import BOOL, INT, WORD, _player
+from .shapes import PRIMITIVE_SHAPES
 
 
 class Effects(Compiler):
@@ -101,6 +102,8 @@ class Effects(Compiler):
             return _NOOP
         fn = getattr(self, f"st_{key}", None) if isinstance(key, str) and key.isidentifier() else None
         if fn is not None:
+            if key in PRIMITIVE_SHAPES and isinstance(arg, dict):
+                self.keys(arg, key, (*loc, key))
             return fn(arg if arg is not None else {}, (*loc, key) if arg is not None else loc)
         if key in self.ops:
             return self.st_call(key, arg, loc)
@@ -124,9 +127,6 @@ class Effects(Compiler):
 
     def st_move(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
-        for key in spec:
-            if key not in ("from", "to", "count", "all", "card", "who"):
-                self.error((*loc, key), f"unknown key {key!r} (known: from, to, count, all, card, who)")
         who = self.who(spec, loc)
         src = self.zone_arg(spec.get("from"), (*loc, "from"), who)
         dst = self.zone_arg(spec.get("to"), (*loc, "to"), who)
@@ -248,9 +248,6 @@ class Effects(Compiler):
         """The player picks one card of a zone (for which `where` holds); `do` runs with it in
         focus. No card to pick: nothing happens."""
         spec = self.mapping(spec, loc)
-        for key in spec:
-            if key not in ("from", "where", "do", "who"):
-                self.error((*loc, key), f"unknown key {key!r} (known: from, where, do, who)")
         z = self.zone_arg(spec.get("from"), (*loc, "from"), self.who(spec, loc))
         where = self.value(spec["where"], (*loc, "where"), BOOL) if "where" in spec else None
         body, gen = self.block(spec.get("do") or [], (*loc, "do"))
@@ -309,9 +306,7 @@ class Effects(Compiler):
         return roll, True
 
     def st_if(self, st: dict, loc: tuple) -> tuple[Callable, bool]:
-        for key in st:
-            if key not in ("if", "then", "else"):
-                self.error((*loc, key), f"unknown key {key!r} in if (known: if, then, else)")
+        self.keys(st, "if", loc, " in if")
         cond = self.value(st["if"], (*loc, "if"), BOOL)
         then, g1 = self.block(st.get("then") or [], (*loc, "then"))
         other, g2 = self.block(st.get("else") or [], (*loc, "else"))
@@ -332,9 +327,6 @@ class Effects(Compiler):
 
     def st_repeat(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
-        for key in spec:
-            if key not in ("times", "while", "do"):
-                self.error((*loc, key), f"unknown key {key!r} (known: times, while, do)")
         body, gen = self.block(spec.get("do") or [], (*loc, "do"))
         times = self.value(spec["times"], (*loc, "times")) if "times" in spec else None
         cond = self.value(spec["while"], (*loc, "while"), BOOL) if "while" in spec else None
