@@ -95,3 +95,20 @@ def test_a_game_without_rules_or_with_broken_rules_prints_none(tmp_path):
     from forge.model import load_game
     game, _ = load_game(tmp_path / "skydachka")
     assert not played_rules(game, "uk")
+
+
+def test_check_reads_the_words_files(tmp_path):
+    from forge.check import check_game
+    shutil.copytree(GAME, tmp_path / "cards" / "skydachka")
+    words = tmp_path / "templates" / "skydachka"
+    shutil.copytree(ROOT / "examples" / "templates" / "skydachka", words)
+    uk = words / "words.uk.yaml"
+    uk.write_text(uk.read_text().replace("zones:\n", "zones:\n  dek: {name: колода}\n")
+                  .replace("in: на руці,", "inn: на руці,"))
+    (words / "words.en.yaml").write_text("zones: [unclosed\n")
+    _, findings = check_game(tmp_path / "cards" / "skydachka")
+    got = sorted((f.file.rsplit("/", 1)[-1], f.line, f.code, f.message) for f in findings)
+    assert [g[:3] for g in got] == [("words.en.yaml", 2, "syntax"), ("words.uk.yaml", 5, "rules-words"),
+                                    ("words.uk.yaml", 8, "rules-words")], got
+    assert got[1][3] == "'dek' is not one of the rules' zones (deck, discard, hand)"
+    assert got[2][3].startswith("unknown form 'inn' (known: name, it, in, from, to, of)")

@@ -6,8 +6,8 @@ turn cannot disagree with the simulated one.
 rules have findings gets nothing to print: `forge check` says why) and puts each construct into
 words with the phrase of `phrases/<lang>.yaml` (forge's own; a language without one gets the
 English phrases). The names a sentence needs (a zone "in" or "from", a counter's plural forms, a
-field, a word, an action) are the game's own, in `templates/<game>/words.<lang>.yaml`: a name it
-does not give prints as its id. Expressions read as clauses («на руці немає карт»), not as
+field, a word, an action) are the game's own, in `templates/<game>/words.<lang>.yaml` (`forge check`
+reads it: `words_file`): a name it does not give prints as its id. Expressions read as clauses («на руці немає карт»), not as
 notation.
 """
 from __future__ import annotations
@@ -19,6 +19,9 @@ from typing import Any
 
 import yaml
 
+from ..errors import Finding, display_path
+from ..load import load_yaml
+from ..paths import DataPathError, data_path, real_folder
 from ..rules.data.tree import tree
 from ..templating import templates_root
 from ..text.effects import render_operation
@@ -66,14 +69,51 @@ def phrases(lang: str) -> dict:
     return yaml.safe_load((path if path.is_file() else PHRASES / "en.yaml").read_text(encoding="utf-8"))
 
 
-def game_words(game: Any, lang: str) -> dict:
-    """The game's names for its rules in `lang` (`templates/<game>/words.<lang>.yaml`), or {}."""
-    path = templates_root(game) / game.id / f"words.{lang}.yaml"
+#: The forms each kind of name may give (a zone's also with _next, _prev, _target or _all).
+FORMS = {"zones": ("name", "it", "in", "from", "to", "of"), "counters": ("name", "forms", "value"),
+         "fields": ("name", "of"), "defs": ("name", "which"), "actions": ("name",), "words": ("name",)}
+
+
+def words_file(game: Any, lang: str) -> tuple[dict, list[Finding]]:
+    """The game's names for its rules in `lang`, `templates/<game>/words.<lang>.yaml` ({} when
+    there is none), and the findings of that file: one that does not load, a name the rules do
+    not have, a form no sentence uses."""
+    root = templates_root(game)
+    name = f"{game.id}/words.{lang}.yaml"
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, yaml.YAMLError):
-        return {}
-    return data if isinstance(data, dict) else {}
+        path = data_path(real_folder(root, "templates folder"), name, "words file", "the templates folder")
+    except DataPathError as exc:
+        if exc.code == "path-missing":
+            return {}, []
+        return {}, [Finding(display_path(exc.at or root / name), 0, 0, exc.code, exc.message, exc.fix)]
+    doc, findings = load_yaml(path)
+    if doc is None:
+        return {}, findings
+    if not isinstance(doc.data, dict):
+        return {}, [doc.finding((), "rules-words", "a words file is a mapping: zones, counters, "
+                                "fields, words, defs, actions")]
+    from ..rules.data import rules_source
+    rules = rules_source(game)[2]
+    rules = rules if isinstance(rules, dict) else {}
+    known = {kind: set(rules.get(kind) or ()) for kind in ("zones", "counters", "defs", "actions")}
+    known["fields"] = {f for spec in game.manifest.card_types.values() for f in spec.fields}
+    out = []
+    for kind, names in doc.data.items():
+        if kind not in FORMS:
+            out.append(doc.finding((kind,), "rules-words", f"unknown section {kind!r} (known: "
+                                   f"{', '.join(FORMS)})"))
+            continue
+        for n, entry in (names if isinstance(names, dict) else {}).items():
+            if kind in known and n not in known[kind]:
+                out.append(doc.finding((kind, n), "rules-words", f"{n!r} is not one of the rules' "
+                                       f"{kind} ({', '.join(sorted(known[kind])) or 'none'})"))
+            for form in entry if isinstance(entry, dict) else ():
+                base = form.rsplit("_", 1)[0] if kind == "zones" and form.endswith(
+                    ("_next", "_prev", "_target", "_all")) else form
+                if base not in FORMS[kind]:
+                    out.append(doc.finding((kind, n, form), "rules-words", f"unknown form {form!r} "
+                                           f"(known: {', '.join(FORMS[kind])})"))
+    return doc.data, out
 
 
 def played_rules(game: Any, lang: str) -> PlayedRules:
@@ -96,7 +136,7 @@ class _Writer:
     def __init__(self, game: Any, lang: str, data: dict):
         self.game, self.lang, self.data = game, lang, data
         self.p = phrases(lang)
-        self.w = game_words(game, lang)
+        self.w = words_file(game, lang)[0]
         self.steps: dict[str, tuple[Action, ...]] = {}
 
     # ------------------------------------------------------------------ names
@@ -284,6 +324,8 @@ class _Writer:
                                                                  p["cards"], self.lang), src=src, dst=dst)]
         if key == "deal":
             n = spec.get("count", 1)
+            if n == 1:
+                return [self.line(d, "deal_one", src=self.zone_arg(spec.get("from"), "from"))]
             return [self.line(d, "deal", n=n, cards=plural(n if isinstance(n, int) else 5, p["deal_cards"],
                                                           self.lang), src=self.zone_arg(spec.get("from"), "from"))]
         if key == "shuffle":
@@ -350,8 +392,11 @@ class _Writer:
         kind = next(k for k in block if k not in ("count", "until"))
         arg = block[kind]
         if kind in ("step", "together"):
+            acts = self.step(arg)
+            if kind == "step" and len(acts) == 1:       # no choice: the action itself
+                return [Line(d, "", acts[0].label)] + [Line(d + 1 + x.depth, x.text) for x in acts[0].lines]
             out = [self.line(d, kind)]
-            for a in self.step(arg):
+            for a in acts:
                 out += [Line(d + 1, "", a.label)] + [Line(d + 2 + x.depth, x.text) for x in a.lines]
             return out
         if kind == "do":
