@@ -112,3 +112,16 @@ def test_check_reads_the_words_files(tmp_path):
                                     ("words.uk.yaml", 8, "rules-words")], got
     assert got[1][3] == "'dek' is not one of the rules' zones (deck, discard, hand)"
     assert got[2][3].startswith("unknown form 'inn' (known: name, it, in, from, to, of)")
+
+
+def test_the_example_builds_its_rulebook_with_the_turn_printed_from_its_rules(tmp_path):
+    from pypdf import PdfReader
+    from conftest import forge_in_process
+    done = forge_in_process("build", "skydachka", "--lang", "uk", "--what", "rulebook,cheatsheet",
+                            "--out", str(tmp_path), cwd=ROOT / "examples")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(p.extract_text() for p in PdfReader(tmp_path / "skydachka" / "uk" / "rulebook.pdf").pages)
+    text = " ".join(text.split()).replace("\u00ad", "")
+    assert "Роздайте кожному гравцеві по 7 карт з колоди." in text
+    assert "Гра закінчується, щойно після вашої дії на руці немає карт." in text
+    assert len(PdfReader(tmp_path / "skydachka" / "uk" / "cheatsheet.pdf").pages) == 1
