@@ -76,10 +76,10 @@ def test_every_construct_has_words_and_a_name_not_given_prints_as_its_id(tmp_pat
                         "All players choose one of these actions at once, in secret, then reveal "
                         "and carry them out in turn:"]
     assert ["Each player in turn:", "Take one of these actions (if none is possible, the step is skipped):",
-            "buy", "Choose a card from row.", "Pay 2 \"coins\".", "Put it to hand.", "rest"] == turn[6:13]
+            "buy", "Choose a card from row.", "Pay 2 “coins”.", "Put it to hand.", "rest"] == turn[6:13]
     assert turn[13:] == ["Move the top 3 cards from deck to row.",
                          "Roll a 6-sided die: die is the number rolled.", "Each player in turn:",
-                         "Gain as many \"coins\" as 2 if die is more than 3, otherwise 1."]
+                         "Gain as many “coins” as 2 if die is more than 3, otherwise 1."]
     assert _text(en.end)[-1].startswith("The player with the most points wins; on a tie, whoever has "
                                         "more: the number of cards in hand.")
     uk = played_rules(_game(root), "uk")

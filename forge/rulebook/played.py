@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import yaml
@@ -26,8 +27,11 @@ from ..rules.data.tree import tree
 from ..templating import templates_root
 from ..text.effects import render_operation
 from ..text.plural import plural
+from ..text.typography import quoted
 
 PHRASES = Path(__file__).with_name("phrases")
+#: A number whose plural form («карт», "cards") stands for one an expression gives.
+MANY = 5
 
 
 @dataclass(frozen=True)
@@ -162,9 +166,14 @@ class _Writer:
         return self.p["of_player"].format(a=self.form("zones", name, form), player=self.p["players"][who])
 
     def zone_arg(self, text: Any, form: str, who: str = "me") -> str:
+        """A zone an effect names (`hand`, `next.hand`); an effect's `who` names whose, for a
+        zone each player has."""
         name = str(text)
         if "." in name:
             who, name = name.split(".", 1)
+        spec = (self.data.get("zones") or {}).get(name)
+        if not (isinstance(spec, dict) and spec.get("per") == "player"):
+            who = "me"
         return self.zone((None if who == "me" else who, name), form)
 
     def word(self, w: str) -> str:
@@ -181,22 +190,21 @@ class _Writer:
         forms = forms.get("forms") if isinstance(forms, dict) else None
         if not forms:
             name = self.form("counters", counter)
-            return (str(n) if isinstance(n, int) else self.cond(n)), (f"«{name}»" if self.lang == "uk" else f'"{name}"')
+            return (str(n) if isinstance(n, int) else self.cond(n)), quoted(name, self.lang)
         if isinstance(n, int):
             return str(n), plural(n, forms, self.lang)
         return self.cond(n), forms[-1]
 
     # ------------------------------------------------------------------ expressions
-    def expr(self, n: tuple, card: str = "field") -> str:
-        """An expression as words; ``card="which"`` writes a card's condition as a relative
-        clause of the cards counted («колір яких — чорний»)."""
+    def expr(self, n: tuple) -> str:
+        """An expression as words (a condition on the cards counted: `which`)."""
         p, kind = self.p, n[0]
         if kind in ("or", "and"):
-            return self.join(kind, [self.expr(x, card) for x in n[1]], n[1])
+            return self.join(kind, [self.expr(x) for x in n[1]], n[1])
         if kind == "not":
             return p["not"].format(a=self.expr(n[1]))
         if kind == "cmp":
-            return self.compare(*n[1:], card=card)
+            return self.compare(*n[1:])
         if kind == "arith":
             return p["arith"][n[1]].format(a=self.expr(n[2]), b=self.expr(n[3]))
         if kind == "neg":
@@ -209,9 +217,9 @@ class _Writer:
             return p["true" if n[1] else "false"]
         if kind == "name":
             name = n[1]
-            if name in (self.data.get("defs") or {}):
-                return self.form("defs", name, card if card == "which" else "name") \
-                    if name in (self.w.get("defs") or {}) else self.expr(tree(self.data["defs"][name]), card)
+            if name in (self.data.get("defs") or {}):     # by its name, or else what it says
+                return self.form("defs", name) if name in (self.w.get("defs") or {}) \
+                    else self.expr(tree(self.data["defs"][name]))
             if name in p["name"]:
                 return p["name"][name]
             return self.form("counters", name, "value")
@@ -262,7 +270,7 @@ class _Writer:
             return self.p[key].format(field=self.form("fields", n[2][1]), b=self.expr(b))
         return self.p["which"].format(a=self.expr(n))
 
-    def compare(self, op: str, a: tuple, b: tuple, card: str = "field") -> str:
+    def compare(self, op: str, a: tuple, b: tuple) -> str:
         p = self.p
         if a[0] == "count" and b == ("num", 0) and op in ("==", "!=", ">"):
             key = "none" if op == "==" else "some"
@@ -320,13 +328,13 @@ class _Writer:
             if n == 1:
                 return [self.line(d, "move_top", src=src, dst=dst)]
             shown = n if isinstance(n, int) else self.cond(n)
-            return [self.line(d, "move_n", n=shown, cards=plural(n if isinstance(n, int) else 5,
+            return [self.line(d, "move_n", n=shown, cards=plural(n if isinstance(n, int) else MANY,
                                                                  p["cards"], self.lang), src=src, dst=dst)]
         if key == "deal":
             n = spec.get("count", 1)
             if n == 1:
                 return [self.line(d, "deal_one", src=self.zone_arg(spec.get("from"), "from"))]
-            return [self.line(d, "deal", n=n, cards=plural(n if isinstance(n, int) else 5, p["deal_cards"],
+            return [self.line(d, "deal", n=n, cards=plural(n if isinstance(n, int) else MANY, p["deal_cards"],
                                                           self.lang), src=self.zone_arg(spec.get("from"), "from"))]
         if key == "shuffle":
             return [self.line(d, "shuffle", zone=self.zone_arg(arg, "it"))]
@@ -357,7 +365,7 @@ class _Writer:
             return [self.line(d, "roll", n=spec.get("sides", 6), counter=counter)]
         if key == "repeat":
             times = spec.get("times", 1000)
-            tw = plural(times if isinstance(times, int) else 5, p["times"], self.lang)
+            tw = plural(times if isinstance(times, int) else MANY, p["times"], self.lang)
             head = self.line(d, "repeat_while", c=self.cond(spec["while"]), n=times, times=tw) \
                 if "while" in spec else self.line(d, "repeat", n=times, times=tw)
             return [head] + self.effects(spec.get("do") or [], d + 1)
@@ -377,13 +385,8 @@ class _Writer:
 
     def operation(self, name: str, args: dict) -> str:
         """A declared operation's own printed text, with its arguments."""
-        class _Op:
-            def __init__(self) -> None:
-                self.name = name
-
-            def args(self) -> dict:
-                return dict(args)
-        return render_operation(self.game.manifest, _Op(), self.lang)
+        op = SimpleNamespace(name=name, args=lambda: dict(args))    # as a card's `Operation`
+        return render_operation(self.game.manifest, op, self.lang)
 
     # ------------------------------------------------------------------ flow
     def flow(self, block: Any, d: int) -> list[Line]:
@@ -408,7 +411,7 @@ class _Writer:
         elif kind == "rounds":
             n = block.get("count")
             head = self.line(d, "rounds_until", c=self.cond(block["until"])) if "until" in block \
-                else self.line(d, "rounds", n=n, rounds=plural(n or 5, self.p["rounds_words"], self.lang))
+                else self.line(d, "rounds", n=n, rounds=plural(n or MANY, self.p["rounds_words"], self.lang))
         elif kind == "each_player":
             head = self.line(d, "each_player")
         else:
