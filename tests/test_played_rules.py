@@ -125,3 +125,21 @@ def test_the_example_builds_its_rulebook_with_the_turn_printed_from_its_rules(tm
     assert "Роздайте кожному гравцеві по 7 карт з колоди." in text
     assert "Гра закінчується, щойно після вашої дії на руці немає карт." in text
     assert len(PdfReader(tmp_path / "skydachka" / "uk" / "cheatsheet.pdf").pages) == 1
+
+
+def test_counts_that_are_expressions_read_as_words_and_whose_zone_is_said_only_for_a_players(tmp_path):
+    from test_rules_data import GOODS, MARKET
+    from forge.rulebook.played import played_rules
+    root = tmp_path / "market"
+    root.mkdir()
+    more = ("    - move: {from: deck, to: row, count: 9}\n"
+            "    - deal: {from: deck, to: hand, count: \"players - 1\"}\n"
+            "    - {skip: 2}\n    - {turn: prev}\n    - repeat: {times: players, do: [reverse]}\n"
+            "    - move: {from: deck, to: table, who: next}\n")
+    (root / "game.yaml").write_text(MARKET.replace("    - move: {from: deck, to: row, count: 9}\n", more))
+    (root / "goods.yaml").write_text(GOODS)
+    assert _text(played_rules(_game(root), "en").setup)[3:] == [
+        "Deal the number of players minus 1 cards to each player from deck.",
+        "The next 2 players miss a turn.", "The turn passes to the previous player.",
+        "Do this the number of players times:", "The direction of play reverses.",
+        "Move the top card from deck to table of the next player."]

@@ -23,6 +23,7 @@ import yaml
 from ..errors import Finding, display_path
 from ..load import load_yaml
 from ..paths import DataPathError, data_path, real_folder
+from ..rules.data.base import MAX_REPEAT
 from ..rules.data.tree import tree
 from ..templating import templates_root
 from ..text.effects import render_operation
@@ -260,8 +261,9 @@ class _Writer:
         """A condition on the cards counted, as a relative clause."""
         if n[0] in ("or", "and"):
             return self.join(n[0], [self.which(x) for x in n[1]], n[1])
-        if n[0] == "name" and n[1] in (self.w.get("defs") or {}):
-            return self.form("defs", n[1], "which")
+        entry = (self.w.get("defs") or {}).get(n[1]) if n[0] == "name" else None
+        if isinstance(entry, dict) and entry.get("which"):
+            return str(entry["which"])
         if n[0] == "cmp" and n[1] in ("==", "!=") and n[2][0] == "field":
             b = n[3]
             key = "field_which" if n[1] == "==" else "field_which_not"
@@ -295,6 +297,10 @@ class _Writer:
     def cond(self, text: Any) -> str:
         return self.expr(tree(text))
 
+    def number(self, n: Any) -> str:
+        """A count an effect takes: its digits, or the expression in words."""
+        return str(n) if isinstance(n, int) else self.cond(n)
+
     # ------------------------------------------------------------------ effects
     def effects(self, body: Any, depth: int) -> list[Line]:
         out: list[Line] = []
@@ -327,14 +333,13 @@ class _Writer:
                 return [self.line(d, "move_all", src=src, dst=dst)]
             if n == 1:
                 return [self.line(d, "move_top", src=src, dst=dst)]
-            shown = n if isinstance(n, int) else self.cond(n)
-            return [self.line(d, "move_n", n=shown, cards=plural(n if isinstance(n, int) else MANY,
+            return [self.line(d, "move_n", n=self.number(n), cards=plural(n if isinstance(n, int) else MANY,
                                                                  p["cards"], self.lang), src=src, dst=dst)]
         if key == "deal":
             n = spec.get("count", 1)
             if n == 1:
                 return [self.line(d, "deal_one", src=self.zone_arg(spec.get("from"), "from"))]
-            return [self.line(d, "deal", n=n, cards=plural(n if isinstance(n, int) else MANY, p["deal_cards"],
+            return [self.line(d, "deal", n=self.number(n), cards=plural(n if isinstance(n, int) else MANY, p["deal_cards"],
                                                           self.lang), src=self.zone_arg(spec.get("from"), "from"))]
         if key == "shuffle":
             return [self.line(d, "shuffle", zone=self.zone_arg(arg, "it"))]
@@ -364,10 +369,10 @@ class _Writer:
                 return [self.line(d, "roll_words", counter=counter, words=self.words(spec["from"]))]
             return [self.line(d, "roll", n=spec.get("sides", 6), counter=counter)]
         if key == "repeat":
-            times = spec.get("times", 1000)
+            times = spec.get("times", MAX_REPEAT)
             tw = plural(times if isinstance(times, int) else MANY, p["times"], self.lang)
-            head = self.line(d, "repeat_while", c=self.cond(spec["while"]), n=times, times=tw) \
-                if "while" in spec else self.line(d, "repeat", n=times, times=tw)
+            head = self.line(d, "repeat_while", c=self.cond(spec["while"]), n=self.number(times), times=tw) \
+                if "while" in spec else self.line(d, "repeat", n=self.number(times), times=tw)
             return [head] + self.effects(spec.get("do") or [], d + 1)
         if key == "each_player":
             return [self.line(d, "each_player")] + self.effects(arg or [], d + 1)
@@ -375,10 +380,9 @@ class _Writer:
             return [self.line(d, "top_do", zone=self.zone_arg(spec.get("zone"), "of"))] \
                 + self.effects(spec.get("do") or [], d + 1)
         if key == "skip":
-            n = arg if isinstance(arg, int) else 1
-            return [self.line(d, "skip") if n == 1 else self.line(d, "skip_n", n=n)]
+            return [self.line(d, "skip") if arg in (None, 1) else self.line(d, "skip_n", n=self.number(arg))]
         if key == "turn":
-            return [self.line(d, "turn_next")]
+            return [self.line(d, "turn_me") if arg == "me" else self.line(d, "turn", player=p["players"][arg])]
         if key in ("reverse", "resolve", "end"):
             return [self.line(d, key)]
         return [Line(d, self.operation(key, spec))]
