@@ -99,8 +99,8 @@ def words_file(game: Any, lang: str) -> tuple[dict, list[Finding]]:
                                 "fields, words, defs, actions")]
     from ..rules.data import rules_source
     rules = rules_source(game)[2]
-    rules = rules if isinstance(rules, dict) else {}
-    known = {kind: set(rules.get(kind) or ()) for kind in ("zones", "counters", "defs", "actions")}
+    known = {kind: set(rules.get(kind) or ()) for kind in ("zones", "counters", "defs", "actions")} \
+        if isinstance(rules, dict) else {}      # rules not read: names are not compared
     known["fields"] = {f for spec in game.manifest.card_types.values() for f in spec.fields}
     out = []
     for kind, names in doc.data.items():
