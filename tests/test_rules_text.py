@@ -25,6 +25,12 @@ def test_a_text_and_a_body_are_compared_by_their_numbers_in_each_language():
     # a 1 need not be written ("draw a card"); a number in a condition is not an amount
     assert list(mismatches("d", {}, {"en": "Draw a card."}, [{"move": {"count": 1}},
                                                             {"if": "count(hand) > 5", "then": ["end"]}])) == []
+    # a number written in a branch for a parameter's value is that parameter; in no branch it is not
+    branch = "{% if count == 1 %}Discard 1 card{% else %}Discard {{ count }} cards{% endif %}."
+    assert list(mismatches("d", params, {"en": branch}, [{"repeat": {"times": "count"}}])) == []
+    assert list(mismatches("d", params, {"en": branch.replace("count == 1", "x == 1")},
+                           [{"repeat": {"times": "count"}}])) \
+        == ["the text of 'd' (en) says 1, but its body takes no number"]
 
 
 def test_check_reports_it_at_the_body(tmp_path):

@@ -12,7 +12,8 @@ A text template and a body are compared by their numbers, in each language:
 A number the text writes that the body never takes, a number of 2 or more the body takes that
 the text never writes, and a parameter the text prints that the body only reads inside a
 larger expression (`count: "count + 1"`) are findings. A 1 the text need not write ("draw a
-card"); a number that is only part of a condition is not compared.
+card"); a number that is only part of a condition is not compared, and one written in a branch
+for a parameter's value (`{% if count == 1 %}1 card{% else %}…`) is that parameter printed.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ AMOUNTS = ("count", "amount", "times", "sides", "skip")
 _PRINTED = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*(?:\||\}\})")
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 _DIGITS = re.compile(r"(?<![\w.])\d+(?![\w.])")
+_BRANCH = re.compile(r"\{%-?\s*(?:el)?if\s+([a-z_][a-z0-9_]*)\s*==\s*(\d+)\s*-?%\}")
 
 
 def body_numbers(body: Any) -> tuple[set[int], set[str], set[str]]:
@@ -55,8 +57,9 @@ def body_numbers(body: Any) -> tuple[set[int], set[str], set[str]]:
 
 
 def text_numbers(text: str, lang: str) -> tuple[set[int], set[str]]:
-    """(whole numbers a text writes, parameters it prints)."""
-    printed = set(_PRINTED.findall(text))
+    """(whole numbers a text writes, parameters it prints; a parameter a branch tests for a
+    value, `{% if count == 1 %}`, is printed too)."""
+    printed = set(_PRINTED.findall(text)) | {name for name, _ in _BRANCH.findall(text)}
     plain = _JINJA.sub(" ", text)
     nums = {int(d) for d in _DIGITS.findall(plain)}
     words = set(re.findall(r"\w+", plain.lower()))
@@ -72,6 +75,7 @@ def mismatches(name: str, params: Any, texts: dict[str, str], body: Any) -> Iter
     nums, bare, inside = body_numbers(body)
     for lang, text in texts.items():
         said, printed = text_numbers(text, lang)
+        said -= {int(n) for p, n in _BRANCH.findall(text) if p in bare}
         for n in sorted(said - nums):
             yield f"the text of {name!r} ({lang}) says {n}, but its body takes {_listed(nums)}"
         for n in sorted(k for k in nums - said if k >= 2):
