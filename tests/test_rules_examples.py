@@ -13,7 +13,7 @@ from conftest import ROOT, forge_in_process
 
 EXAMPLES = ROOT / "examples"
 GAMES = {"smakolyky": 5, "chumaky": 4}          # game -> players in the seeded simulate
-SCENARIOS = [p for g in GAMES for p in sorted((EXAMPLES / "scenarios" / g).glob("*.yaml"))]
+SCENARIOS = [p for g in GAMES for p in sorted((EXAMPLES / "tests" / "scenarios" / g).glob("*.yaml"))]
 
 
 @pytest.mark.parametrize("game", GAMES)
