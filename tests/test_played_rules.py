@@ -69,17 +69,21 @@ def test_every_construct_has_words_and_a_name_not_given_prints_as_its_id(tmp_pat
     (root / "game.yaml").write_text(MARKET)
     (root / "goods.yaml").write_text(GOODS)
     en = played_rules(_game(root), "en")
+    # the row holds 3: a move of 9 there fills it (as the engine plays it), never says 9
     assert _text(en.setup) == ["Shuffle deck.", "Deal 2 cards to each player from deck.",
-                               "Move the top 9 cards from deck to row."]
+                               "Move the top cards from deck to row until there are 3 in row."]
     turn = _text(en.turn)
     assert turn[:2] == ["The game lasts 4 rounds. In each round:",
                         "All players choose one of these actions at once, in secret, then reveal "
                         "and carry them out in turn:"]
     assert ["Each player in turn:", "Take one of these actions (if none is possible, the step is skipped):",
             "buy", "Choose a card from row.", "Pay 2 “coins”.", "Put it to hand.", "rest"] == turn[6:13]
-    assert turn[13:] == ["Move the top 3 cards from deck to row.",
+    assert turn[13:] == ["Move the top cards from deck to row until there are 3 in row.",
                          "Roll a 6-sided die: die is the number rolled.", "Each player in turn:",
-                         "Gain as many “coins” as 2 if die is more than 3, otherwise 1."]
+                         "Gain as many “coins” as 2 if die is more than 3, otherwise 1.",
+                         "At the end of the round, cards that have been in row for as many rounds "
+                         "(this one included) as 1 if the card's value is more than 3, otherwise 2 "
+                         "move to spoiled."]
     assert _text(en.end)[-1].startswith("The player with the most points wins; on a tie, whoever has "
                                         "more: the number of cards in hand.")
     uk = played_rules(_game(root), "uk")
@@ -143,3 +147,41 @@ def test_counts_that_are_expressions_read_as_words_and_whose_zone_is_said_only_f
         "The next 2 players miss a turn.", "The turn passes to the previous player.",
         "Do this the number of players times:", "The direction of play reverses.",
         "Move the top card from deck to table of the next player."]
+
+
+def test_simultaneous_order_and_aside_each_opponent_picks_from_others_and_costs_read_the_card(tmp_path):
+    """What the vocabulary gained for the drafting and market games and Love Formula reads in
+    words too: `together` with `order:`/`aside:`, `each_player: {others: true}`, `move` with
+    `where:`, `choose_card` `by:` another from `others.ZONE`, a cost read from the card, and
+    `sum`/`run` of the cards for which a condition holds."""
+    from test_rules_data import GOODS, MARKET
+    from forge.rulebook.played import played_rules
+    root = tmp_path / "market"
+    root.mkdir()
+    rules = (MARKET.replace("        - together: show\n",
+                            "        - {together: show, order: card.value, aside: table}\n")
+             .replace("cost: {coins: 2}", "cost: {coins: card.value}")
+             .replace("    - move: {from: deck, to: row, count: 9}\n",
+                      "    - each_player: {others: true, do: [{move: {from: hand, to: table, all: true,"
+                      " where: \"card.suit == 'salt'\"}}]}\n"
+                      "    - choose_card: {from: others.table, by: next, do: [{move: {card: true, from: "
+                      "table, to: deck, who: target}}]}\n")
+             .replace('tiebreak: ["count(hand)"]', 'tiebreak: ["sum(table where card.suit == \'salt\', value)",'
+                                                   ' "run(table, value)"]'))
+    (root / "game.yaml").write_text(rules)
+    (root / "goods.yaml").write_text(GOODS)
+    en = played_rules(_game(root), "en")
+    assert _text(en.setup)[2:] == [
+        "Each other player in turn:", "Move all cards from hand whose suit is salt to table.",
+        "The next player chooses a card from table of the other players:",
+        "Move this card from table of the chosen player to deck."]
+    turn = _text(en.turn)
+    after = turn.index("Carry out the card's effect.") + 1     # the action's last line
+    assert turn[after:after + 2] == ["The cards chosen are laid to table at once; a card no longer there when its "
+                         "turn comes is not played.",
+                         "The choices are carried out in order of the card's value, highest first; "
+                         "equal ones clockwise."]
+    assert "Pay as many “coins” as the card's value." in turn
+    assert _text(en.end)[-1].startswith("The player with the most points wins; on a tie, whoever has "
+                                        "more: the total value of the cards in table whose suit is salt, "
+                                        "the longest run of consecutive value among the cards in table.")

@@ -177,6 +177,15 @@ class _Writer:
             who = "me"
         return self.zone((None if who == "me" else who, name), form)
 
+    def limit(self, zone: Any) -> int | None:
+        """The most cards the zone a move names holds, when its spec says."""
+        spec = (self.data.get("zones") or {}).get(str(zone).rsplit(".", 1)[-1])
+        return spec.get("limit") if isinstance(spec, dict) else None
+
+    def cards(self, n: Any) -> str:
+        """«карти», "cards": the word for `n` cards (for an expression, its many form)."""
+        return plural(n if isinstance(n, int) else MANY, self.p["cards"], self.lang)
+
     def word(self, w: str) -> str:
         return self.form("words", w)
 
@@ -236,10 +245,10 @@ class _Writer:
             if n[2] is None:
                 return p["count"].format(zone=zone)
             return p["count_which"].format(zone=zone, which=self.which(n[2]))
-        if kind == "sum":
-            return p["sum"].format(field=self.form("fields", n[2], "of"), zone=self.zone(n[1], "in"))
-        if kind == "distinct":
-            return p["distinct"].format(field=self.form("fields", n[2]), zone=self.zone(n[1], "in"))
+        if kind in ("sum", "distinct", "run"):      # of the cards for which `where` holds
+            field = self.form("fields", n[2], "of" if kind == "sum" else "name")
+            text = p[kind].format(field=field, zone=self.zone(n[1], "in"))
+            return text if n[3] is None else p["of_which"].format(a=text, which=self.which(n[3]))
         fn, args = n[1], [self.expr(a) for a in n[2]]
         if fn == "if":
             return p["if"].format(c=args[0], a=args[1], b=args[2])
@@ -329,12 +338,21 @@ class _Writer:
             n = spec.get("count", 1)
             if spec.get("card"):
                 return [self.line(d, "move_card", src=src, dst=dst)]
+            if "where" in spec:                     # the top n (or all) of those for which it holds
+                which = p["which_comma"].format(which=self.which(tree(spec["where"])))
+                if spec.get("all"):
+                    return [self.line(d, "move_all_which", src=src, dst=dst, which=which)]
+                return [self.line(d, "move_n_which", n=self.number(n), cards=self.cards(n), src=src,
+                                  dst=dst, which=which)]
             if spec.get("all"):
                 return [self.line(d, "move_all", src=src, dst=dst)]
+            limit = self.limit(spec.get("to"))
+            if limit is not None and isinstance(n, int) and n >= limit:   # a row refilled
+                return [self.line(d, "move_fill", src=src, dst=dst, n=limit,
+                                  within=self.zone_arg(spec.get("to"), "in", who))]
             if n == 1:
                 return [self.line(d, "move_top", src=src, dst=dst)]
-            return [self.line(d, "move_n", n=self.number(n), cards=plural(n if isinstance(n, int) else MANY,
-                                                                 p["cards"], self.lang), src=src, dst=dst)]
+            return [self.line(d, "move_n", n=self.number(n), cards=self.cards(n), src=src, dst=dst)]
         if key == "deal":
             n = spec.get("count", 1)
             if n == 1:
@@ -359,9 +377,11 @@ class _Writer:
         if key == "choose_player":
             return [self.line(d, "choose_other" if spec.get("others") else "choose_player")]
         if key == "choose_card":
-            src = self.zone_arg(spec.get("from"), "from")
-            head = self.line(d, "choose_card_which", src=src, which=self.which(tree(spec["where"]))) \
-                if "where" in spec else self.line(d, "choose_card", src=src)
+            src = self.zone_arg(spec.get("from"), "from", spec.get("who", "me"))
+            by = spec.get("by", "me")
+            which = self.p["which_comma"].format(which=self.which(tree(spec["where"]))) if "where" in spec else ""
+            head = self.line(d, "choose_card", src=src, which=which) if by == "me" else \
+                self.line(d, "choose_card_by", player=p["player"][by], src=src, which=which)
             return [head] + self.effects(spec.get("do") or [], d + 1)
         if key == "roll":
             counter = self.form("counters", spec.get("counter", ""))
@@ -375,6 +395,9 @@ class _Writer:
                 if "while" in spec else self.line(d, "repeat", n=self.number(times), times=tw)
             return [head] + self.effects(spec.get("do") or [], d + 1)
         if key == "each_player":
+            if isinstance(arg, dict):               # {others: true, do: [...]}
+                return [self.line(d, "each_other" if arg.get("others") else "each_player")] \
+                    + self.effects(arg.get("do") or [], d + 1)
             return [self.line(d, "each_player")] + self.effects(arg or [], d + 1)
         if key == "top":
             return [self.line(d, "top_do", zone=self.zone_arg(spec.get("zone"), "of"))] \
@@ -396,7 +419,7 @@ class _Writer:
     def flow(self, block: Any, d: int) -> list[Line]:
         if isinstance(block, list):
             return [x for b in block for x in self.flow(b, d)]
-        kind = next(k for k in block if k not in ("count", "until"))
+        kind = next(k for k in block if k not in ("count", "until", "order", "aside"))
         arg = block[kind]
         if kind in ("step", "together"):
             acts = self.step(arg)
@@ -405,6 +428,10 @@ class _Writer:
             out = [self.line(d, kind)]
             for a in acts:
                 out += [Line(d + 1, "", a.label)] + [Line(d + 2 + x.depth, x.text) for x in a.lines]
+            if "aside" in block:
+                out.append(self.line(d + 1, "together_aside", zone=self.zone_arg(block["aside"], "to")))
+            if "order" in block:
+                out.append(self.line(d + 1, "together_order", a=self.cond(block["order"])))
             return out
         if kind == "do":
             return self.effects(arg, d)
@@ -416,11 +443,26 @@ class _Writer:
             n = block.get("count")
             head = self.line(d, "rounds_until", c=self.cond(block["until"])) if "until" in block \
                 else self.line(d, "rounds", n=n, rounds=plural(n or MANY, self.p["rounds_words"], self.lang))
+            inner += self.expiry(d + 1)
         elif kind == "each_player":
             head = self.line(d, "each_player")
         else:
             head = self.line(d, "loop", c=self.cond(block.get("until", False)))
         return [head] + inner
+
+    def expiry(self, d: int) -> list[Line]:
+        """What leaves a zone whose cards expire, at the end of each round (the engine's
+        `expire`: the round a card came in counts)."""
+        out = []
+        for name, spec in (self.data.get("zones") or {}).items():
+            rule = spec.get("expire") if isinstance(spec, dict) else None
+            if isinstance(rule, dict):
+                after = rule.get("after", 1)
+                key = "expire" if isinstance(after, int) else "expire_by"
+                out.append(self.line(d, key, zone=self.zone_arg(name, "in"), to=self.zone_arg(rule.get("to"), "to"),
+                                     n=self.number(after), rounds=plural(after if isinstance(after, int) else MANY,
+                                                                         self.p["rounds_words"], self.lang)))
+        return out
 
     def step(self, name: str) -> tuple[Action, ...]:
         if name not in self.steps:
@@ -435,8 +477,10 @@ class _Writer:
         if "if" in spec:
             lines.append(self.line(0, "action_if", c=self.cond(spec["if"])))
         if spec.get("cost"):
-            cost = self.p["list"].join(" ".join(self.amount(c, n)) for c, n in spec["cost"].items())
-            lines.append(self.line(0, "action_cost", cost=cost))
+            for c, n in spec["cost"].items():
+                shown, what = self.amount(c, n)
+                lines.append(self.line(0, "action_cost" if isinstance(n, int) else "action_cost_by",
+                                       n=shown, what=what))
         if "to" in spec:
             lines.append(self.line(0, "action_to", dst=self.zone_arg(spec["to"], "to")))
         lines += self.effects(spec.get("do") or [], 0)

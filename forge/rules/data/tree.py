@@ -6,7 +6,7 @@ it is:
     ("or", [n, ...])  ("and", [n, ...])  ("not", n)  ("cmp", op, a, b)  ("arith", op, a, b)
     ("neg", n)  ("num", 3)  ("word", "red")  ("bool", True)  ("name", "coins")
     ("counter", who, "coins")  ("field", "colour")  ("top", zone, "colour")
-    ("count", zone, where or None)  ("sum", zone, "points")  ("distinct", zone, "colour")
+    ("count", zone, where or None)  ("sum" | "distinct" | "run", zone, "points", where or None)
     ("call", "min" | "max" | "if" | "most" | "least", [n, ...])
 
 and a zone is ``(who, name)``, ``who`` one of None (the acting player's, or the game's), `next`,
@@ -18,7 +18,7 @@ from typing import Any
 
 from .expr import _TOKEN, PLAYERS
 
-_CALLS = ("count", "sum", "distinct", "top", "min", "max", "if", "most", "least")
+_CALLS = ("count", "sum", "distinct", "run", "top", "min", "max", "if", "most", "least")
 
 
 def tree(text: Any) -> tuple:
@@ -138,7 +138,8 @@ class _Reader:
             where = self.expr() if self.accept("where") else None
             self.accept(")")
             return ("count", zone, where)
+        where = self.expr() if self.accept("where") else None
         self.accept(",")
         field = self.take()[1]
         self.accept(")")
-        return (fn, zone, field)
+        return (fn, zone, field, where)
