@@ -57,12 +57,15 @@ class Action:
 @dataclass(frozen=True)
 class PlayedRules:
     """A template's `played`: the setup, the flow of play (the turn) and the end, as lines;
-    each step's actions by step name; empty for a game without rules as data."""
+    each step's actions by step name; the `defs:` the words file names, by name, each as a line
+    with its name as ``head`` and what it is as ``text`` (how a score is counted); empty for a game
+    without rules as data."""
 
     setup: tuple[Line, ...] = ()
     turn: tuple[Line, ...] = ()
     end: tuple[Line, ...] = ()
     steps: dict[str, tuple[Action, ...]] = field(default_factory=dict)
+    defs: dict[str, Line] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.turn)
@@ -215,8 +218,10 @@ class _Writer:
             return p["not"].format(a=self.expr(n[1]))
         if kind == "cmp":
             return self.compare(*n[1:])
-        if kind == "arith":
-            return p["arith"][n[1]].format(a=self.expr(n[2]), b=self.expr(n[3]))
+        if kind == "arith":                 # a sum inside a product, or after a minus, in brackets
+            a, b = (f"({self.expr(x)})" if x[0] == "arith" and x[1] in "+-" and
+                    (n[1] in "*/%" or (n[1] == "-" and x is n[3])) else self.expr(x) for x in n[2:4])
+            return p["arith"][n[1]].format(a=a, b=b)
         if kind == "neg":
             return p["neg"].format(a=self.expr(n[1]))
         if kind == "num":
@@ -499,4 +504,7 @@ class _Writer:
             tb = tb if isinstance(tb, list) else [tb]
             lines.append(self.line(0, "winner", a=self.p["list"].join(self.cond(t) for t in tb))
                          if tb else self.line(0, "winner_shared"))
-        return PlayedRules(setup, tuple(turn), tuple(lines), dict(self.steps))
+        defs = self.data.get("defs") or {}
+        named = {name: Line(0, self.cond(defs[name]), _cap(self.form("defs", name)))
+                 for name in (self.w.get("defs") or {}) if name in defs}
+        return PlayedRules(setup, tuple(turn), tuple(lines), dict(self.steps), named)
