@@ -70,7 +70,9 @@ def test_every_construct_has_words_and_a_name_not_given_prints_as_its_id(tmp_pat
     (root / "goods.yaml").write_text(GOODS)
     en = played_rules(_game(root), "en")
     # the row holds 3: a move of 9 there fills it (as the engine plays it), never says 9
-    assert _text(en.setup) == ["Shuffle deck.", "Deal 2 cards to each player from deck.",
+    # a counter's start is part of the setup
+    assert _text(en.setup) == ["Each player starts with 3 “coins”.", "Shuffle deck.",
+                               "Deal 2 cards to each player from deck.",
                                "Move the top cards from deck to row until there are 3 in row."]
     turn = _text(en.turn)
     assert turn[:2] == ["The game lasts 4 rounds. In each round:",
@@ -142,7 +144,7 @@ def test_counts_that_are_expressions_read_as_words_and_whose_zone_is_said_only_f
             "    - move: {from: deck, to: table, who: next}\n")
     (root / "game.yaml").write_text(MARKET.replace("    - move: {from: deck, to: row, count: 9}\n", more))
     (root / "goods.yaml").write_text(GOODS)
-    assert _text(played_rules(_game(root), "en").setup)[3:] == [
+    assert _text(played_rules(_game(root), "en").setup)[4:] == [
         "Deal the number of players minus 1 cards to each player from deck.",
         "The next 2 players miss a turn.", "The turn passes to the previous player.",
         "Do this the number of players times:", "The direction of play reverses.",
@@ -171,7 +173,7 @@ def test_simultaneous_order_and_aside_each_opponent_picks_from_others_and_costs_
     (root / "game.yaml").write_text(rules)
     (root / "goods.yaml").write_text(GOODS)
     en = played_rules(_game(root), "en")
-    assert _text(en.setup)[2:] == [
+    assert _text(en.setup)[3:] == [
         "Each other player in turn:", "Move all cards from hand whose suit is salt to table.",
         "The next player chooses a card from table of the other players:",
         "Move this card from table of the chosen player to deck."]

@@ -104,7 +104,8 @@ def words_file(game: Any, lang: str) -> tuple[dict, list[Finding]]:
     rules = rules_source(game)[2]
     known = {kind: set(rules.get(kind) or ()) for kind in ("zones", "counters", "defs", "actions")} \
         if isinstance(rules, dict) else {}      # rules not read: names are not compared
-    known["fields"] = {f for spec in game.manifest.card_types.values() for f in spec.fields}
+    known["fields"] = {"id", "type", "subtype"} | {f for spec in game.manifest.card_types.values()
+                                                   for f in spec.fields}      # as `field_kind` reads
     out = []
     for kind, names in doc.data.items():
         if kind not in FORMS:
@@ -492,8 +493,20 @@ class _Writer:
         return Action(name, self.form("actions", name), tuple(lines))
 
     # ------------------------------------------------------------------ the whole
+    def starts(self) -> list[Line]:
+        """The counters that do not start at 0, as the setup's first lines."""
+        out = []
+        for name, spec in (self.data.get("counters") or {}).items():
+            start = spec.get("start", 0) if isinstance(spec, dict) else 0
+            if start not in (0, False) and not spec.get("values"):
+                shown, what = self.amount(name, start)
+                key = "start_each" if spec.get("per") == "player" else "start"
+                out.append(self.line(0, key + ("" if isinstance(start, int) else "_by"), n=shown, what=what,
+                                     counter=self.form("counters", name)))
+        return out
+
     def played(self) -> PlayedRules:
-        setup = tuple(self.effects(self.data.get("setup") or [], 0))
+        setup = tuple(self.starts() + self.effects(self.data.get("setup") or [], 0))
         turn = self.flow(self.data["flow"], 0)
         end = self.data.get("end") or {}
         when = end.get("when") or []
