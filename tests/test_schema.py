@@ -114,3 +114,20 @@ def test_rules_schema_is_the_compilers_own_table_and_fits_every_example(tmp_path
     sky["setup"][1]["deal"]["cards"] = 7
     assert sorted(_errors(generic, sky, generic)) == [".actions.play.colour: not allowed",
                                                       ".setup[1].deal.cards: not allowed"]
+
+
+def test_the_manifest_schemas_rules_is_the_rules_schema():
+    """`rules:` written in game.yaml completes and checks as a rules file does: the manifest
+    schema's `rules` is the rules schema (with GAME, its operations' bodies by name)."""
+    import yaml
+    game = "examples/cards/skydachka"
+    data = yaml.safe_load(open(f"{game}/game.yaml", encoding="utf-8"))
+    rules = yaml.safe_load(open(f"{game}/rules.yaml", encoding="utf-8"))
+    for args in (("schema", "--manifest"), ("schema", game, "--manifest")):
+        schema = json.loads(forge_in_process(*args).stdout)
+        assert _errors(schema, {**data, "rules": rules}, schema) == []
+        assert _errors(schema, data, schema) == [], "a rules file's name still fits"
+        bad = {**rules, "actions": {**rules["actions"], "play": {**rules["actions"]["play"], "colour": "red"}}}
+        assert _errors(schema, {**data, "rules": bad}, schema) == [".rules.actions.play.colour: not allowed"]
+    effects = schema["properties"]["rules"]["anyOf"][0]["properties"]["effects"]
+    assert set(effects["properties"]) == {"skip", "reverse", "draw_next", "wild_colour"}

@@ -32,9 +32,10 @@ def schema(
     if manifest and rules:
         raise typer.BadParameter("--manifest or --rules, not both")
     if manifest:
-        result = manifest_schema(_locales(game))
+        result = manifest_schema(*_as_written(game))
     elif rules:
-        result = rules_schema(_manifest(game).operations if game is not None else None)
+        result = rules_schema({name: list(spec.params) for name, spec in _manifest(game).operations.items()}
+                              if game is not None else None)
     elif game is None:
         result = generic_card_file_schema()
     else:
@@ -42,18 +43,23 @@ def schema(
     show.data(result)
 
 
-def _locales(game: str | None) -> tuple[str, ...] | None:
-    """The locales the manifest of `game` declares, when it declares usable ones."""
+def _as_written(game: str | None) -> tuple[tuple[str, ...] | None, dict[str, list] | None]:
+    """The locales the manifest of `game` declares, when it declares usable ones, and its
+    operations' parameters, read from the file as it is (a manifest being edited may not load)."""
     if game is None:
-        return None
+        return None, None
     from ..load import load_yaml
     from ..model.game import MANIFEST
     from ..model.manifest import read_locales
 
     (root,) = resolve_games([game])
     doc, _ = load_yaml(root / MANIFEST)
-    locales = read_locales(doc.data) if doc is not None else ""
-    return locales if isinstance(locales, tuple) else None
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    locales = read_locales(data) if data else ""
+    ops = data.get("operations")
+    params = {str(name): list(spec["params"]) if isinstance(spec, dict) and isinstance(spec.get("params"), dict)
+              else [] for name, spec in ops.items()} if isinstance(ops, dict) else None
+    return (locales if isinstance(locales, tuple) else None), params
 
 
 def _manifest(game: str) -> Any:

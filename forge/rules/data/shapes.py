@@ -67,7 +67,7 @@ FLOW_BLOCK = {"step": NAME, "together": NAME, "do": EFFECTS, "turns": FLOW, "rou
 
 def rules_schema(operations: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON Schema of `rules:` (a rules file, or the manifest's mapping), from `SHAPES`;
-    with a game's ``operations`` (name -> its manifest spec), their calls and bodies by name."""
+    with a game's ``operations`` (name -> its parameters' names), their calls and bodies by name."""
     defs: dict[str, Any] = {
         EXPR: {"type": ["string", "integer", "boolean"],
                "description": "an expression: count(hand) == 0, coins >= 3, card.colour == 'red' "
@@ -107,9 +107,9 @@ def rules_schema(operations: dict[str, Any] | None = None) -> dict[str, Any]:
         if name != "if":
             defs[name] = shape(keys)
     ops = operations or {}
-    calls = {name: {"type": "object", "properties": {p: {} for p in spec.params},
-                    "required": list(spec.params), "additionalProperties": False}
-             for name, spec in ops.items()}
+    calls = {name: {"type": "object", "properties": {p: {} for p in params},
+                    "required": list(params), "additionalProperties": False}
+             for name, params in ops.items()}
     one = [{"type": "object", "properties": {prim: {"$ref": f"#/$defs/{prim}"}},
             "required": [prim], "additionalProperties": False}
            for prim in SHAPES if prim in PRIMITIVE_SHAPES]
