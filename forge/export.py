@@ -29,11 +29,15 @@ _TEXT = {"type": "object", "additionalProperties": {"type": "string", "minLength
          "description": "A string per locale, e.g. {uk: ..., en: ...}"}
 
 
-def manifest_schema(locales: tuple[str, ...] | None = None) -> dict[str, Any]:
+def manifest_schema(locales: tuple[str, ...] | None = None,
+                    operations: dict[str, Any] | None = None) -> dict[str, Any]:
     """JSON Schema of a manifest (`game.yaml`) whose localised strings carry `locales`, or
     (None) any locales. The shorthands the model reads are in it too: a field spec written as
-    its type alone (`cost: int`), a `ref` field's `to` as one type."""
+    its type alone (`cost: int`), a `ref` field's `to` as one type; and `rules:` written in the
+    manifest is the rules schema (`forge schema --rules`, with `operations`' calls and bodies:
+    name -> parameter names), its definitions as `rules_*`."""
     from .model.manifest import manifest_model, text_model
+    from .rules.data.shapes import rules_schema
 
     schema = manifest_model(locales or ("en",)).model_json_schema()
     defs = schema["$defs"]
@@ -43,17 +47,24 @@ def manifest_schema(locales: tuple[str, ...] | None = None) -> dict[str, Any]:
     spec["properties"]["to"]["anyOf"].append({"type": "string"})
     defs["FieldSpecMapping"] = _renamed(spec, "#/$defs/FieldSpec", "#/$defs/FieldSpecMapping")
     defs["FieldSpec"] = {"anyOf": [{"$ref": "#/$defs/FieldSpecMapping"}, spec["properties"]["type"]]}
+    rules = rules_schema(operations)
+    for name, part in rules.pop("$defs").items():
+        defs[f"rules_{name}"] = _renamed(part, "#/$defs/", "#/$defs/rules_", prefix=True)
+    inline = {k: v for k, v in rules.items() if k not in ("$schema", "title")}
+    schema["properties"]["rules"]["anyOf"][0] = _renamed(inline, "#/$defs/", "#/$defs/rules_", prefix=True)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "Card Forge manifest (game.yaml)"
     return schema
 
 
-def _renamed(node: Any, old: str, new: str) -> Any:
-    """`node` with every `$ref` to `old` made one to `new` (a spec's own `of` and `fields`)."""
+def _renamed(node: Any, old: str, new: str, prefix: bool = False) -> Any:
+    """`node` with every `$ref` to `old` made one to `new` (a spec's own `of` and `fields`);
+    with `prefix`, every `$ref` that starts with `old` starts with `new` instead."""
     if isinstance(node, dict):
-        return {k: (new if k == "$ref" and v == old else _renamed(v, old, new)) for k, v in node.items()}
+        return {k: (new + v[len(old):] if k == "$ref" and (v == old or prefix and v.startswith(old))
+                    else _renamed(v, old, new, prefix)) for k, v in node.items()}
     if isinstance(node, list):
-        return [_renamed(v, old, new) for v in node]
+        return [_renamed(v, old, new, prefix) for v in node]
     return node
 
 

@@ -45,14 +45,14 @@ import io
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
 from .errors import Finding, ForgeError, UsageError, display_path
 from .files import write_atomic
 from .load import MAX_FILE_BYTES, MAX_STRING, Document, load_yaml, parse_yaml
-from .model import Game, load_game
+from .model import load_game
 from .model.cards import COMMON_KEYS, card_models
 from .model.game import refusal
 from .workbook import Limits, workbook_rows
@@ -489,7 +489,7 @@ def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None 
     here = display_path(target)
     cards = [c for c in game.cards if c.source.file != here or c.id not in named] + sheet_cards
     declared = frozenset(set(game.declared_ids) | ids)
-    merged = Game(root, manifest, tuple(cards), declared, game.manifest_doc)
+    merged = replace(game, cards=tuple(cards), declared_ids=declared)   # its rules file too
     others = [f for f in game_findings if not (f.file == here and f.card in named)]
     data_findings, more = run_checks(merged, complete=not others and not refused)
     checked = others + data_findings + more

@@ -227,8 +227,9 @@ _MEASURED = frozenset({types.BuiltinMethodType, types.MethodType})
 
 
 _PLAIN = (str, int, float, tuple, list, dict, set, frozenset, range)
-#: forge's own types whose attributes templates read: the game's data and the odds tables.
-_MODULES = ("forge.model.", "forge.rulebook.odds")
+#: forge's own types whose attributes templates read: the game's data, the odds tables and
+#: the played rules in words.
+_MODULES = ("forge.model.", "forge.rulebook.odds", "forge.rulebook.played")
 _JINJA = (jinja2.runtime.Macro, jinja2.runtime.LoopContext, jinja2.runtime.Undefined,
           jinja2.environment.TemplateModule, jinja2.utils.Namespace, jinja2.utils.Cycler,
           jinja2.utils.Joiner)

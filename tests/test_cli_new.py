@@ -9,14 +9,18 @@ from conftest import forge_forked, tree_digest
 from pdfread import assert_fonts_embedded
 
 
-def test_new_game_checks_and_builds_in_an_empty_folder(tmp_path):
+def test_new_game_checks_plays_and_builds_in_an_empty_folder(tmp_path):
+    """`forge new g && forge check g && forge simulate g --games 1000 && forge build g`, with
+    no Python written: the game's rules are data that forge's rules engine plays, and its
+    rulebook prints the turn from them."""
     made = forge_forked("new", "my_game", "--types", "action,character,relic", "--format", "json",
                      cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     listed = [f["path"] for f in json.loads(made.stdout)]
     for name in ("cards/my_game/game.yaml", "cards/my_game/relic.yaml",
                  "templates/my_game/cards/relic.yaml.j2", "templates/my_game/rulebook.uk.md.j2",
-                 "templates/my_game/cheatsheet.en.md.j2"):
+                 "templates/my_game/cheatsheet.en.md.j2", "cards/my_game/rules.yaml",
+                 "templates/my_game/words.uk.yaml", "tests/scenarios/my_game/play_a_card.yaml"):
         assert name in listed and (tmp_path / name).is_file(), name
     assert not (tmp_path / "templates" / "_common").exists(), "layouts fall back to forge's own"
     # the manifest counts what the card files hold, and the types' names are localised
@@ -26,6 +30,12 @@ def test_new_game_checks_and_builds_in_an_empty_folder(tmp_path):
     checked = forge_forked("check", "my_game", cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "my_game: 9 cards, 0 findings" in checked.stderr
+
+    played = forge_forked("simulate", "my_game", "--games", "1000", cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "1000 games" in played.stdout and "timeouts): 0 of 1000" in played.stdout
+    scenario = forge_forked("scenario", "tests/scenarios/my_game/play_a_card.yaml", cwd=tmp_path)
+    assert scenario.returncode == 0 and "1 passed, 0 failed" in scenario.stdout + scenario.stderr, scenario.stderr
 
     built = forge_forked("build", "my_game", "--lang", "en", "--paper", "a4", cwd=tmp_path)
     assert built.returncode == 0, built.stderr
@@ -37,6 +47,8 @@ def test_new_game_checks_and_builds_in_an_empty_folder(tmp_path):
     rulebook = PdfReader(out / "rulebook.pdf")
     text = " ".join(page.extract_text() for page in rulebook.pages)
     assert "My Game" in text and "Relic 2" in text and "Gain 2 points." in text
+    # the turn, printed from the rules the engine just played
+    assert "Players take turns clockwise" in text and "Lose as many coins as the card" in text
     cheat = PdfReader(out / "cheatsheet.pdf")
     assert len(cheat.pages) == 1 and "Draw 1 card." in cheat.pages[0].extract_text()
     assert_fonts_embedded(rulebook)

@@ -201,3 +201,18 @@ def test_the_dry_run_and_the_real_run_refuse_a_duplicate_id_alike(project):
         assert "not written: the sheet's rows have findings" in run.stderr
     assert tree_digest(project / "cards") == before
     assert not (project / "cards" / "g" / "more.yaml").exists()
+
+
+def test_the_game_imported_into_keeps_its_rules_file_and_they_are_checked(project):
+    """The game as the import makes it is checked with its rules (rules.yaml), as `forge check`
+    checks it: a finding of the rules is one of the import's too."""
+    sheet = _csv(project / "action.csv", "id;name.uk;name.en;cost;effects\naction_1;А;A;3;draw: 1\n")
+    folder = project / "cards" / "g"
+    assert import_sheet(folder, sheet, "action", write=False).findings == []
+    rules = folder / "rules.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace("pass: {step: play}",
+                                                               "pass: {step: play, colour: red}"),
+                     encoding="utf-8")
+    found = import_sheet(folder, sheet, "action", write=False).findings
+    assert [(Path(f.file).name, f.code) for f in found] == [("rules.yaml", "rules")], found
+    assert "'colour'" in found[0].message

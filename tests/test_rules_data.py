@@ -14,7 +14,7 @@ from conftest import ROOT, forge_in_process
 
 EXAMPLES = ROOT / "examples"
 GAME = EXAMPLES / "cards" / "skydachka"
-SCENARIOS = sorted((EXAMPLES / "scenarios" / "skydachka").glob("*.yaml"))
+SCENARIOS = sorted((EXAMPLES / "tests" / "scenarios" / "skydachka").glob("*.yaml"))
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from conftest import ROOT, forge_in_process
 
 EXAMPLES = ROOT / "examples"
 GAMES = {"smakolyky": 5, "chumaky": 4}          # game -> players in the seeded simulate
-SCENARIOS = [p for g in GAMES for p in sorted((EXAMPLES / "scenarios" / g).glob("*.yaml"))]
+SCENARIOS = [p for g in GAMES for p in sorted((EXAMPLES / "tests" / "scenarios" / g).glob("*.yaml"))]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -52,9 +52,28 @@ def test_seeded_games_are_clean_and_alike_twice(game, players):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_its_rulebook_builds(game, tmp_path):
-    """The rulebook, hand-written beside the rules (examples/templates/<game>/), builds."""
+    """The rulebook (examples/templates/<game>/) builds, quoting the scenarios beside the game
+    (examples/tests/scenarios/<game>/) from the repository's root, where no game has its id."""
     done = forge_in_process("build", str(EXAMPLES / "cards" / game), "--what", "rulebook",
                             "--lang", "en", "--out", str(tmp_path), "--format", "json")
     assert done.returncode == 0, done.stderr
     written, = json.loads(done.stdout)
     assert written["product"] == "rulebook" and written["bytes"] > 10_000
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_its_rulebook_and_cheat_sheet_print_the_setup_turn_and_end_from_its_rules(game):
+    """Every line of the played setup, turn and end is in the rulebook, and the turn and end in
+    the cheat sheet, in each language: the printed turn is the simulated one."""
+    from forge.model import load_game
+    from forge.rulebook.context import render_template
+    from forge.rulebook.played import played_rules
+    loaded, _ = load_game(EXAMPLES / "cards" / game)
+    for lang in ("uk", "en"):
+        played = played_rules(loaded, lang)
+        assert played and played.defs, "the words file names what the score is made of"
+        for kind, sections in (("rulebook", ("setup", "turn", "end")), ("cheatsheet", ("turn", "end"))):
+            out = render_template(loaded, kind, lang)
+            assert not out.findings, out.findings
+            for line in (ln for sec in sections for ln in getattr(played, sec)):
+                assert (f"**{line.head}**" if line.head else line.text) in out.markdown, (kind, lang, line)

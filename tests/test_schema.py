@@ -27,7 +27,7 @@ def test_generic_schema():
 
 
 def _errors(schema: dict, value, root: dict, at: str = "") -> list[str]:
-    """Where `value` breaks `schema` (the keywords `forge schema --manifest` uses), as paths."""
+    """Where `value` breaks `schema` (the keywords `forge schema` writes), as paths."""
     if "$ref" in schema:
         target = root
         for part in schema["$ref"].removeprefix("#/").split("/"):
@@ -35,14 +35,17 @@ def _errors(schema: dict, value, root: dict, at: str = "") -> list[str]:
         return _errors(target, value, root, at)
     if "anyOf" in schema:
         tries = [_errors(option, value, root, at) for option in schema["anyOf"]]
-        return [] if any(not t for t in tries) else min(tries, key=len)
+        # the alternative that fits best: fewest breaks, then the deepest (it matched furthest)
+        return [] if any(not t for t in tries) else min(tries, key=lambda t: (len(t), -len(t[0].split(":")[0])))
     if "enum" in schema and value not in schema["enum"]:
         return [f"{at}: {value!r} not in {schema['enum']}"]
     kinds = {"object": dict, "array": list, "string": str, "null": type(None), "boolean": bool,
              "integer": int, "number": (int, float)}
     kind = schema.get("type")
-    if kind and (not isinstance(value, kinds[kind]) or (kind in ("integer", "number") and isinstance(value, bool))):
-        return [f"{at}: {value!r} is not {kind}"]
+    kind = [kind] if isinstance(kind, str) else kind or []
+    if kind and not any(isinstance(value, kinds[k]) and not (k in ("integer", "number") and isinstance(value, bool))
+                        for k in kind):
+        return [f"{at}: {value!r} is not {' or '.join(kind)}"]
     import re
     if isinstance(value, str) and "pattern" in schema and not re.search(schema["pattern"], value):
         return [f"{at}: {value!r} does not match {schema['pattern']}"]
@@ -86,3 +89,45 @@ def test_the_manifest_schema_takes_every_built_in_manifest_and_refuses_a_typo():
     spec = {"$ref": "#/$defs/FieldSpec", "$defs": generic["$defs"]}
     assert _errors(spec, "int", spec) == [] and _errors(spec, {"type": "ref", "to": "pair"}, spec) == []
     assert _errors(spec, "integer", spec)
+
+
+def test_rules_schema_is_the_compilers_own_table_and_fits_every_example(tmp_path):
+    """`forge schema --rules`: made from the table the compiler checks keys against, so a rules
+    file the engine plays fits it, and a key the compiler refuses does not."""
+    import yaml
+    from forge.rules.data.effects import PRIMITIVES
+    from forge.rules.data.shapes import BARE, PRIMITIVE_SHAPES
+    from forge.scaffold import plan
+    from test_rules_data import MARKET
+    assert set(PRIMITIVES) == set(PRIMITIVE_SHAPES) | set(BARE) | {"if"}, "every primitive is described"
+    result = forge_in_process("schema", "--rules", "examples/cards/skydachka")
+    assert result.returncode == 0, result.stderr
+    schema = json.loads(result.stdout)
+    assert set(schema["properties"]["effects"]["properties"]) == {"skip", "reverse", "draw_next", "wild_colour"}
+    sky = yaml.safe_load(open("examples/cards/skydachka/rules.yaml", encoding="utf-8"))
+    assert _errors(schema, sky, schema) == []
+    generic = json.loads(forge_in_process("schema", "--rules").stdout)
+    scaffolded = yaml.safe_load(plan("g", ["en"], ["action"])["cards/g/rules.yaml"])
+    for rules in (yaml.safe_load(MARKET)["rules"], scaffolded, sky):
+        assert _errors(generic, rules, generic) == []
+    sky["actions"]["play"]["colour"] = "red"
+    sky["setup"][1]["deal"]["cards"] = 7
+    assert sorted(_errors(generic, sky, generic)) == [".actions.play.colour: not allowed",
+                                                      ".setup[1].deal.cards: not allowed"]
+
+
+def test_the_manifest_schemas_rules_is_the_rules_schema():
+    """`rules:` written in game.yaml completes and checks as a rules file does: the manifest
+    schema's `rules` is the rules schema (with GAME, its operations' bodies by name)."""
+    import yaml
+    game = "examples/cards/skydachka"
+    data = yaml.safe_load(open(f"{game}/game.yaml", encoding="utf-8"))
+    rules = yaml.safe_load(open(f"{game}/rules.yaml", encoding="utf-8"))
+    for args in (("schema", "--manifest"), ("schema", game, "--manifest")):
+        schema = json.loads(forge_in_process(*args).stdout)
+        assert _errors(schema, {**data, "rules": rules}, schema) == []
+        assert _errors(schema, data, schema) == [], "a rules file's name still fits"
+        bad = {**rules, "actions": {**rules["actions"], "play": {**rules["actions"]["play"], "colour": "red"}}}
+        assert _errors(schema, {**data, "rules": bad}, schema) == [".rules.actions.play.colour: not allowed"]
+    effects = schema["properties"]["rules"]["anyOf"][0]["properties"]["effects"]
+    assert set(effects["properties"]) == {"skip", "reverse", "draw_next", "wild_colour"}

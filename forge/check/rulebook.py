@@ -1,5 +1,5 @@
-"""Rulebook and cheat-sheet templates agree with the data: each renders, and every card id and
-scenario it names exists. Findings point at the template file and line (forge.rulebook.context).
+"""Rulebook and cheat-sheet templates agree with the data: each renders, every card id and
+scenario it names exists, and a rules game's words files name what its rules have. Findings point at the template file and line (forge.rulebook.context).
 
 Only the Jinja stage runs here, which keeps `forge check` fast; typesetting findings (a word
 wider than its column, a cheat sheet that needs a second page) belong to the layout and are
@@ -16,6 +16,7 @@ from ..model import Game
 
 def check_rulebooks(game: Game) -> Iterator[Finding]:
     from ..rulebook.context import KINDS, name_forms, render_template, template_name
+    from ..rulebook.played import words_file
     from ..templating import templates_root
     from .cases import case_findings
 
@@ -24,6 +25,7 @@ def check_rulebooks(game: Game) -> Iterator[Finding]:
     for lang in game.manifest.locales:
         forms[lang], findings = name_forms(root, game, lang)
         yield from findings
+        yield from words_file(game, lang)[1]       # the names a rules game's rules print with
     for kind in KINDS:
         if any((root / template_name(game, kind, lang)).is_file() for lang in game.manifest.locales):
             for lang in game.manifest.locales:

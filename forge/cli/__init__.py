@@ -26,8 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "and layouts, all in one run."),
     "scenario": ("scenario", "Run scenarios; exit 1 if any fails."),
     "schema": ("schema", "Print the JSON Schema of a game's card files (or of the keys all games "
-               "share), or with --manifest of game.yaml, on stdout; a schema is JSON in either "
-               "--format."),
+               "share), or with --manifest of game.yaml, or with --rules of rules as data, on "
+               "stdout; a schema is JSON in either --format."),
     "simulate": ("simulate", "Simulate games; report win rates, scores, dead cards and invariant "
                  "violations (exit 1)."),
     "import": ("import_cards", "Write or update cards/GAME/FILE.yaml from a sheet: one row per "
@@ -37,9 +37,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
                "per card, a column per field (name.uk, name.en for texts; effects and lists as YAML "
                "flow text), the values as the card files write them, so `forge import GAME FILE "
                "--type TYPE` reads it back to the same data."),
-    "new": ("new", "Create cards/GAME/ and templates/GAME/ in the current folder: a manifest, two "
-            "example cards per type, a layout per type, and a rulebook and cheat sheet per "
-            "language."),
+    "new": ("new", "Create cards/GAME/, templates/GAME/ and tests/scenarios/GAME/ in the current "
+            "folder: a manifest, two example cards per type, rules as data and a scenario of "
+            "them, a layout per type, and a rulebook and cheat sheet per language."),
     "preview": ("preview", "Draw one card as a PNG (300 dpi with bleed) and print its path on "
                 "stdout (with --format json, as `forge build` lists files)."),
     "watch": ("watch", "Build, then rebuild on every save what the saved files feed (card data, "

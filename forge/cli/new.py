@@ -20,9 +20,10 @@ def new(
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
 ) -> None:
-    """Create cards/GAME/ and templates/GAME/ in the current folder: a manifest, two example
-    cards per type, a layout per type, and a rulebook and cheat sheet per language. It passes
-    `forge check GAME` and `forge build GAME` as it is. An existing game is never overwritten
+    """Create cards/GAME/, templates/GAME/ and tests/scenarios/GAME/ in the current folder: a
+    manifest, two example cards per type, rules as data and a scenario of them, a layout per
+    type, and a rulebook and cheat sheet per language. It passes `forge check GAME`, `forge
+    simulate GAME` and `forge build GAME` as it is. An existing game is never overwritten
     (exit 1). The files written: a line each with -v, or a JSON list (path, bytes) on stdout."""
     show = Output(format, quiet, verbose)
     written = scaffold(Path.cwd(), game, split_names(lang, "--lang"), split_names(types, "--types"))
@@ -30,6 +31,7 @@ def new(
         show.data([{"path": display_path(p), "bytes": p.stat().st_size} for p in written])
     for path in written:
         show.detail(display_path(path))
-    show.summary(f"{game}: {counted(len(written), 'file')} written in {display_path(Path.cwd() / 'cards' / game)} "
-                 f"and {display_path(Path.cwd() / 'templates' / game)}")
-    show.summary(f"next: forge check {game} && forge build {game}")
+    show.summary(f"{game}: {counted(len(written), 'file')} written in {display_path(Path.cwd() / 'cards' / game)}, "
+                 f"{display_path(Path.cwd() / 'templates' / game)} and "
+                 f"{display_path(Path.cwd() / 'tests' / 'scenarios' / game)}")
+    show.summary(f"next: forge check {game} && forge simulate {game} && forge build {game}")

@@ -45,6 +45,7 @@ from ..text.numbers import spell
 from ..text.typography import quoted
 from .inline import marked
 from .odds import d6_battle, d6_faces, d6_odds
+from .played import played_rules
 
 NBSP = "\u00a0"
 KINDS = ("rulebook", "cheatsheet", "summary")
@@ -372,7 +373,7 @@ def render_template(game: Game, kind: str, lang: str, root: Path | None = None) 
         "sets": list(game.manifest.sets.items()), "players": game.manifest.players,
         "card_picture": rec.card_picture, "card_row": rec.card_row, "scenario": rec.scenario,
         "scenario_data": rec.scenario_data, "d6_odds": d6_odds, "d6_battle": d6_battle,
-        "d6_faces": d6_faces, "rules": rule_numbers(game),
+        "d6_faces": d6_faces, "rules": rule_numbers(game), "played": played_rules(game, lang),
         "effect": rec.effect, "ops": rec.ops,
     }
     context["_recorder"] = rec

@@ -321,7 +321,8 @@ def load_scenario(path: str | Path, loaded: Any = None) -> Scenario:
     """Read a scenario, find its game and engine, and check the file against the engine's
     schema; raise ScenarioError with every finding. `loaded`: a game the caller has loaded
     already (a rulebook's own), used when it is the folder the scenario's game id names
-    rather than loading that folder again."""
+    rather than loading that folder again, or when no folder found from here has that id (an
+    example game's rulebook quoting the scenarios beside it)."""
     path = Path(path)
     doc, findings = load_yaml(path)
     if doc is None:
@@ -330,6 +331,8 @@ def load_scenario(path: str | Path, loaded: Any = None) -> Scenario:
     if not isinstance(data, dict):
         raise ScenarioError([Finding(doc.name, 0, 0, "scenario", "a scenario is a mapping of keys")])
     known = known_games()
+    if loaded is not None and loaded.id not in known:     # a rulebook's game not found from here
+        known = [*known, loaded.id]
     sc = Scenario(path, {}, {}, data, doc)
 
     def stop(loc: Loc | None, message: str, fix: str = "") -> ScenarioError:
@@ -346,7 +349,9 @@ def load_scenario(path: str | Path, loaded: Any = None) -> Scenario:
         raise stop(("game",) if "game" in data else None,
                    f"no game {game_id!r} (known: {', '.join(known)})")
     root = find_game(game_id)
-    if root is None:
+    if loaded is not None and game_id == loaded.id and root is None:
+        game = loaded
+    elif root is None:
         game = None
     elif loaded is not None and loaded.root.resolve() == root.resolve():
         game = loaded
@@ -506,7 +511,7 @@ def run_scenario(path: str | Path, game: Any = None) -> ScenarioResult:
     """Check, set up, play and assert one scenario file. Never raises for a bad file, a refused
     position or a failing expectation: each is a failure of the result, naming its line."""
     try:
-        sc = load_scenario(path)
+        sc = load_scenario(path, game)
     except ScenarioError as exc:
         return ScenarioResult(Path(path), {}, {}, False, [str(f) for f in exc.findings])
     res = ScenarioResult(sc.path, sc.title, sc.story, False)

@@ -5,11 +5,16 @@
 - `cards/<game>/game.yaml`: the manifest (players, card size, the base set with its counts,
   a component, a default back, one card type per `types` with a `cost` field, two operations);
 - `cards/<game>/<type>.yaml`: two example cards per type;
+- `cards/<game>/rules.yaml`: the rules as data (docs/rules.md), which forge's `rules` engine plays:
+  a coin each turn, draw a card, play one whose cost you can pay; ten points win;
+- `tests/scenarios/<game>/play_a_card.yaml`: a scenario of those rules;
 - `templates/<game>/cards/<type>.yaml.j2`: a layout per type, built from the shared pieces of
   `templates/_common/cards/parts.j2` (forge's own, which every game's layouts fall back to);
-- `templates/<game>/rulebook.<lang>.md.j2` and `cheatsheet.<lang>.md.j2` per language.
+- `templates/<game>/rulebook.<lang>.md.j2` and `cheatsheet.<lang>.md.j2` per language, whose
+  setup, turn and end are printed from the rules (`played`), and `words.<lang>.yaml`, the names
+  they print with.
 
-The result passes `forge check` and `forge build` as it is. `uk` and `en` get text written in
+The result passes `forge check`, `forge simulate`, `forge scenario` and `forge build` as it is. `uk` and `en` get text written in
 their language; any other language gets the English text, to translate (the words are in
 `files/words.yaml`).
 
@@ -147,11 +152,18 @@ def plan(game_id: str, langs: list[str], types: list[str]) -> dict[str, str]:
         files[f"cards/{game_id}/{kind['id']}.yaml"] = env.get_template("cards.yaml.j2").render(common, type=kind)
         files[f"templates/{game_id}/cards/{kind['id']}.yaml.j2"] = env.get_template(
             "layout.yaml.j2").render(common, type=kind)
+    files[f"cards/{game_id}/rules.yaml"] = env.get_template("rules.yaml.j2").render(common)
+    card = kinds[0]["cards"][1]
+    quoted = {lang: ("«{}»" if lang == "uk" else '"{}"').format(card["name"][lang]) for lang in langs}
+    files[f"tests/scenarios/{game_id}/play_a_card.yaml"] = env.get_template("scenario.yaml.j2").render(
+        common, card=card, scenario_title=per_lang("scenario_title"),
+        scenario_story={lang: _word(lang, "scenario_story").format(card=quoted[lang]) for lang in langs})
     for lang in langs:
         own = lang if lang in _words() else "en"
         for doc in ("rulebook", "cheatsheet"):
             files[f"templates/{game_id}/{doc}.{lang}.md.j2"] = env.get_template(
                 f"{doc}.{own}.md.j2").render(common, lang=lang)
+        files[f"templates/{game_id}/words.{lang}.yaml"] = env.get_template(f"words.{own}.yaml").render()
     return files
 
 
@@ -161,7 +173,8 @@ def scaffold(project: Path, game_id: str, langs: list[str] | tuple[str, ...] = D
     Raises `UsageError` for a bad id, language or type, `GameExists` if the game is there."""
     langs, types = list(langs), list(types)
     files = plan(game_id, langs, types)
-    for folder in (project / "cards" / game_id, project / "templates" / game_id):
+    for folder in (project / "cards" / game_id, project / "templates" / game_id,
+                   project / "tests" / "scenarios" / game_id):
         if folder.exists():
             raise GameExists(f"{display_path(folder)} already exists: forge new never overwrites a "
                              f"game (pick another id, or delete the folder to start again)")

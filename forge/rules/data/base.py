@@ -9,6 +9,7 @@ from typing import Any, Callable
 from ...errors import Finding
 from ...load import Document
 from .expr import BOOL, INT, WORD, ExprError, Scope, compile_expr, _player
+from .shapes import SHAPES
 
 
 #: A `repeat` runs its body at most this many times, however large its count; nested repeats
@@ -102,6 +103,13 @@ class Compiler:
     # ------------------------------------------------------------------ findings
     def error(self, loc: tuple, message: str, code: str = "rules") -> None:
         self.findings.append(self.doc.finding(self.base + tuple(loc), code, message))
+
+    def keys(self, spec: dict, shape: str, loc: tuple, where: str = "") -> None:
+        """A key of ``spec`` that the construct ``shape`` has not (`shapes.SHAPES`) is a finding."""
+        known = SHAPES[shape]
+        for key in spec:
+            if key not in known:
+                self.error((*loc, key), f"unknown key {key!r}{where} (known: {', '.join(known)})")
 
     def mapping(self, data: Any, loc: tuple) -> dict:
         if data is None:

@@ -19,6 +19,7 @@ from ...load import Document
 from .base import MAX_VALUE, VISIBILITY, Action, Counter, Zone
 from .expr import BOOL, INT
 from .flow import FlowBlocks
+from .says import mismatches
 
 
 class Rules(FlowBlocks):
@@ -31,10 +32,7 @@ class Rules(FlowBlocks):
             self.error((), "rules: expected a mapping (zones, counters, setup, flow, actions, "
                        "effects, end)")
             return
-        known = ("zones", "counters", "defs", "setup", "flow", "actions", "effects", "end")
-        for key in data:
-            if key not in known:
-                self.error((key,), f"unknown key {key!r} in rules (known: {', '.join(known)})")
+        self.keys(data, "rules", (), " in rules")
         self.read_zones(data.get("zones"))
         self.read_counters(data.get("counters"))
         for name, text in self.mapping(data.get("defs"), ("defs",)).items():
@@ -73,10 +71,7 @@ class Rules(FlowBlocks):
         for name, spec in zones.items():
             loc = ("zones", name)
             spec = self.mapping(spec, loc)
-            for key in spec:
-                if key not in ("per", "visibility", "limit", "restock", "expire"):
-                    self.error((*loc, key), f"unknown key {key!r} (known: per, visibility, limit, "
-                               "restock, expire)")
+            self.keys(spec, "zone", loc)
             per = spec.get("per", "game")
             if per not in ("game", "player"):
                 self.error((*loc, "per"), "per: `game` (one zone) or `player` (one each)")
@@ -115,9 +110,7 @@ class Rules(FlowBlocks):
             if name in self.zones:
                 self.error(loc, f"{name!r} is a zone already")
             spec = self.mapping(spec, loc)
-            for key in spec:
-                if key not in ("per", "start", "min", "max", "values"):
-                    self.error((*loc, key), f"unknown key {key!r} (known: per, start, min, max, values)")
+            self.keys(spec, "counter", loc)
             per = spec.get("per", "game")
             if per not in ("game", "player"):
                 self.error((*loc, "per"), "per: `game` (one counter) or `player` (one each)")
@@ -176,14 +169,17 @@ class Rules(FlowBlocks):
                 if p not in self.used:
                     self.error(("effects", name), f"the body of {name!r} never reads its "
                                f"parameter {p!r}", "rules-params")
+            texts = {lang: spec.text[lang] for lang in self.game.manifest.locales}
+            said = list(mismatches(name, spec.params, texts, self.ops[name][0]))
+            if said:                # one finding at the body (a place holds one of a kind)
+                self.error(("effects", name), "; ".join(said) + ": change the text or the body "
+                           "so that they agree", "rules-text")
 
     def read_actions(self, data: Any) -> None:
         for name, spec in self.mapping(data, ("actions",)).items():
             loc = ("actions", name)
             spec = self.mapping(spec, loc)
-            for key in spec:
-                if key not in ("step", "from", "if", "cost", "to", "do"):
-                    self.error((*loc, key), f"unknown key {key!r} (known: step, from, if, cost, to, do)")
+            self.keys(spec, "action", loc)
             step = spec.get("step")
             if not isinstance(step, str):
                 self.error(loc, "an action names its `step:`")
@@ -218,9 +214,7 @@ class Rules(FlowBlocks):
 
     def read_end(self, data: Any) -> None:
         spec = self.mapping(data, ("end",))
-        for key in spec:
-            if key not in ("when", "score", "tiebreak"):
-                self.error(("end", key), f"unknown key {key!r} (known: when, score, tiebreak)")
+        self.keys(spec, "end", ("end",))
         self.consts = {}
         when = spec.get("when") or []
         for i, text in enumerate(when if isinstance(when, list) else [when]):

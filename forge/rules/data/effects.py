@@ -8,6 +8,7 @@ from typing import Any, Callable, Iterator
 
 from .base import _NOOP, MAX_REPEAT, Compiler, GameOver
 from .expr import BOOL, INT, WORD, _player
+from .shapes import PRIMITIVE_SHAPES
 
 
 class Effects(Compiler):
@@ -101,6 +102,8 @@ class Effects(Compiler):
             return _NOOP
         fn = getattr(self, f"st_{key}", None) if isinstance(key, str) and key.isidentifier() else None
         if fn is not None:
+            if key in PRIMITIVE_SHAPES and isinstance(arg, dict):
+                self.keys(arg, key, (*loc, key))
             return fn(arg if arg is not None else {}, (*loc, key) if arg is not None else loc)
         if key in self.ops:
             return self.st_call(key, arg, loc)
@@ -124,10 +127,6 @@ class Effects(Compiler):
 
     def st_move(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
-        for key in spec:
-            if key not in ("from", "to", "count", "all", "card", "who", "where"):
-                self.error((*loc, key), f"unknown key {key!r} (known: from, to, count, all, card, "
-                           "who, where)")
         who = self.who(spec, loc)
         src = self.zone_arg(spec.get("from"), (*loc, "from"), who)
         dst = self.zone_arg(spec.get("to"), (*loc, "to"), who)
@@ -273,9 +272,6 @@ class Effects(Compiler):
         the cards of that zone of every other player (of every player), and makes the owner of
         the card picked the `target`. No card to pick: nothing happens."""
         spec = self.mapping(spec, loc)
-        for key in spec:
-            if key not in ("from", "where", "do", "who", "by"):
-                self.error((*loc, key), f"unknown key {key!r} (known: from, where, do, who, by)")
         by = None
         if spec.get("by", "me") not in ("me", "next", "prev", "target"):
             self.error((*loc, "by"), "by: me, next, prev or target")
@@ -360,9 +356,7 @@ class Effects(Compiler):
         return roll, True
 
     def st_if(self, st: dict, loc: tuple) -> tuple[Callable, bool]:
-        for key in st:
-            if key not in ("if", "then", "else"):
-                self.error((*loc, key), f"unknown key {key!r} in if (known: if, then, else)")
+        self.keys(st, "if", loc, " in if")
         cond = self.value(st["if"], (*loc, "if"), BOOL)
         then, g1 = self.block(st.get("then") or [], (*loc, "then"))
         other, g2 = self.block(st.get("else") or [], (*loc, "else"))
@@ -383,9 +377,6 @@ class Effects(Compiler):
 
     def st_repeat(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
-        for key in spec:
-            if key not in ("times", "while", "do"):
-                self.error((*loc, key), f"unknown key {key!r} (known: times, while, do)")
         body, gen = self.block(spec.get("do") or [], (*loc, "do"))
         times = self.value(spec["times"], (*loc, "times")) if "times" in spec else None
         cond = self.value(spec["while"], (*loc, "while"), BOOL) if "while" in spec else None
@@ -418,9 +409,7 @@ class Effects(Compiler):
         `{others: true, do: [...]}` leaves the acting player out ("each opponent")."""
         first = 0
         if isinstance(spec, dict) and "do" in spec:
-            for key in spec:
-                if key not in ("others", "do"):
-                    self.error((*loc, key), f"unknown key {key!r} (known: others, do)")
+            self.keys(spec, "each_player", loc)
             first = 1 if spec.get("others") else 0
             spec, loc = spec["do"], (*loc, "do")
         body, gen = self.block(spec, loc)
