@@ -107,7 +107,8 @@ def _part(part: str, lang: str) -> str:
 def hyphenate_word(word: str, lang: str) -> str:
     if len(word) < MIN_WORD or word.isupper() or not can_hyphenate(lang):
         return word
-    return "".join(_part(p, lang) if len(p) >= 2 * uk_breaks.MIN_PIECE else p for p in _JOINS.split(word))
+    least = 2 * uk_breaks.MIN_PIECE if lang == "uk" else LEFT + RIGHT
+    return "".join(_part(p, lang) if len(p) >= least else p for p in _JOINS.split(word))
 
 
 def hyphenate(text: str, lang: str, names: bool = False) -> str:

@@ -28,6 +28,8 @@ faces kept by `forge.render.kept` (keyed by forge's code) are made anew when it 
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 #: Letters that stay before and go after a break, at least (§ 63.1).
 MIN_PIECE = 2
 VOWELS = frozenset("аеєиіїоуюя")
@@ -49,17 +51,18 @@ NOT_PREFIXED = ("зазіх", "зайв", "натсук", "нейро", "поч�
 _SONORITY = {**dict.fromkeys("бпдтгґкхфцчжшзсщ", 1), "в": 2, "м": 3, "н": 3, "л": 4, "р": 4}
 
 
-def _prefix_ends(word: str, depth: int = 3) -> set[int]:
+@lru_cache(maxsize=4096)
+def _prefix_ends(word: str, depth: int = 3) -> frozenset[int]:
     """Every length of a chain of up to `depth` prefixes that `word` starts with."""
     ends: set[int] = set()
     if word.startswith(NOT_PREFIXED):
-        return ends
+        return frozenset()
     for p in PREFIXES:
         if word.startswith(p) and len(word) > len(p):
             ends.add(len(p))
             if depth > 1:
                 ends.update(len(p) + n for n in _prefix_ends(word[len(p):], depth - 1))
-    return ends
+    return frozenset(ends)
 
 
 def _onset(consonants: str) -> bool:
@@ -77,10 +80,6 @@ def _onset(consonants: str) -> bool:
     return all(_SONORITY[a] <= _SONORITY[b] for a, b in zip(run, run[1:]))
 
 
-def _at_prefix(word: str, at: int) -> bool:
-    return at in _prefix_ends(word)
-
-
 def fault(left: str, right: str) -> str | None:
     """Why a break between `left` and `right` (the letters of a word on either side) breaks the
     rules above, or None. Used to choose the breaks and to read printed books back."""
@@ -90,7 +89,8 @@ def fault(left: str, right: str) -> str | None:
         return "a one-letter piece"
     if right[0] in _MARKS:
         return "ь or the apostrophe starts a line"
-    prefix = _at_prefix(word, at)
+    ends = _prefix_ends(word)
+    prefix = at in ends
     if right[0] == "й" and right[1] not in VOWELS and not prefix:
         return "й torn from its vowel"
     if left[-1] in "йь" and right[0] == "о":
@@ -102,7 +102,7 @@ def fault(left: str, right: str) -> str | None:
     if right[1] == "ь" and len(right) > 2 and right[2] not in VOWELS:
         return "a consonant with its ь carried before a consonant"
     if not prefix:
-        for end in _prefix_ends(word):
+        for end in ends:
             stem = left[end:]
             if stem and not VOWELS.intersection(stem) and _onset(stem + _consonants(right)):
                 return "the root's first consonant left with its prefix"
@@ -110,6 +110,7 @@ def fault(left: str, right: str) -> str | None:
 
 
 def _consonants(text: str) -> str:
+    """The consonants `text` starts with."""
     n = 0
     while n < len(text) and text[n] not in VOWELS:
         n += 1
