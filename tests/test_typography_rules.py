@@ -7,6 +7,7 @@ import pytest
 from forge.check import check_game
 from forge.render.layout import PT, fit_text
 from forge.text.hyphenation import LEFT, MIN_FILL, RIGHT, hyphenate
+from forge.text.uk_breaks import MIN_PIECE
 from forge.text.typography import APOSTROPHE, MINUS, NBSP, SHY, typeset, typeset_markup
 
 
@@ -80,14 +81,17 @@ def test_markup_keeps_its_tags_and_quotes_pair_across_them():
 
 # --- hyphenation -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("word", ["рукаві", "очікування", "неприкріпленим", "приготування",
-                                  "перемістити", "пʼятниця", "гардероб"])
-def test_a_break_leaves_two_letters_before_and_three_after(word):
-    pieces = hyphenate(word, "uk").split(SHY)
-    assert "".join(pieces) == word
-    if len(pieces) > 1:
-        assert len(pieces[0].replace(APOSTROPHE, "")) >= LEFT
-        assert len(pieces[-1]) >= RIGHT
+@pytest.mark.parametrize("word, lang, least", [
+    *((w, "uk", (MIN_PIECE, MIN_PIECE)) for w in ("рукаві", "очікування", "неприкріпленим",
+                                                  "приготування", "перемістити", "пʼятниця", "гардероб")),
+    *((w, "en", (LEFT, RIGHT)) for w in ("obstacle", "preparations", "hyphenation"))])
+def test_a_break_leaves_the_letters_the_language_asks_for(word, lang, least):
+    """uk: two letters on either side (Правопис § 63.1 forbids only one); en: two before, three
+    after (pyphen's en_US)."""
+    pieces = hyphenate(word, lang).split(SHY)
+    assert "".join(pieces) == word and len(pieces) > 1
+    assert len(pieces[0].replace(APOSTROPHE, "")) >= least[0]
+    assert len(pieces[-1]) >= least[1]
 
 
 def test_names_in_table_cells_are_not_hyphenated():

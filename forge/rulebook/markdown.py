@@ -101,6 +101,25 @@ class Para(Paragraph):
         with held():  # ragged: hyphenated only when a line would be left short
             return super().breakLines(width)
 
+    def split(self, availWidth, availHeight):
+        """ReportLab's split, a line earlier while the last line left on this page or column
+        ends in a broken word: a reader does not turn the page mid-word (кла-/діть)."""
+        parts = super().split(availWidth, availHeight)
+        while len(parts) == 2 and _broken(parts[0].blPara.lines[-1]):
+            availHeight -= self.style.leading
+            parts = super().split(availWidth, availHeight)
+        return parts
+
+
+def _broken(line) -> bool:
+    """Whether a line of a broken paragraph ends in a hyphen after a letter (a word split at a
+    soft or a hard hyphen). A line is (extra space, [words]) for one-font paragraphs, an object
+    with `.words` of fragments otherwise."""
+    words = line.words if hasattr(line, "words") else line[1]
+    last = words[-1] if words else ""
+    text = (getattr(last, "text", last) or "").rstrip()
+    return len(text) > 1 and text.endswith("-") and text[-2].isalpha()
+
 
 def widest_pieces(frags) -> list[tuple[str, float]]:
     """Every unbreakable piece of a paragraph's fragments with its width (a soft-hyphen break

@@ -3,14 +3,16 @@
 ReportLab hyphenates only words made wholly of its hard-coded letter range, which leaves out
 і ї є ґ and the apostrophe (PITFALLS.md), so pyphen marks the break points and the line breaker
 breaks only there. pyphen knows no U+02BC either: words are split at apostrophes and hyphens
-first. A break that would leave a piece without a vowel (на-йо-м-ни) is dropped, and
-all-capital words (ПО, VP) stay whole.
+first. All-capital words (ПО, VP) stay whole. Ukrainian breaks are pyphen's points held to the
+orthography (`forge.text.uk_breaks`); in other languages a break that would leave a piece
+without a vowel (на-йо-м-ни) is dropped.
 
 The rules of a break, for card faces (`forge.render.layout`) and rulebooks
 (`forge.text.ragged` for ReportLab) alike:
 
 - at least `LEFT` letters stay before the break and `RIGHT` go after it (pyphen's `left` and
-  `right`; a line may also break after a hard hyphen with as many letters on each side);
+  `right`; Ukrainian: `uk_breaks.MIN_PIECE` on either side; a line may also break after a hard
+  hyphen with `LEFT` letters before it and `RIGHT` after);
 - ragged (not justified) text is hyphenated only when it has to be: a word that does not fit where it falls
   moves whole to the next line when the line it leaves is filled to at least `MIN_FILL` of
   its width; only a line that would otherwise be left shorter than that (or a word wider than
@@ -27,6 +29,7 @@ from pathlib import Path
 import pyphen
 
 from .. import cache
+from . import uk_breaks
 from .typography import SHY
 
 PATTERNS = {"uk": "uk_UA", "en": "en_US"}
@@ -49,8 +52,12 @@ def can_hyphenate(lang: str) -> bool:
 
 @lru_cache(maxsize=None)
 def _dictionary(lang: str) -> pyphen.Pyphen:
+    """pyphen for `lang`; for Ukrainian every point its patterns mark, for `uk_breaks` to
+    choose from."""
     name = PATTERNS.get(lang, lang)
     _load_patterns(pyphen.LANGUAGES[pyphen.language_fallback(name)])
+    if lang == "uk":
+        return pyphen.Pyphen(lang=name, left=1, right=1)
     return pyphen.Pyphen(lang=name, left=LEFT, right=RIGHT)
 
 
@@ -84,6 +91,9 @@ def _load_patterns(path: Path) -> None:
 
 
 def _part(part: str, lang: str) -> str:
+    if lang == "uk":
+        points = uk_breaks.breaks(part.lower(), set(_dictionary(lang).positions(part)))
+        return SHY.join(part[a:b] for a, b in zip((0, *points), (*points, len(part))))
     pieces: list[str] = []
     for piece in _dictionary(lang).inserted(part, hyphen=SHY).split(SHY):
         if pieces and not (_VOWELS.intersection(piece) and _VOWELS.intersection(pieces[-1])):
@@ -97,7 +107,8 @@ def _part(part: str, lang: str) -> str:
 def hyphenate_word(word: str, lang: str) -> str:
     if len(word) < MIN_WORD or word.isupper() or not can_hyphenate(lang):
         return word
-    return "".join(_part(p, lang) if len(p) >= LEFT + RIGHT else p for p in _JOINS.split(word))
+    least = 2 * uk_breaks.MIN_PIECE if lang == "uk" else LEFT + RIGHT
+    return "".join(_part(p, lang) if len(p) >= least else p for p in _JOINS.split(word))
 
 
 def hyphenate(text: str, lang: str, names: bool = False) -> str:
