@@ -84,15 +84,19 @@ def test_pages_are_numbered_and_fonts_embedded(built, game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_counts_in_print_equal_the_card_data(built, game_id):
+    """The template's «Вміст» section counts the first set's cards from the data: the total and
+    each card type («Монстри — 20 карт»); the title page does not repeat them."""
     game, _, reader = built[game_id]
-    text = normalised(" ".join(page.extract_text() for page in reader.pages[:2]))
-    for set_id, spec in game.manifest.sets.items():
-        total = sum(c.copies for c in game.cards if c.set == set_id)
-        assert f"{spec.name['uk']}: {total} {plural(total, UK_CARDS, 'uk')}" in text
-        for type_id, type_spec in game.manifest.card_types.items():
-            n = game.count(type_id, set_id)
-            if n:
-                assert f"{type_spec.name['uk']}: {n} {plural(n, UK_CARDS, 'uk')}" in text
+    title_page = normalised(reader.pages[0].extract_text())
+    text = normalised(" ".join(page.extract_text() for page in reader.pages))
+    first = next(iter(game.manifest.sets))
+    total = sum(c.copies for c in game.cards if c.set == first)
+    assert f"усього {total} {plural(total, UK_CARDS, 'uk')}" in text
+    assert f"{total} {plural(total, UK_CARDS, 'uk')}" not in title_page
+    for type_id in game.manifest.card_types:
+        n = game.count(type_id, first)
+        if n:
+            assert f"— {n} {plural(n, UK_CARDS, 'uk')}" in text, type_id
 
 
 def test_words_before_bold_keep_their_space(built):
@@ -104,12 +108,13 @@ def test_words_before_bold_keep_their_space(built):
 
 
 def test_plural_forms_in_print(built):
-    """The three uk forms, as the data gives them: 57 карт, 4 карти, 1 карта (Love Formula)."""
+    """The uk plural forms of the counts, as the data gives them: 57 карт, 4 карти (Love Formula;
+    the singular is not counted there, tests/test_rulebook_examples.py has «1 душу»)."""
     _, _, reader = built["love_formula"]
-    text = normalised(" ".join(page.extract_text() for page in reader.pages[:2]))
-    for n, word in ((57, "карт"), (28, "карт"), (4, "карти"), (1, "карта"), (22, "карти")):
+    text = normalised(" ".join(page.extract_text() for page in reader.pages[:3]))
+    for n, word in ((57, "карт"), (28, "карт"), (4, "карти"), (22, "карти")):
         assert re.search(rf"(?<!\d){n} {word}(?!\w)", text), (n, word)
-    for n, wrong in ((57, "карти"), (4, "карт"), (1, "карт"), (22, "карт")):
+    for n, wrong in ((57, "карти"), (4, "карт"), (22, "карт")):
         assert not re.search(rf"(?<!\d){n} {wrong}(?!\w)", text), (n, wrong)
 
 
@@ -135,7 +140,7 @@ def test_count_and_name_changes_reach_the_rulebook(tmp_path):
     after = normalised(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(
         build_rulebook(game, "uk").pdf)).pages))
     assert "Гремлін Контрольний" in after and "Гремлін Контрольний" not in before
-    assert "Монстр: 20 карт" in before and "Монстр: 22 карти" in after
+    assert "Монстри — 20 карт" in before and "Монстри — 22 карти" in after
 
 
 def test_missing_card_is_a_check_finding_at_the_template_line(tmp_path):

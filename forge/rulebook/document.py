@@ -45,10 +45,8 @@ from .styles import ACCENT, INK, RULE, Styles, make_styles
 
 PAPERS = {"a5": A5, "a4": A4}
 _WORDS = {
-    "uk": {"rules": "Правила гри", "contents": "Зміст", "players": ("гравець", "гравці", "гравців"),
-           "box": "Уміст коробки", "cards": ("карта", "карти", "карт"), "incl": "з них"},
-    "en": {"rules": "Rules of play", "contents": "Contents", "players": ("player", "players"),
-           "box": "In the box", "cards": ("card", "cards"), "incl": "of which"},
+    "uk": {"rules": "Правила гри", "contents": "Зміст", "players": ("гравець", "гравці", "гравців")},
+    "en": {"rules": "Rules of play", "contents": "Contents", "players": ("player", "players")},
 }
 
 
@@ -532,35 +530,6 @@ def overfull_findings(rendered: Rendered, sink: Sink, wide_tables=()) -> list[Fi
     return out
 
 
-def box_contents(game: Game, lang: str, styles: Styles, text) -> list:
-    """One paragraph per set: its card count, the count per card type (with subtypes) and its
-    other components, every number counted from the card data."""
-    w, m = words(lang), game.manifest
-    out = [Paragraph(f"<b>{text(w['box'])}</b>", styles.h[2])]
-
-    def n_cards(n: int) -> str:
-        return f"{n}\u00a0{plural(n, w['cards'], lang)}"
-
-    for set_id, spec in m.sets.items():
-        total = sum(c.copies for c in game.cards if c.set == set_id)
-        lines = [f"<b>{text(spec.name[lang])}</b>: {n_cards(total)}"]
-        for type_id, type_spec in m.card_types.items():
-            n = game.count(type_id, set_id)
-            if not n:
-                continue
-            line = f"{text(type_spec.name[lang])}: {n_cards(n)}"
-            subs = [f"{text(sub[lang])}: {n_cards(game.count(type_id, set_id, sub_id))}"
-                    for sub_id, sub in type_spec.subtypes.items() if game.count(type_id, set_id, sub_id)]
-            if subs:
-                line += f" ({w['incl']} " + ", ".join(subs) + ")"
-            lines.append("• " + line)
-        for comp in spec.components:
-            lines.append(f"• {text(comp.name[lang])}: {comp.count}")
-        out.append(Paragraph("<br/>".join(lines), styles.small))
-        out.append(Spacer(1, styles.size * 0.6))
-    return out
-
-
 def title_page(game: Game, lang: str, styles: Styles, conv: Converter) -> list:
     m, w = game.manifest, words(lang)
     text = conv.text
@@ -570,7 +539,6 @@ def title_page(game: Game, lang: str, styles: Styles, conv: Converter) -> list:
     out = [Spacer(1, 18 * mm), Paragraph(text(m.title[lang]), styles.title),
            Paragraph(text(w["rules"]), styles.subtitle), Paragraph(players, styles.subtitle),
            Spacer(1, 10 * mm)]
-    out += box_contents(game, lang, styles, text)
     return out
 
 

@@ -116,8 +116,8 @@ def _broken(line) -> bool:
     soft or a hard hyphen). A line is (extra space, [words]) for one-font paragraphs, an object
     with `.words` of fragments otherwise."""
     words = line.words if hasattr(line, "words") else line[1]
-    last = words[-1] if words else ""
-    text = (getattr(last, "text", last) or "").rstrip()
+    texts = [t for t in ((getattr(w, "text", w) or "").rstrip() for w in words) if t]
+    text = texts[-1] if texts else ""     # a line may end in an empty fragment (a closing tag)
     return len(text) > 1 and text.endswith("-") and text[-2].isalpha()
 
 

@@ -1,9 +1,11 @@
-"""Worked examples quoted from scenario files: title, story, and the outcome the scenario asserts.
+"""Worked examples quoted from scenario files: title, story, and the result the scenario asserts.
 
 The scenario files are the rules engine's tests (tests/scenarios/<game>/*.yaml, see
 docs/scenarios.md): the rulebook prints what the engine checks, so an example in print is an
-example that passes. The outcome is printed from the file's assertions, not from prose: as
-sentences in the rulebook's language (forge/rulebook/outcome.py), never as keys and card ids.
+example that passes. A rulebook's example states its result in a sentence or two, so only the
+`expect:` keys the file names in `shows:` are printed (by default who has how much and who wins),
+as sentences in the rulebook's language (forge/rulebook/outcome.py), never as keys and card ids;
+the rest of what the engine checks is the build's gate, not the reader's text.
 """
 from __future__ import annotations
 
@@ -14,7 +16,6 @@ from markdown_it.tree import SyntaxTreeNode
 
 from ..errors import Finding
 from ..scenario import ScenarioError, load_scenario, run_scenario
-from ..text.typography import typeset
 from .markdown import parser
 from .outcome import describe
 
@@ -34,7 +35,9 @@ def failing_examples(game: Any, rendered: Any) -> list[Finding]:
     return findings
 
 
-_LABEL = {"uk": "Перевірено рушієм гри", "en": "Checked by the game engine"}
+#: What an example states when its file has no `shows:`: the game's result. Where cards lie
+#: after a move is the story's to tell, or the file names those keys.
+RESULT_KEYS = ("scores", "winners", "over")
 
 
 def localised(value: Any, lang: str) -> str:
@@ -44,7 +47,7 @@ def localised(value: Any, lang: str) -> str:
 
 
 def outcome_sentences(data: dict, lang: str) -> list[str]:
-    """What the scenario's `expect:` asserts, as sentences a player reads in `lang` (see
+    """What the scenario's `expect:` asserts under the keys of its `shows:`, as sentences a player reads in `lang` (see
     forge/rulebook/outcome.py): card names, not ids; «гравець А», not keys. Empty when the file
     cannot be read again or asserts nothing that can be put in words."""
     path = data.get("_path")
@@ -55,7 +58,9 @@ def outcome_sentences(data: dict, lang: str) -> list[str]:
     except ScenarioError:
         return []
     names = {c.id: c.name for c in sc.game.cards} if sc.game is not None else {}
-    return describe(sc.data.get("expect") or {}, lang, names, sc.engine, sc.game)
+    shown = sc.data.get("shows", RESULT_KEYS)
+    expect = {k: v for k, v in (sc.data.get("expect") or {}).items() if k in shown}
+    return describe(expect, lang, names, sc.engine, sc.game)
 
 
 def scenario_flowables(conv, data: dict) -> list:
@@ -70,7 +75,5 @@ def scenario_flowables(conv, data: dict) -> list:
         out.extend(conv.nodes(SyntaxTreeNode(parser().parse(story)).children, 0, s.quote))
     sentences = outcome_sentences(data, lang)
     if sentences:
-        label = typeset(_LABEL.get(lang, _LABEL["en"]), lang)
-        out.append(conv.para(f"<i>{conv.text(label)}.</i> "
-                             + " ".join(conv.text(line) for line in sentences), s.small))
+        out.append(conv.para(" ".join(conv.text(line) for line in sentences), s.quote))
     return out

@@ -110,6 +110,8 @@ def schema(engine: Engine) -> Rec:
     fields["stop"] = (frozenset({"game"}), Rec({k: N for k in keys.stops})) if keys.stops \
         else frozenset({"game"})
     fields["expect"] = Rec({**COMMON_EXPECT, **keys.expect})
+    # `shows:` names the `expect:` keys a worked example states in print (forge/rulebook/scenarios.py)
+    fields["shows"] = [frozenset({**COMMON_EXPECT, **keys.expect})]
     return Rec(fields, required=("title", "story"))
 
 
