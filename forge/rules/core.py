@@ -47,7 +47,7 @@ Flow = Generator[Any, Any, _T]
 __all__ = ["Agent", "Chance", "Decision", "Engine", "EngineError", "IllegalAction",
            "InvariantViolation", "Match", "Offered", "Operation", "Option", "Param", "Prepared",
            "Requires", "Result", "Rolled", "SEAT_NAMES", "actions_from_json", "ScenarioKeys",
-           "Streams", "Violation", "chance_odds", "derive_seed", "operation", "operations_of",
+           "Streams", "View", "Violation", "chance_odds", "derive_seed", "operation", "operations_of",
            "play_game", "replay"]
 
 
@@ -361,7 +361,19 @@ class ScenarioKeys:
     stops: Mapping[str, str] = field(default_factory=dict)
 
 
-# ---------------------------------------------------------------------------------- errors, results
+# ---------------------------------------------------------------------------------- views, results
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may see (`Match.view`): agents read this, never the match's hidden zones.
+    The base holds the public facts every game has; an engine's view subclasses it with its own
+    fields (its seat's hand, the table, the sizes of hidden zones), naming cards by id."""
+
+    seat: int
+    players: int
+    #: The kind of the open decision (None once the game is over).
+    decision: str | None
+
 
 @dataclass(frozen=True, slots=True)
 class Result:
@@ -495,11 +507,12 @@ class Match:
         """What breaks a tie on score, compared after it (bigger wins); () for a shared win."""
         return ()
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> View:
         """What ``seat`` may see (agents read this, never the match's hidden zones). The base
-        shows public facts only: the seat, the player count, the open decision's kind."""
+        shows public facts only: the seat, the player count, the open decision's kind; an
+        engine returns its own `View` subclass."""
         d = self.decision
-        return {"seat": seat, "players": self.n, "decision": d.kind if d else None}
+        return View(seat, self.n, d.kind if d else None)
 
     def label(self, option: tuple) -> str:
         """A readable option, as scenarios write actions: ``verb arg ...``."""

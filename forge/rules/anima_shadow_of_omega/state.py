@@ -8,6 +8,7 @@ is defined under it: `State` (here) < `cards.Cards` (using cards and abilities) 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterator, NamedTuple, Sequence
 
 from .. import core
@@ -43,6 +44,65 @@ class Check(NamedTuple):
     seat: int
     total: int
     difficulty: int
+
+
+class GroupCard(NamedTuple):
+    """A character in a group, as every seat sees it."""
+
+    card: str
+    rotated: bool
+    asleep: bool
+
+
+class Decks(NamedTuple):
+    """The sizes of the decks (a seat never sees their order)."""
+
+    character: int
+    location: list[int]
+    event: int
+    bonus: int
+
+
+class Discards(NamedTuple):
+    """The discard piles, face up."""
+
+    character: list[str]
+    location: list[str]
+    event: list[str]
+    bonus: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class View(core.View):
+    """What a seat sees of Anima (`State.view`), cards named by id."""
+
+    turn: int
+    #: The phase under way (None between turns) and the seats' order this turn.
+    phase: str | None
+    order: list[int]
+    #: The seat's own hand, and its missions with the goals done on each.
+    hand: list[str]
+    missions: dict[str, int]
+    #: The final mission once revealed, and each seat's progress on it.
+    final: str | None
+    final_progress: list[int]
+    #: Per seat: its group, organisations, location (None: on the road), completed missions,
+    #: missions under way that are not secret, hand size, Strength, Speed, turns to skip,
+    #: whether it lost.
+    groups: list[list[GroupCard]]
+    organisations: list[list[str]]
+    at: list[str | None]
+    done: list[list[str]]
+    under_way: list[list[str]]
+    hand_sizes: list[int]
+    strength: list[int]
+    speed: list[int]
+    skip: list[int]
+    lost: list[bool]
+    #: The active locations: {location: its lead event, "hidden" when face down, None: none}.
+    locations: dict[str, str | None]
+    decks: Decks
+    discards: Discards
 
 
 class State(core.Match):
@@ -404,7 +464,7 @@ class State(core.Match):
             raise InvariantViolation("cards left in resolution between turns")
 
     # ------------------------------------------------------------------ descriptions
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> View:
         """What ``seat`` may see: its own hand and missions (with progress); everyone's groups,
         organisations, positions, completed missions and non-secret missions under way; hand
         sizes; the active locations with their face-up lead events (a face-down one is shown as
@@ -414,33 +474,30 @@ class State(core.Match):
 
         def public(m: int) -> bool:
             return self.gi[m] > 0 and not p.secret[m]
-        return {
-            "seat": seat, "turn": self.turn, "phase": PHASES[self.phase] if self.phase >= 0 else None,
-            "order": list(self.order),
-            "hand": [cid[h] for h in self.hand[seat]],
-            "missions": {cid[m]: self.gi[m] for m in self.missions[seat]},
-            "final": cid[self.final[0]] if self.final else None,
-            "final_progress": list(self.fgi),
-            "groups": [[{"card": cid[c], "rotated": self.rot[c], "asleep": self.asleep[c]} for c in g]
-                       for g in self.group],
-            "organisations": [[cid[o] for o in x] for x in self.org],
-            "at": [cid[L] if L >= 0 else None for L in self.loc],
-            "done": [[cid[m] for m in x] for x in self.done],
-            "under_way": [[cid[m] for m in self.missions[s] if public(m)] for s in range(self.n)],
-            "hand_sizes": [len(h) for h in self.hand],
-            "locations": {cid[L]: (cid[self.lead[L]] if L in self.lead_up else "hidden") if L in self.lead
-                          else None for L in self.active},
-            "decks": {"character": len(self.char_deck), "location": [len(d) for d in self.loc_decks],
-                      "event": len(self.event_deck), "bonus": len(self.bonus_deck)},
-            "discards": {"character": [cid[h] for h in self.char_discard],
-                         "location": [cid[h] for h in self.loc_discard],
-                         "event": [cid[h] for h in self.event_discard],
-                         "bonus": [cid[h] for h in self.bonus_discard]},
-            "strength": [self.strength(s) for s in range(self.n)],
-            "speed": [self.speed(s) for s in range(self.n)],
-            "skip": list(self.skip), "lost": list(self.lost),
-            "decision": self.decision.kind if self.decision else None,
-        }
+        return View(
+            seat=seat, players=self.n, decision=self.decision.kind if self.decision else None,
+            turn=self.turn, phase=PHASES[self.phase] if self.phase >= 0 else None,
+            order=list(self.order),
+            hand=[cid[h] for h in self.hand[seat]],
+            missions={cid[m]: self.gi[m] for m in self.missions[seat]},
+            final=cid[self.final[0]] if self.final else None,
+            final_progress=list(self.fgi),
+            groups=[[GroupCard(cid[c], self.rot[c], self.asleep[c]) for c in g] for g in self.group],
+            organisations=[[cid[o] for o in x] for x in self.org],
+            at=[cid[L] if L >= 0 else None for L in self.loc],
+            done=[[cid[m] for m in x] for x in self.done],
+            under_way=[[cid[m] for m in self.missions[s] if public(m)] for s in range(self.n)],
+            hand_sizes=[len(h) for h in self.hand],
+            strength=[self.strength(s) for s in range(self.n)],
+            speed=[self.speed(s) for s in range(self.n)],
+            skip=list(self.skip), lost=list(self.lost),
+            locations={cid[L]: (cid[self.lead[L]] if L in self.lead_up else "hidden")
+                       if L in self.lead else None for L in self.active},
+            decks=Decks(len(self.char_deck), [len(d) for d in self.loc_decks],
+                        len(self.event_deck), len(self.bonus_deck)),
+            discards=Discards([cid[h] for h in self.char_discard], [cid[h] for h in self.loc_discard],
+                              [cid[h] for h in self.event_discard],
+                              [cid[h] for h in self.bonus_discard]))
 
     def label(self, option: tuple) -> str:
         """`play fire_lance veyla_moonweaver`, `go harrow_market`, `explore deck`, `attack B`,
