@@ -9,10 +9,11 @@ the chance events since the boundary come out as they did.
 
 Snapshots cost nothing until a match is first copied: that first copy replays the match from
 its seed (`Prepared.new`) and switches snapshots on for it (the attributes pickled at each
-boundary from then on); every later copy costs unpickling the snapshot, reading the states of
-the agents' random streams (`Streams.copy`) and the turn so far, stepped again without checking
-the invariants the original checked. A copy leaves snapshots off (a search plays copies out),
-but starts from its original's snapshot, so copying a copy costs the turns it has played since.
+boundary from then on); every later copy costs unpickling the snapshot and the turn so far,
+stepped again without checking the invariants the original checked. A copy leaves snapshots off
+(a search plays copies out), but starts from its original's snapshot, so copying a copy costs
+the turns it has played since. A copy's agents get random streams of their own
+(`Streams.branch`), not copies of the original's.
 
 What is copied, and how: the attributes are pickled at the boundary and unpickled for each
 copy (one C call rebuilds them all, nested lists, dicts, sets, Counters, an engine's own records
@@ -53,8 +54,8 @@ def copy(m: Match) -> Match:
     d.update((k, m.__dict__[k]) for k in m.SHARED)
     d.update(pickle.loads(attrs))
     c.p = m.p
-    c.streams = m.streams.copy(game)       # the agents' as they are now, not at the boundary
-    c.rng = c.streams.game
+    c.rng = stream(game)
+    c.streams = m.streams.branch(c.rng, len(m.actions))
     c.actions = m.actions[:mark]
     c._snap, c._snapping, c._checking = m._snap, False, False
     c.begin(c.resume())
@@ -73,7 +74,7 @@ def _replayed(m: Match) -> Match:
     c._snap, c._snapping, c._checking = (), True, False
     _step(c, m.actions)
     c._checking = True
-    c.streams.agents = [stream(r.getstate()) for r in m.streams.agents]
+    c.streams = c.streams.branch(c.rng, len(m.actions))
     m._snap, m._snapping = c._snap, True
     c._snapping = False
     return c

@@ -1,9 +1,11 @@
-"""Seeded random streams (`Streams`) and their copies, which `Match.copy` takes.
+"""Seeded random streams (`Streams`), and the streams of a copy of a match (`Streams.branch`).
 
-Copying a stream means reading its state (`random.Random.getstate` builds 625 ints) and setting
-it on a new one: most of what a copy of a match costs. A copy's agent streams are therefore set
-only when first asked for, from the states read when it was copied (a search that gives its
-copies new streams never asks).
+A copy (`Match.copy`) carries on the game's stream exactly (its chance events come out as the
+original's would), and gets agent streams of its own: new ones, seeded from the point of the
+copy and made only when first asked for. Copying the original's agent streams would mean
+reading their states (`random.Random.getstate` builds 625 ints a stream): a third of what a
+Love Formula copy cost. A search gives its copies streams of its own anyway, and who plays a
+copy on, with what streams, is the caller's choice, as with the original.
 """
 from __future__ import annotations
 
@@ -31,26 +33,25 @@ class Streams:
     """Seeded random streams: one for the game (chance), one per agent (their own choices), so an
     agent that thinks more or less never changes the cards the others see."""
 
-    #: A copy's agent streams until they are made: their states when it was copied.
-    _agent_states: list[tuple[Any, ...]]
+    #: A copy's streams until its agents' are made: the point it was copied at.
+    _point: int
 
     def __init__(self, seed: int, seats: int):
-        self.seed = seed
+        self.seed, self.seats = seed, seats
         self.game = random.Random(derive_seed(seed, "game"))
         self.agents = [random.Random(derive_seed(seed, "agent", s)) for s in range(seats)]
 
-    def copy(self, game: tuple[Any, ...]) -> Streams:
-        """Streams for a copy of a match: the game's in the state ``game``, the agents' in the
-        states these are in now."""
+    def branch(self, game: random.Random, point: int) -> Streams:
+        """The streams of a copy taken at ``point`` (the length of the replay log): ``game``,
+        the copy's game stream, and new agent streams, made when first asked for."""
         c = Streams.__new__(Streams)
-        c.seed, c.game = self.seed, stream(game)
-        agents = self.__dict__.get("agents")     # a copy's copy reuses the states not yet used
-        c._agent_states = self._agent_states if agents is None else [r.getstate() for r in agents]
+        c.seed, c.seats, c.game, c._point = self.seed, self.seats, game, point
         return c
 
     def __getattr__(self, name: str) -> list[random.Random]:
-        """Called only for an attribute not set: the ``agents`` of a copy, made once."""
-        if name != "agents" or "_agent_states" not in self.__dict__:
+        """Called only for an attribute not set: the ``agents`` of a copy's streams, made once."""
+        if name != "agents" or "_point" not in self.__dict__:
             raise AttributeError(name)
-        self.agents = [*map(stream, self._agent_states)]
+        self.agents = [random.Random(derive_seed(self.seed, "agent", s, "copy", self._point))
+                       for s in range(self.seats)]
         return self.agents
