@@ -482,8 +482,9 @@ class Match:
     def invariants(self) -> None:
         """The game's own invariants; raise InvariantViolation."""
 
-    def stats(self) -> dict:
-        """This game's figures for the engine's `tally`/`statistics` hooks (simulate)."""
+    def stats(self) -> Any:
+        """This game's figures for simulate: the engine's own record, which its `tally` hook
+        turns into counts that add up (an engine without `tally` returns the counts, a dict)."""
         return {}
 
     def scores(self) -> list[int]:
@@ -824,7 +825,7 @@ class Engine:
     #: ``check_data(game) -> findings`` certain from the card data alone (`forge check`).
     check_data: Callable[[Any], Iterable[Any]] | None = None
     #: ``tally(prepared, match.stats()) -> counts`` that add up over games.
-    tally: Callable[[Any, dict], dict] | None = None
+    tally: Callable[[Any, Any], dict] | None = None
     #: ``statistics(prepared, totals, games) -> dict``: figures and report ``lines`` from the
     #: games' stats (or tallies) added up.
     statistics: Callable[[Any, dict, int], dict] | None = None

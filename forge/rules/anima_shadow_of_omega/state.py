@@ -73,6 +73,31 @@ class Discards(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
+class GameStats:
+    """One game's figures (`State.stats`), which `statistics.tally` turns into counts; each
+    {card id: count} holds only the cards it counted."""
+
+    turns: int
+    capped: bool
+    winner: int
+    #: {mission: the turn it was done}; the final mission drawn (None: none).
+    missions: dict[str, int]
+    final: str | None
+    #: Per monster: fights and its wins; per location: explorations; {"location:reward": count}.
+    fights: dict[str, int]
+    monster_wins: dict[str, int]
+    explored: dict[str, int]
+    rewards: dict[str, int]
+    #: Per character: offered, dealt, kept; per organisation: joined; per character: died.
+    offered: dict[str, int]
+    dealt: dict[str, int]
+    kept: dict[str, int]
+    joined: dict[str, int]
+    died: dict[str, int]
+    alarms: int
+
+
+@dataclass(frozen=True, slots=True)
 class View(core.View):
     """What a seat sees of Anima (`State.view`), cards named by id."""
 
@@ -372,25 +397,22 @@ class State(core.Match):
     def tiebreak(self, seat: int) -> tuple:
         return (self.fgi[seat] + sum(self.gi[m] for m in self.missions[seat]),)
 
-    def stats(self) -> dict:
+    def stats(self) -> GameStats:
         """This game's figures for `statistics.tally`."""
         p = self.p
         ids = p.def_ids
-        return {
-            "turns": self.turn, "capped": self.capped, "winner": self.winner,
-            "missions": {ids[d]: t for d, t in self.st_mission_turn.items()},
-            "final": ids[p.dix[self.final[0]]] if self.final else None,
-            "fights": {ids[d]: k for d, k in enumerate(self.st_fights) if k},
-            "monster_wins": {ids[d]: k for d, k in enumerate(self.st_mwins) if k},
-            "explored": {ids[d]: k for d, k in enumerate(self.st_explored) if k},
-            "rewards": {f"{ids[d]}:{REWARDS[k]}": v for (d, k), v in self.st_reward.items()},
-            "offered": {ids[d]: k for d, k in enumerate(self.st_offered) if k},
-            "dealt": {ids[d]: k for d, k in enumerate(self.st_dealt) if k},
-            "kept": {ids[d]: k for d, k in enumerate(self.st_kept) if k},
-            "joined": {ids[d]: k for d, k in enumerate(self.st_joined) if k},
-            "died": {ids[d]: k for d, k in enumerate(self.st_died) if k},
-            "alarms": self.st_alarms,
-        }
+
+        def counts(per_def: list[int]) -> dict[str, int]:
+            return {ids[d]: k for d, k in enumerate(per_def) if k}
+        return GameStats(
+            turns=self.turn, capped=self.capped, winner=self.winner,
+            missions={ids[d]: t for d, t in self.st_mission_turn.items()},
+            final=ids[p.dix[self.final[0]]] if self.final else None,
+            fights=counts(self.st_fights), monster_wins=counts(self.st_mwins),
+            explored=counts(self.st_explored),
+            rewards={f"{ids[d]}:{REWARDS[k]}": v for (d, k), v in self.st_reward.items()},
+            offered=counts(self.st_offered), dealt=counts(self.st_dealt), kept=counts(self.st_kept),
+            joined=counts(self.st_joined), died=counts(self.st_died), alarms=self.st_alarms)
 
     # ------------------------------------------------------------------ invariants
     def zones(self) -> Iterator[tuple[str, list[int]]]:

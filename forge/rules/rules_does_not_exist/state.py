@@ -14,6 +14,20 @@ from .tables import (CLASS, LIMIT, MAX_MERCS, MERC, MONSTER, NUMERIC_FX, PLAYERS
 
 
 @dataclass(frozen=True, slots=True)
+class GameStats:
+    """One game's figures (`State.stats`), which `statistics.tally` turns into counts."""
+
+    turns: int
+    capped: bool
+    resets: int
+    #: Times each monster (by id) was invited, and satisfied.
+    invited: dict[str, int]
+    satisfied: dict[str, int]
+    #: The Class of each winner ("" for none).
+    winner_classes: list[str]
+
+
+@dataclass(frozen=True, slots=True)
 class View(core.View):
     """What a seat sees of the rave game (`State.view`), cards named by id."""
 
@@ -217,14 +231,14 @@ class State(core.Match):
     def _finish(self) -> None:
         self.finish(turns=self.turns, capped=self.capped)
 
-    def stats(self) -> dict:
+    def stats(self) -> GameStats:
         """This game's figures for `simulate` (see `statistics`)."""
         p = self.p
         w = self.result.winners if self.result else []
-        return {"turns": self.turns, "capped": self.capped, "resets": self.resets,
-                "invited": {p.def_ids[d]: k for d, k in self.invited.items()},
-                "satisfied": {p.def_ids[d]: k for d, k in self.satisfied.items()},
-                "winner_classes": [p.cid[self.cls[s][0]] if self.cls[s] else "" for s in w]}
+        return GameStats(turns=self.turns, capped=self.capped, resets=self.resets,
+                         invited={p.def_ids[d]: k for d, k in self.invited.items()},
+                         satisfied={p.def_ids[d]: k for d, k in self.satisfied.items()},
+                         winner_classes=[p.cid[self.cls[s][0]] if self.cls[s] else "" for s in w])
 
     # ------------------------------------------------------------------ invariants
     def zones(self) -> Iterator[tuple[str, list[int]]]:
