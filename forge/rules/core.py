@@ -47,8 +47,8 @@ Flow = Generator[Any, Any, _T]
 __all__ = ["Agent", "Chance", "Decision", "Engine", "EngineError", "IllegalAction",
            "InvariantViolation", "Match", "Offered", "Operation", "Option", "Param", "Prepared",
            "Requires", "Result", "Rolled", "SEAT_NAMES", "actions_from_json", "ScenarioKeys",
-           "Streams", "View", "Violation", "chance_odds", "derive_seed", "operation", "operations_of",
-           "play_game", "replay"]
+           "Streams", "View", "Violation", "chance_odds", "derive_seed", "operation",
+           "operations_of", "play_game", "replay"]
 
 
 class Decision:

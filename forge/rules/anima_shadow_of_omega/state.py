@@ -504,7 +504,8 @@ class State(core.Match):
             missions={cid[m]: self.gi[m] for m in self.missions[seat]},
             final=cid[self.final[0]] if self.final else None,
             final_progress=list(self.fgi),
-            groups=[[GroupCard(cid[c], self.rot[c], self.asleep[c]) for c in g] for g in self.group],
+            groups=[[GroupCard(cid[c], self.rot[c], self.asleep[c]) for c in g]
+                    for g in self.group],
             organisations=[[cid[o] for o in x] for x in self.org],
             at=[cid[L] if L >= 0 else None for L in self.loc],
             done=[[cid[m] for m in x] for x in self.done],
@@ -517,7 +518,8 @@ class State(core.Match):
                        if L in self.lead else None for L in self.active},
             decks=Decks(len(self.char_deck), [len(d) for d in self.loc_decks],
                         len(self.event_deck), len(self.bonus_deck)),
-            discards=Discards([cid[h] for h in self.char_discard], [cid[h] for h in self.loc_discard],
+            discards=Discards([cid[h] for h in self.char_discard],
+                              [cid[h] for h in self.loc_discard],
                               [cid[h] for h in self.event_discard],
                               [cid[h] for h in self.bonus_discard]))
 
