@@ -347,11 +347,14 @@ class ScenarioKeys:
 
 # ---------------------------------------------------------------------------------- views, results
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class View:
     """What one seat may see (`Match.view`): agents read this, never the match's hidden zones.
     The base holds the public facts every game has; an engine's view subclasses it with its own
-    fields (its seat's hand, the table, the sizes of hidden zones), naming cards by id."""
+    fields (its seat's hand, the table, the sizes of hidden zones), naming cards by id. Not
+    frozen: a view is made afresh for each call (an agent that changes it changes only its own),
+    and a frozen one costs 1.4 µs more to make, a tenth of a rave game with sensible agents,
+    which read a view at every decision."""
 
     seat: int
     players: int

@@ -97,7 +97,7 @@ class GameStats:
     alarms: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class View(core.View):
     """What a seat sees of Anima (`State.view`), cards named by id."""
 

@@ -47,7 +47,7 @@ class GoalView(NamedTuple):
     vp: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class View(BaseView):
     """What a seat sees of Love Formula (`State.view`), cards named by id."""
 

@@ -27,7 +27,7 @@ class GameStats:
     winner_classes: list[str]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class View(core.View):
     """What a seat sees of the rave game (`State.view`), cards named by id."""
 

@@ -38,7 +38,7 @@ class HighCardPrepared(Prepared):
         return m
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HighCardView(View):
     """What a seat sees (the base's seat, players and decision, then the game's own fields)."""
 
