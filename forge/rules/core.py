@@ -353,8 +353,8 @@ class View:
     The base holds the public facts every game has; an engine's view subclasses it with its own
     fields (its seat's hand, the table, the sizes of hidden zones), naming cards by id. Not
     frozen: a view is made afresh for each call (an agent that changes it changes only its own),
-    and a frozen one costs 1.4 µs more to make (the rave game's sensible agent reads a view at
-    every decision: its games took 10 % longer with frozen views, 2 % more than with dicts now)."""
+    and a frozen one costs 1.4 µs more to make (an agent may read a view at every decision: one
+    built-in game's took 10 % longer with frozen views, 2 % more than with dicts now)."""
 
     seat: int
     players: int
