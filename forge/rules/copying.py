@@ -1,8 +1,8 @@
 """Copies of a match in progress (`Match.copy`), for a search to branch from.
 
-A match's flow is a generator, and generators cannot be copied; but at a turn boundary (the
-checkpoint kind the engine names in ``Match.BOUNDARY``) the whole position lives in the match's
-attributes, and the engine's `Match.resume` starts a flow that carries on from there. So a copy
+A match's flow is a generator, and generators cannot be copied; but at a boundary (the
+checkpoint kind the engine names in ``Match.BOUNDARY``, or wherever it calls `Match.boundary`)
+the whole position lives in the match's attributes, and the engine's `Match.resume` starts a flow that carries on from there. So a copy
 is: the attributes as they were at the last boundary (a snapshot), a resumed flow, and the
 choices made since the boundary stepped again. The game's random stream is in the snapshot, so
 the chance events since the boundary come out as they did.

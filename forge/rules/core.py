@@ -427,7 +427,8 @@ class Match:
     #: The prepared tables the match plays with (an engine sets it, and narrows its type).
     p: Prepared | None = None
     #: The checkpoint kind at which `resume` can carry the flow on (a turn's end), for `copy`;
-    #: None: every copy replays the match from its seed.
+    #: None: every copy replays the match from its seed, unless the engine marks its own
+    #: points with `boundary`.
     BOUNDARY: ClassVar[str | None] = None
     #: Attributes a copy shares with its original: read-only tables (``p`` always is).
     SHARED: ClassVar[tuple[str, ...]] = ()
@@ -461,9 +462,9 @@ class Match:
         self.played: list[tuple[int, int]] = []
         self._gen: Flow[Any] | None = None
         self._script: dict[str, list] = {}
-        #: The last `BOUNDARY` snapshot (`copying`); () while there is none.
+        #: The last boundary's snapshot (`copying`); () while there is none.
         self._snap: tuple = ()
-        #: Take a snapshot at each `BOUNDARY` (on once the match has been copied).
+        #: Take a snapshot at each boundary (on once the match has been copied).
         self._snapping = False
         #: Check invariants; off while a copy passes again through states its original checked.
         self._checking = True
@@ -513,8 +514,8 @@ class Match:
         return tuple((name, tuple(cards)) for name, cards in self.zones())
 
     def resume(self) -> Flow[Any]:
-        """The flow from a `BOUNDARY` checkpoint on, read from the attributes alone (what
-        `copy` starts a copy with). Needed only when `BOUNDARY` is set."""
+        """The flow from a `boundary` on, read from the attributes alone (what `copy` starts a
+        copy with). Needed only when the flow has boundaries."""
         raise NotImplementedError
         yield
 
@@ -639,9 +640,16 @@ class Match:
         ``stop:`` at it. While ``auto`` is on nothing is yielded, so no generator is made: it
         gives ``()``, which ``yield from`` passes at once."""
         self.reached[kind] += 1
-        if self._snapping and kind == self.BOUNDARY:
-            self._snap = copying.snapshot(self)
+        if kind == self.BOUNDARY:
+            self.boundary()
         return () if self.auto else self._pause(kind)
+
+    def boundary(self) -> None:
+        """Mark a point of the flow where the whole position is in the attributes, so that
+        `resume` carries on from it: a copy starts from the last one (`copying`). Each `BOUNDARY`
+        checkpoint is one; an engine whose flow can resume elsewhere calls it there."""
+        if self._snapping:
+            self._snap = copying.snapshot(self)
 
     @staticmethod
     def _pause(kind: str) -> Flow[None]:

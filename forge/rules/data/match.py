@@ -66,6 +66,8 @@ class RulesPrepared(Prepared):
 
 class RulesMatch(Match):
     p: RulesPrepared
+    #: The compiled rules: read-only, shared by a copy.
+    SHARED = ("r",)
 
     def __init__(self, p: RulesPrepared, players: int, seed: int, log: bool = False):
         super().__init__(players, seed, log)
@@ -88,9 +90,20 @@ class RulesMatch(Match):
         self.entered: dict[tuple[str, int], dict[int, int]] = {}
         self.capped = False
         self.dealt = False
+        #: Where the flow stands, per nesting depth of its blocks (`flow`): what `resume` reads.
+        self.at: list[Any] = []
 
     # ------------------------------------------------------------------ the flow
     def flow(self) -> Flow[None]:
+        return self._to_the_end(resume=False)
+
+    def resume(self) -> Flow[None]:
+        """From the start of the step under way (each step is a `boundary`), by ``at``."""
+        return self._to_the_end(resume=True)
+
+    def _to_the_end(self, resume: bool) -> Flow[None]:
+        """The setup (unless done) and the flow (from its start, or resumed) to the game's end:
+        an end condition or the cap (`GameOver`)."""
         r = self.r
         try:
             if not self.dealt:
@@ -104,7 +117,7 @@ class RulesMatch(Match):
                     f(self, 0, -1)
                 self.dealt = True
             assert r.flow is not None
-            yield from r.flow(self)
+            yield from r.flow(self, resume)
         except GameOver as over:
             self.capped = over.capped
         self.finish(turns=self.turn, capped=self.capped)
