@@ -37,6 +37,10 @@ _KEEP = frozenset({"p", "_gen", "decision", "_snap", "_snapping", "_checking", "
                    "streams", "rng"})
 
 
+#: True while `_replayed` makes its match, which takes snapshots from its start (`Match.__init__`).
+replaying = False
+
+
 def snapshot(m: Match) -> tuple:
     """(length of the replay log, the attributes pickled, the game stream's state) of ``m``."""
     skip = _KEEP.union(m.SHARED)
@@ -70,8 +74,13 @@ def _replayed(m: Match) -> Match:
     if m.p is None:
         raise EngineError(f"{type(m).__name__} cannot be copied: it has no prepared tables to "
                           f"start again from")
-    c = m.p.new(m.n, m.seed, log=m.log is not None)
-    c._snap, c._snapping, c._checking = (), True, False
+    global replaying
+    replaying = True            # a boundary passed before `new` returns is kept too
+    try:
+        c = m.p.new(m.n, m.seed, log=m.log is not None)
+    finally:
+        replaying = False
+    c._checking = False
     _step(c, m.actions)
     c._checking = True
     c.streams = c.streams.branch(c.rng, len(m.actions))

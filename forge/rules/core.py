@@ -464,8 +464,9 @@ class Match:
         self._script: dict[str, list] = {}
         #: The last boundary's snapshot (`copying`); () while there is none.
         self._snap: tuple = ()
-        #: Take a snapshot at each boundary (on once the match has been copied).
-        self._snapping = False
+        #: Take a snapshot at each boundary (on once the match has been copied, and in the
+        #: replay that copies it).
+        self._snapping = copying.replaying
         #: Check invariants; off while a copy passes again through states its original checked.
         self._checking = True
 

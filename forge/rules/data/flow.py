@@ -3,8 +3,9 @@ functions ``f(m, resume)``, and the legal options of a step generated from its a
 
 Where the flow stands lives in the match (``m.at``: per nesting depth, the index of the part of
 a sequence under way, a loop's count, an each_player's first seat and index), and each step
-and simultaneous choice starts at a `boundary`: so a copy carries on from the last step's start
-(``f(m, True)`` follows ``m.at`` down to it) instead of replaying the game."""
+and simultaneous choice, its options made (``m.offered``), is a `boundary`: so a copy carries on
+from the last step's decision (``f(m, True)`` follows ``m.at`` down to it) instead of replaying
+the game."""
 from __future__ import annotations
 
 from typing import Any, Callable, Iterator
@@ -168,11 +169,12 @@ class FlowBlocks(Effects):
         by_name = {a.name: a for a in self.steps[name]}
 
         def step(m: Any, resume: bool = False) -> Iterator:
-            m.boundary()
             s = m.cur
-            opts = offer(m, s)
+            opts = m.offered if resume else offer(m, s)
             if not opts:
                 return
+            m.offered = opts
+            m.boundary()
             got = yield from m.ask(name, s, opts)
             yield from m.act(by_name[got[0]], s, got)
         return step
@@ -188,9 +190,11 @@ class FlowBlocks(Effects):
         by_name = {a.name: a for a in self.steps[name]}
 
         def together(m: Any, resume: bool = False) -> Iterator:
-            m.boundary()
             seats = list(range(m.n))
-            got = yield from m.ask_all(name, seats, [offer(m, s) for s in seats])
+            opts = m.offered if resume else [offer(m, s) for s in seats]
+            m.offered = opts
+            m.boundary()
+            got = yield from m.ask_all(name, seats, opts)
             chosen = [(s, o) for s, o in zip(seats, got) if o is not None]
             if aside is not None:
                 for s, o in chosen:

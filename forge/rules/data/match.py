@@ -92,13 +92,15 @@ class RulesMatch(Match):
         self.dealt = False
         #: Where the flow stands, per nesting depth of its blocks (`flow`): what `resume` reads.
         self.at: list[Any] = []
+        #: The options of the step under way, made before its `boundary` (`flow`).
+        self.offered: list = []
 
     # ------------------------------------------------------------------ the flow
     def flow(self) -> Flow[None]:
         return self._to_the_end(resume=False)
 
     def resume(self) -> Flow[None]:
-        """From the start of the step under way (each step is a `boundary`), by ``at``."""
+        """From the decision of the step under way (each step's is a `boundary`), by ``at``."""
         return self._to_the_end(resume=True)
 
     def _to_the_end(self, resume: bool) -> Flow[None]:
