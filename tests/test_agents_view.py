@@ -15,6 +15,7 @@ For Love Formula's `greedy`, the rave game's `sensible` and Anima's `pursuer` ag
 from __future__ import annotations
 
 import random
+from dataclasses import astuple, is_dataclass
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ import pytest
 from forge.model import load_game
 from forge.rules import anima_shadow_of_omega as anima, love_formula as lf, rules_does_not_exist as rave
 from forge.rules.agents import random_agent
-from forge.rules.core import play_game, replay
+from forge.rules.core import View, play_game, replay
 
 ROOT = Path(__file__).resolve().parents[1] / "cards"
 
@@ -48,7 +49,7 @@ class _ViewOnly:
         self.p = match.p
         self._match = match
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> View:
         return self._match.view(seat)
 
 
@@ -162,6 +163,8 @@ def _hidden_hands(m, seat: int) -> set[str]:
 
 def _strings(x) -> set[str]:
     """Every string in a view: values, list items and dict keys, at any depth."""
+    if is_dataclass(x):
+        return _strings(astuple(x))
     if isinstance(x, str):
         return {x}
     if isinstance(x, dict):
@@ -315,14 +318,14 @@ def test_rave_view_shows_the_public_facts_the_agent_needs(rave_game):
     prep = rave.prepare(rave_game, {"souls_to_win": 7})
     m = prep.new(3, 2)
     v = m.view(1)
-    assert v["souls_to_win"] == 7
-    assert [len(b) for b in v["lineup_boosts"]] == [len(x) for x in v["lineups"]]
+    assert v.souls_to_win == 7
+    assert [len(b) for b in v.lineup_boosts] == [len(x) for x in v.lineups]
     merc = next(h for h in range(prep.n) if prep.type[h] == rave.MERC and prep.fx[h]["boost"])
     card = m.hand[0][0]
     m.hand[0].remove(card)
     m.line[0].append(card)
     m.boost[card] = prep.fx[merc]["boost"]
-    assert m.view(2)["lineup_boosts"][0] == [prep.fx[merc]["boost"]]
+    assert m.view(2).lineup_boosts[0] == [prep.fx[merc]["boost"]]
 
 
 def test_hidden_vp_cards_stay_hidden_in_the_view(lf_game):
@@ -342,12 +345,12 @@ def test_hidden_vp_cards_stay_hidden_in_the_view(lf_game):
         i, owner = won[0]
         other = (owner + 1) % 3
         assert not m.goal_open[i]
-        assert m.view(owner)["banked"][owner] == m.banked[owner]
-        assert m.view(other)["banked"][owner] == m.banked[owner] - m.goal_value[i]
-        assert m.view(owner)["goals"][i]["vp"] == m.goal_value[i]
-        assert m.view(other)["goals"][i]["vp"] is None
+        assert m.view(owner).banked[owner] == m.banked[owner]
+        assert m.view(other).banked[owner] == m.banked[owner] - m.goal_value[i]
+        assert m.view(owner).goals[i].vp == m.goal_value[i]
+        assert m.view(other).goals[i].vp is None
         break
     else:
         pytest.fail("no goal was won in 40 seeded games")
     same = lf.prepare(lf_game, {"goals_variant": "same", "goals_same_value": 5}, ("base", "goals")).new(3, 1)
-    assert all(g["vp"] == 5 for g in same.view(0)["goals"])
+    assert all(g.vp == 5 for g in same.view(0).goals)

@@ -1,6 +1,7 @@
 """`Match.copy()`: a copy taken at any decision, played on with the same choices as its
-original, goes through the same states to the same result, for every built-in engine and the
-example plugin engine; and a copy shares no mutable state with its original."""
+original, goes through the same states to the same result, for every built-in engine (the rules
+engine through the example games whose rules are data) and the example plugin engine; and a copy shares no mutable state with its original (its game stream is
+in the original's state, its agents' streams are its own)."""
 from __future__ import annotations
 
 import random
@@ -15,6 +16,9 @@ from forge.rules.agents import random_agent
 from forge.rules.core import play_game
 
 PLUGIN = ROOT / "tests" / "plugin_game"
+#: The example games played by the rules engine (rules as data).
+RULES_GAMES = ("chumaky", "skydachka", "smakolyky")
+ENGINES = (*GAMES, *RULES_GAMES, "high_card")
 PLAYERS = {"anima_shadow_of_omega": 3, "high_card": 2}
 SEEDS = {"anima_shadow_of_omega": (1, 2, 3), "high_card": tuple(range(12))}
 
@@ -28,6 +32,9 @@ def _prepared(game_id: str):
             sys.path.remove(str(PLUGIN))
         game, _ = load_game(PLUGIN / "cards" / "high_card")
         return high_card_engine.ENGINE.prepare(game, {"tricks": 3, "hand": 3}, None)
+    if game_id in RULES_GAMES:
+        game, _ = load_game(ROOT / "examples" / "cards" / game_id)
+        return get_engine("rules").prepare(game, {})
     game, _ = load_game(CARDS / game_id)
     return get_engine(game_id).prepare(game, {})
 
@@ -37,7 +44,7 @@ def _choose(m) -> tuple:
     return tuple(random_agent(m, s, o, m.streams.agents[s]) for s, o in zip(d.seats, d.options))
 
 
-@pytest.mark.parametrize("game_id", [*GAMES, "high_card"])
+@pytest.mark.parametrize("game_id", ENGINES)
 def test_copy_and_continue_equals_the_original(game_id):
     prep = _prepared(game_id)
     n = PLAYERS.get(game_id, 4)
@@ -62,7 +69,7 @@ def test_copy_and_continue_equals_the_original(game_id):
             assert c.decision is None and c.result == m.result and c.actions == m.actions
 
 
-@pytest.mark.parametrize("game_id", [*GAMES, "high_card"])
+@pytest.mark.parametrize("game_id", ENGINES)
 def test_a_copy_shares_no_mutable_state(game_id):
     prep = _prepared(game_id)
     n = PLAYERS.get(game_id, 4)
@@ -74,7 +81,8 @@ def test_a_copy_shares_no_mutable_state(game_id):
         before, actions = m.state_digest(), list(m.actions)
         streams = [r.getstate() for r in (m.streams.game, *m.streams.agents)]
         c = m.copy()
-        assert [r.getstate() for r in (c.streams.game, *c.streams.agents)] == streams
+        assert c.streams.game.getstate() == streams[0]      # the agents get streams of their own
+        assert len(c.streams.agents) == n and c.streams.agents[0] is not m.streams.agents[0]
         for _, cards in c.zones():           # every zone emptied, every stream drawn, in the copy
             cards.clear()
         for r in (c.streams.game, *c.streams.agents):

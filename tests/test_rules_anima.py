@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -113,14 +114,14 @@ def test_options_are_typed_and_made_once(prep):
 def test_view_hides_hidden_information(prep):
     m = prep.new(3, 4)
     v = m.view(0)
-    assert "hand" in v and "hands" not in v
-    assert v["hand_sizes"] == [len(h) for h in m.hand]
-    assert set(v["missions"]) == {m.p.cid[x] for x in m.missions[0]}
+    assert v.hand == [m.p.cid[h] for h in m.hand[0]] and not hasattr(v, "hands")
+    assert v.hand_sizes == [len(h) for h in m.hand]
+    assert set(v.missions) == {m.p.cid[x] for x in m.missions[0]}
     others = {m.p.cid[x] for s in (1, 2) for x in m.missions[s]}
-    assert not others & set(map(str, json.dumps(v).split('"')))
+    plain = json.dumps(asdict(v))      # plain data
+    assert not others & set(plain.split('"'))
     # the starting locations' events are face down
-    assert list(v["locations"].values()).count("hidden") == len(m.lead) - len(m.lead_up)
-    assert json.dumps(v)      # plain data
+    assert list(v.locations.values()).count("hidden") == len(m.lead) - len(m.lead_up)
 
 
 def test_operations_match_the_manifest(game):

@@ -172,12 +172,12 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others(game):
     m = prepared(game, ("base", "goals")).new(4, 3)
     m.step(tuple(opts[0] for opts in m.decision.options))
     v = m.view(1)
-    assert v["hand"] == [m.p.cid[h] for h in m.hand[1]]
-    assert v["pack"] == [m.p.cid[h] for h in m.pack[1]]
-    assert v["hand_sizes"] == [len(h) for h in m.hand]
+    assert v.hand == [m.p.cid[h] for h in m.hand[1]]
+    assert v.pack == [m.p.cid[h] for h in m.pack[1]]
+    assert v.hand_sizes == [len(h) for h in m.hand]
     text = repr(v)
     for s in (0, 2, 3):            # nothing of another seat's pack or picks is in the view
         hidden = {m.p.cid[h] for h in m.pack[s] + m.picked[s]} - {m.p.cid[h] for h in
                                                                    m.pack[1] + m.picked[1]}
         assert not any(f"'{cid}'" in text for cid in hidden)
-    assert all(g["vp"] is None for g in v["goals"])     # standard variant: VP cards face down
+    assert all(g.vp is None for g in v.goals)     # standard variant: VP cards face down

@@ -193,9 +193,9 @@ def test_report_pdf_prints_the_designers_figures_in_its_language(game, tmp_path)
 def test_view_hides_other_hands(prep):
     m = prep.new(3, 1)
     v = m.view(0)
-    assert "hand" in v and len(v["hand_sizes"]) == 3
-    assert all(isinstance(x, str) for x in v["hand"])
-    assert "hands" not in v
+    assert len(v.hand_sizes) == 3
+    assert v.hand == [m.p.cid[h] for h in m.hand[0]]
+    assert not hasattr(v, "hands")
 
 
 def test_check_data_unbeatable_monster(tmp_path):

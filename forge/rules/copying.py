@@ -1,17 +1,19 @@
 """Copies of a match in progress (`Match.copy`), for a search to branch from.
 
-A match's flow is a generator, and generators cannot be copied; but at a turn boundary (the
-checkpoint kind the engine names in ``Match.BOUNDARY``) the whole position lives in the match's
-attributes, and the engine's `Match.resume` starts a flow that carries on from there. So a copy
+A match's flow is a generator, and generators cannot be copied; but at a boundary (the
+checkpoint kind the engine names in ``Match.BOUNDARY``, or wherever it calls `Match.boundary`)
+the whole position lives in the match's attributes, and the engine's `Match.resume` starts a flow that carries on from there. So a copy
 is: the attributes as they were at the last boundary (a snapshot), a resumed flow, and the
 choices made since the boundary stepped again. The game's random stream is in the snapshot, so
 the chance events since the boundary come out as they did.
 
 Snapshots cost nothing until a match is first copied: that first copy replays the match from
 its seed (`Prepared.new`) and switches snapshots on for it (the attributes pickled at each
-boundary from then on); every later copy costs unpickling the snapshot, copying the agents'
-random streams and the turn so far. A copy leaves snapshots off (a search plays copies out), but starts from its
-original's snapshot, so copying a copy costs the turns it has played since.
+boundary from then on); every later copy costs unpickling the snapshot and the turn so far,
+stepped again without checking the invariants the original checked. A copy leaves snapshots off
+(a search plays copies out), but starts from its original's snapshot, so copying a copy costs
+the turns it has played since. A copy's agents get random streams of their own
+(`Streams.branch`), not copies of the original's.
 
 What is copied, and how: the attributes are pickled at the boundary and unpickled for each
 copy (one C call rebuilds them all, nested lists, dicts, sets, Counters, an engine's own records
@@ -21,29 +23,22 @@ attributes an engine lists in ``Match.SHARED`` (read-only tables) are shared, no
 """
 from __future__ import annotations
 
-import copy as _copy
 import pickle
-import random
 from typing import TYPE_CHECKING
 
 from ..errors import EngineError, IllegalAction
+from .streams import stream
 
 if TYPE_CHECKING:
     from .core import Match
 
 #: Never copied: the prepared tables, the driving state (rebuilt by a copy), the snapshot.
-_KEEP = frozenset({"p", "_gen", "decision", "_snap", "_snapping", "actions", "streams", "rng"})
+_KEEP = frozenset({"p", "_gen", "decision", "_snap", "_snapping", "_checking", "actions",
+                   "streams", "rng"})
 
 
-def _stream(state: tuple) -> random.Random:
-    r = random.Random.__new__(random.Random)       # not Random(): that seeds from the OS first
-    r.setstate(state)
-    return r
-
-
-def _agents(m: Match) -> list[random.Random]:
-    """Copies of ``m``'s agent streams (in the states they are in now, not at the boundary)."""
-    return [_stream(r.getstate()) for r in m.streams.agents]
+#: True while `_replayed` makes its match, which takes snapshots from its start (`Match.__init__`).
+replaying = False
 
 
 def snapshot(m: Match) -> tuple:
@@ -57,19 +52,19 @@ def copy(m: Match) -> Match:
     """An exact, independent copy of ``m`` (see the module's docstring)."""
     if not m._snap:
         return _replayed(m)
-    mark, attrs, game_state = m._snap
+    mark, attrs, game = m._snap
     c = type(m).__new__(type(m))
     d = c.__dict__
     d.update((k, m.__dict__[k]) for k in m.SHARED)
     d.update(pickle.loads(attrs))
     c.p = m.p
-    c.streams = streams = _copy.copy(m.streams)
-    streams.game = c.rng = _stream(game_state)
-    streams.agents = _agents(m)
+    c.rng = stream(game)
+    c.streams = m.streams.branch(c.rng, len(m.actions))
     c.actions = m.actions[:mark]
-    c._snap, c._snapping = m._snap, False
+    c._snap, c._snapping, c._checking = m._snap, False, False
     c.begin(c.resume())
     _step(c, m.actions)
+    c._checking = True
     return c
 
 
@@ -79,10 +74,16 @@ def _replayed(m: Match) -> Match:
     if m.p is None:
         raise EngineError(f"{type(m).__name__} cannot be copied: it has no prepared tables to "
                           f"start again from")
-    c = m.p.new(m.n, m.seed, log=m.log is not None)
-    c._snap, c._snapping = (), True
+    global replaying
+    replaying = True            # a boundary passed before `new` returns is kept too
+    try:
+        c = m.p.new(m.n, m.seed, log=m.log is not None)
+    finally:
+        replaying = False
+    c._checking = False
     _step(c, m.actions)
-    c.streams.agents = _agents(m)
+    c._checking = True
+    c.streams = c.streams.branch(c.rng, len(m.actions))
     m._snap, m._snapping = c._snap, True
     c._snapping = False
     return c

@@ -8,6 +8,7 @@ is defined under it: `State` (here) < `cards.Cards` (using cards and abilities) 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterator, NamedTuple, Sequence
 
 from .. import core
@@ -43,6 +44,104 @@ class Check(NamedTuple):
     seat: int
     total: int
     difficulty: int
+
+
+class GroupCard(NamedTuple):
+    """A character in a group, as every seat sees it."""
+
+    card: str
+    rotated: bool
+    asleep: bool
+
+
+class Decks(NamedTuple):
+    """The sizes of the decks (a seat never sees their order)."""
+
+    character: int
+    location: list[int]
+    event: int
+    bonus: int
+
+
+class Discards(NamedTuple):
+    """The discard piles, face up."""
+
+    character: list[str]
+    location: list[str]
+    event: list[str]
+    bonus: list[str]
+
+
+class Trade(NamedTuple):
+    """A trade under way as the table sees it (`State.trading`): the seat offering, its
+    partner, the cards each has put in so far, by id."""
+
+    offerer: int
+    partner: int
+    offered: list[str]
+    answer: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """One game's figures (`State.stats`), which `statistics.tally` turns into counts; each
+    {card id: count} holds only the cards it counted."""
+
+    turns: int
+    capped: bool
+    winner: int
+    #: {mission: the turn it was done}; the final mission drawn (None: none).
+    missions: dict[str, int]
+    final: str | None
+    #: Per monster: fights and its wins; per location: explorations; {"location:reward": count}.
+    fights: dict[str, int]
+    monster_wins: dict[str, int]
+    explored: dict[str, int]
+    rewards: dict[str, int]
+    #: Per character: offered, dealt, kept; per organisation: joined; per character: died.
+    offered: dict[str, int]
+    dealt: dict[str, int]
+    kept: dict[str, int]
+    joined: dict[str, int]
+    died: dict[str, int]
+    alarms: int
+
+
+@dataclass(slots=True)
+class View(core.View):
+    """What a seat sees of Anima (`State.view`), cards named by id."""
+
+    turn: int
+    #: The phase under way (None between turns) and the seats' order this turn.
+    phase: str | None
+    order: list[int]
+    #: The seat's own hand, and its missions with the goals done on each.
+    hand: list[str]
+    missions: dict[str, int]
+    #: The final mission once revealed, and each seat's progress on it.
+    final: str | None
+    final_progress: list[int]
+    #: Per seat: its group, organisations, location (None: on the road), completed missions,
+    #: missions under way that are not secret, hand size, Strength, Speed, turns to skip,
+    #: whether it lost.
+    groups: list[list[GroupCard]]
+    organisations: list[list[str]]
+    at: list[str | None]
+    done: list[list[str]]
+    under_way: list[list[str]]
+    hand_sizes: list[int]
+    strength: list[int]
+    speed: list[int]
+    skip: list[int]
+    lost: list[bool]
+    #: The active locations: {location: its lead event, "hidden" when face down, None: none}.
+    locations: dict[str, str | None]
+    decks: Decks
+    discards: Discards
+    #: The trade under way (None: none), and the trades the seat in its interaction step has
+    #: proposed to each seat so far (a seat may be asked `TRADE_OFFERS` times).
+    trade: Trade | None
+    proposed: list[int]
 
 
 class State(core.Match):
@@ -321,25 +420,22 @@ class State(core.Match):
     def tiebreak(self, seat: int) -> tuple:
         return (self.fgi[seat] + sum(self.gi[m] for m in self.missions[seat]),)
 
-    def stats(self) -> dict:
+    def stats(self) -> GameStats:
         """This game's figures for `statistics.tally`."""
         p = self.p
         ids = p.def_ids
-        return {
-            "turns": self.turn, "capped": self.capped, "winner": self.winner,
-            "missions": {ids[d]: t for d, t in self.st_mission_turn.items()},
-            "final": ids[p.dix[self.final[0]]] if self.final else None,
-            "fights": {ids[d]: k for d, k in enumerate(self.st_fights) if k},
-            "monster_wins": {ids[d]: k for d, k in enumerate(self.st_mwins) if k},
-            "explored": {ids[d]: k for d, k in enumerate(self.st_explored) if k},
-            "rewards": {f"{ids[d]}:{REWARDS[k]}": v for (d, k), v in self.st_reward.items()},
-            "offered": {ids[d]: k for d, k in enumerate(self.st_offered) if k},
-            "dealt": {ids[d]: k for d, k in enumerate(self.st_dealt) if k},
-            "kept": {ids[d]: k for d, k in enumerate(self.st_kept) if k},
-            "joined": {ids[d]: k for d, k in enumerate(self.st_joined) if k},
-            "died": {ids[d]: k for d, k in enumerate(self.st_died) if k},
-            "alarms": self.st_alarms,
-        }
+
+        def counts(per_def: list[int]) -> dict[str, int]:
+            return {ids[d]: k for d, k in enumerate(per_def) if k}
+        return GameStats(
+            turns=self.turn, capped=self.capped, winner=self.winner,
+            missions={ids[d]: t for d, t in self.st_mission_turn.items()},
+            final=ids[p.dix[self.final[0]]] if self.final else None,
+            fights=counts(self.st_fights), monster_wins=counts(self.st_mwins),
+            explored=counts(self.st_explored),
+            rewards={f"{ids[d]}:{REWARDS[k]}": v for (d, k), v in self.st_reward.items()},
+            offered=counts(self.st_offered), dealt=counts(self.st_dealt), kept=counts(self.st_kept),
+            joined=counts(self.st_joined), died=counts(self.st_died), alarms=self.st_alarms)
 
     # ------------------------------------------------------------------ invariants
     def zones(self) -> Iterator[tuple[str, list[int]]]:
@@ -413,7 +509,7 @@ class State(core.Match):
             raise InvariantViolation("cards left in resolution between turns")
 
     # ------------------------------------------------------------------ descriptions
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> View:
         """What ``seat`` may see: its own hand and missions (with progress); everyone's groups,
         organisations, positions, completed missions and non-secret missions under way; hand
         sizes; the active locations with their face-up lead events (a face-down one is shown as
@@ -423,33 +519,35 @@ class State(core.Match):
 
         def public(m: int) -> bool:
             return self.gi[m] > 0 and not p.secret[m]
-        return {
-            "seat": seat, "turn": self.turn, "phase": PHASES[self.phase] if self.phase >= 0 else None,
-            "order": list(self.order),
-            "hand": [cid[h] for h in self.hand[seat]],
-            "missions": {cid[m]: self.gi[m] for m in self.missions[seat]},
-            "final": cid[self.final[0]] if self.final else None,
-            "final_progress": list(self.fgi),
-            "groups": [[{"card": cid[c], "rotated": self.rot[c], "asleep": self.asleep[c]} for c in g]
-                       for g in self.group],
-            "organisations": [[cid[o] for o in x] for x in self.org],
-            "at": [cid[L] if L >= 0 else None for L in self.loc],
-            "done": [[cid[m] for m in x] for x in self.done],
-            "under_way": [[cid[m] for m in self.missions[s] if public(m)] for s in range(self.n)],
-            "hand_sizes": [len(h) for h in self.hand],
-            "locations": {cid[L]: (cid[self.lead[L]] if L in self.lead_up else "hidden") if L in self.lead
-                          else None for L in self.active},
-            "decks": {"character": len(self.char_deck), "location": [len(d) for d in self.loc_decks],
-                      "event": len(self.event_deck), "bonus": len(self.bonus_deck)},
-            "discards": {"character": [cid[h] for h in self.char_discard],
-                         "location": [cid[h] for h in self.loc_discard],
-                         "event": [cid[h] for h in self.event_discard],
-                         "bonus": [cid[h] for h in self.bonus_discard]},
-            "strength": [self.strength(s) for s in range(self.n)],
-            "speed": [self.speed(s) for s in range(self.n)],
-            "skip": list(self.skip), "lost": list(self.lost),
-            "decision": self.decision.kind if self.decision else None,
-        }
+        return View(
+            seat=seat, players=self.n, decision=self.decision.kind if self.decision else None,
+            turn=self.turn, phase=PHASES[self.phase] if self.phase >= 0 else None,
+            order=list(self.order),
+            hand=[cid[h] for h in self.hand[seat]],
+            missions={cid[m]: self.gi[m] for m in self.missions[seat]},
+            final=cid[self.final[0]] if self.final else None,
+            final_progress=list(self.fgi),
+            groups=[[GroupCard(cid[c], self.rot[c], self.asleep[c]) for c in g]
+                    for g in self.group],
+            organisations=[[cid[o] for o in x] for x in self.org],
+            at=[cid[L] if L >= 0 else None for L in self.loc],
+            done=[[cid[m] for m in x] for x in self.done],
+            under_way=[[cid[m] for m in self.missions[s] if public(m)] for s in range(self.n)],
+            hand_sizes=[len(h) for h in self.hand],
+            strength=[self.strength(s) for s in range(self.n)],
+            speed=[self.speed(s) for s in range(self.n)],
+            skip=list(self.skip), lost=list(self.lost),
+            locations={cid[L]: (cid[self.lead[L]] if L in self.lead_up else "hidden")
+                       if L in self.lead else None for L in self.active},
+            decks=Decks(len(self.char_deck), [len(d) for d in self.loc_decks],
+                        len(self.event_deck), len(self.bonus_deck)),
+            discards=Discards([cid[h] for h in self.char_discard],
+                              [cid[h] for h in self.loc_discard],
+                              [cid[h] for h in self.event_discard],
+                              [cid[h] for h in self.bonus_discard]),
+            trade=Trade(tr[0], tr[1], [cid[h] for h in tr[2]], [cid[h] for h in tr[3]])
+            if (tr := self.trading) else None,
+            proposed=list(self.proposed))
 
     def label(self, option: tuple) -> str:
         """`play fire_lance veyla_moonweaver`, `go harrow_market`, `explore deck`, `attack B`,

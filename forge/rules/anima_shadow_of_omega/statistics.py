@@ -6,18 +6,19 @@ from __future__ import annotations
 
 from ..tally import spread
 from .report import report_lines
+from .state import GameStats
 from .tables import Tables
 
 
-def tally(prep: Tables, stats: dict) -> dict:
+def tally(prep: Tables, stats: GameStats) -> dict:
     """One game's `Match.stats()` as counts that add up over games (see `statistics`): its
     length as a histogram entry, each mission done as a count and the turn it was done."""
-    out = {key: stats[key] for key in ("fights", "monster_wins", "explored", "rewards", "offered",
-                                       "kept", "joined", "died", "dealt")}
-    out.update(turns={stats["turns"]: 1}, capped=int(stats["capped"]), alarms=stats["alarms"],
-               completed={k: 1 for k in stats["missions"]}, turn_sum=dict(stats["missions"]),
-               finals={stats["final"]: 1} if stats["final"] else {})
-    return out
+    return {"fights": stats.fights, "monster_wins": stats.monster_wins, "explored": stats.explored,
+            "rewards": stats.rewards, "offered": stats.offered, "kept": stats.kept,
+            "joined": stats.joined, "died": stats.died, "dealt": stats.dealt,
+            "turns": {stats.turns: 1}, "capped": int(stats.capped), "alarms": stats.alarms,
+            "completed": {k: 1 for k in stats.missions}, "turn_sum": dict(stats.missions),
+            "finals": {stats.final: 1} if stats.final else {}}
 
 
 def statistics(prep: Tables, totals: dict, games: int) -> dict:

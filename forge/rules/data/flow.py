@@ -1,5 +1,11 @@
 """The flow: blocks of rounds, turns, steps and simultaneous choices compiled to generator
-functions ``f(m)``, and the legal options of a step generated from its actions."""
+functions ``f(m, resume)``, and the legal options of a step generated from its actions.
+
+Where the flow stands lives in the match (``m.at``: per nesting depth, the index of the part of
+a sequence under way, a loop's count, an each_player's first seat and index), and each step
+and simultaneous choice, its options made (``m.offered``), is a `boundary`: so a copy carries on
+from the last step's decision (``f(m, True)`` follows ``m.at`` down to it) instead of replaying
+the game."""
 from __future__ import annotations
 
 from typing import Any, Callable, Iterator
@@ -13,14 +19,22 @@ class FlowBlocks(Effects):
     """`flow:` blocks and the options of each step."""
 
     # ------------------------------------------------------------------ flow
-    def flow_block(self, data: Any, loc: tuple) -> Callable:
-        """A flow block compiled to a generator function ``f(m)``."""
+    def flow_block(self, data: Any, loc: tuple, depth: int = 0) -> Callable:
+        """A flow block at nesting ``depth`` compiled to a generator function ``f(m, resume)``
+        (``resume``: carry on from where ``m.at`` says, see the module's docstring)."""
         if isinstance(data, list):
-            parts = [self.flow_block(b, (*loc, i)) for i, b in enumerate(data)]
+            parts = [self.flow_block(b, (*loc, i), depth + 1) for i, b in enumerate(data)]
 
-            def seq(m: Any) -> Iterator:
-                for f in parts:
-                    yield from f(m)
+            def seq(m: Any, resume: bool = False) -> Iterator:
+                at = m.at
+                start = at[depth] if resume else 0
+                if not resume:
+                    at.append(0)
+                for i in range(start, len(parts)):
+                    at[depth] = i
+                    yield from parts[i](m, resume and i == start)
+                    del at[depth + 1:]
+                del at[depth:]
             return seq
         if not (isinstance(data, dict) and data):
             self.error(loc, "a flow block is a mapping: step, together, do, turns, rounds, "
@@ -51,14 +65,14 @@ class FlowBlocks(Effects):
         if kind == "do":
             body, gen = self.block(arg, (*loc, kind))
 
-            def do(m: Any) -> Iterator:
+            def do(m: Any, resume: bool = False) -> Iterator:
                 if gen:
                     yield from body(m, m.cur, -1)
                 else:
                     body(m, m.cur, -1)
                 m.check_end(m.cur)
             return do
-        inner = self.flow_block(arg, (*loc, kind))
+        inner = self.flow_block(arg, (*loc, kind), depth + 1)
         count = until = None
         if "count" in data:
             count = self.number(data["count"], (*loc, "count"), 0, MAX_REPEAT)
@@ -70,37 +84,52 @@ class FlowBlocks(Effects):
                 self.error((*loc, "until"), "this loop never ends: its condition is always false")
             self.has_end = True
         if kind == "each_player":
-            def each_player(m: Any) -> Iterator:
-                first = m.cur
-                for i in range(m.n):
-                    m.cur = (first + i * m.dir) % m.n
-                    yield from inner(m)
+            def each_player(m: Any, resume: bool = False) -> Iterator:
+                at = m.at
+                first, start = at[depth] if resume else (m.cur, 0)
+                if not resume:
+                    at.append(None)
+                for i in range(start, m.n):
+                    at[depth] = (first, i)
+                    back = resume and i == start      # m.cur is already this player's, or moved
+                    if not back:
+                        m.cur = (first + i * m.dir) % m.n
+                    yield from inner(m, back)
+                    del at[depth + 1:]
+                del at[depth:]
                 m.cur = first
             return each_player
 
         expiry = self.expiry
 
-        def loop(m: Any) -> Iterator:
-            i = 0
-            while count is None or i < count:
-                if until is not None and until(m, m.cur, -1):
-                    return
-                i += 1
-                m.work_step()
+        def loop(m: Any, resume: bool = False) -> Iterator:
+            at = m.at
+            i = at[depth] if resume else 0     # resumed: inside the i-th pass, already counted
+            if not resume:
+                at.append(0)
+            while resume or count is None or i < count:
+                if not resume:
+                    if until is not None and until(m, m.cur, -1):
+                        break
+                    i += 1
+                    at[depth] = i
+                    m.work_step()
+                    if kind == "turns":
+                        m.turn += 1
+                    elif kind == "rounds":
+                        m.round += 1
+                yield from inner(m, resume)
+                resume = False
+                del at[depth + 1:]
                 if kind == "turns":
-                    m.turn += 1
-                    yield from inner(m)
                     m.cur = (m.cur + m.dir * (1 + m.skips)) % m.n
                     m.skips = 0
                     yield from m.checkpoint("turn")
                 elif kind == "rounds":
-                    m.round += 1
-                    yield from inner(m)
                     if expiry:
                         m.expire()
                     yield from m.checkpoint("round")
-                else:
-                    yield from inner(m)
+            del at[depth:]
         return loop
 
     def options(self, acts: list[Action]) -> Callable:
@@ -139,11 +168,13 @@ class FlowBlocks(Effects):
         offer = self.options(self.steps[name])
         by_name = {a.name: a for a in self.steps[name]}
 
-        def step(m: Any) -> Iterator:
+        def step(m: Any, resume: bool = False) -> Iterator:
             s = m.cur
-            opts = offer(m, s)
+            opts = m.offered if resume else offer(m, s)
             if not opts:
                 return
+            m.offered = opts
+            m.boundary()
             got = yield from m.ask(name, s, opts)
             yield from m.act(by_name[got[0]], s, got)
         return step
@@ -158,9 +189,12 @@ class FlowBlocks(Effects):
         offer = self.options(self.steps[name])
         by_name = {a.name: a for a in self.steps[name]}
 
-        def together(m: Any) -> Iterator:
+        def together(m: Any, resume: bool = False) -> Iterator:
             seats = list(range(m.n))
-            got = yield from m.ask_all(name, seats, [offer(m, s) for s in seats])
+            opts = m.offered if resume else [offer(m, s) for s in seats]
+            m.offered = opts
+            m.boundary()
+            got = yield from m.ask_all(name, seats, opts)
             chosen = [(s, o) for s, o in zip(seats, got) if o is not None]
             if aside is not None:
                 for s, o in chosen:
@@ -178,7 +212,7 @@ class FlowBlocks(Effects):
         return together
 
 
-def _nothing(m: Any) -> Iterator:
+def _nothing(m: Any, resume: bool = False) -> Iterator:
     return
     yield
 

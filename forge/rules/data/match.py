@@ -2,10 +2,11 @@
 setup and flow (`compile.Rules`) run as the core's generator flow."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence, TypeAlias
 
 from ...errors import EngineError
-from ..core import SEAT_NAMES, Flow, InvariantViolation, Match, Prepared
+from ..core import SEAT_NAMES, Flow, InvariantViolation, Match, Prepared, View
 from .base import MAX_VALUE, Action, GameOver
 from .compile import Rules
 
@@ -14,6 +15,24 @@ def _bounded(v: int) -> int:
     """A score within the counters' bounds: an expression may multiply its way past any number
     a report can average."""
     return max(-MAX_VALUE, min(MAX_VALUE, v))
+
+
+#: A zone as a seat sees it: its cards by id, or only how many it holds (hidden from the seat).
+Seen: TypeAlias = list[str] | int
+
+
+@dataclass(slots=True)
+class RulesView(View):
+    """What a seat sees of a game whose rules are data. Zones and counters are the designer's
+    (named in rules.yaml), so they are mappings by name: a player's zone or counter maps to one
+    entry per seat."""
+
+    #: The seat whose turn it is, the direction of play (1 clockwise, -1 reversed), the round.
+    turn: int
+    direction: int
+    round: int
+    zones: dict[str, Seen | list[Seen]]
+    counters: dict[str, int | str | list[int | str]]
 
 
 class RulesPrepared(Prepared):
@@ -47,6 +66,8 @@ class RulesPrepared(Prepared):
 
 class RulesMatch(Match):
     p: RulesPrepared
+    #: The compiled rules: read-only, shared by a copy.
+    SHARED = ("r",)
 
     def __init__(self, p: RulesPrepared, players: int, seed: int, log: bool = False):
         super().__init__(players, seed, log)
@@ -69,9 +90,22 @@ class RulesMatch(Match):
         self.entered: dict[tuple[str, int], dict[int, int]] = {}
         self.capped = False
         self.dealt = False
+        #: Where the flow stands, per nesting depth of its blocks (`flow`): what `resume` reads.
+        self.at: list[Any] = []
+        #: The options of the step under way, made before its `boundary` (`flow`).
+        self.offered: list = []
 
     # ------------------------------------------------------------------ the flow
     def flow(self) -> Flow[None]:
+        return self._to_the_end(resume=False)
+
+    def resume(self) -> Flow[None]:
+        """From the decision of the step under way (each step's is a `boundary`), by ``at``."""
+        return self._to_the_end(resume=True)
+
+    def _to_the_end(self, resume: bool) -> Flow[None]:
+        """The setup (unless done) and the flow (from its start, or resumed) to the game's end:
+        an end condition or the cap (`GameOver`)."""
         r = self.r
         try:
             if not self.dealt:
@@ -85,7 +119,7 @@ class RulesMatch(Match):
                     f(self, 0, -1)
                 self.dealt = True
             assert r.flow is not None
-            yield from r.flow(self)
+            yield from r.flow(self, resume)
         except GameOver as over:
             self.capped = over.capped
         self.finish(turns=self.turn, capped=self.capped)
@@ -173,21 +207,25 @@ class RulesMatch(Match):
     def tiebreak(self, seat: int) -> tuple:
         return tuple(_bounded(f(self, seat, -1)) for f in self.r.tiebreak)
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> RulesView:
+        """Public zones' cards, the seat's own cards in owner-only zones, and every hidden
+        zone's size; every counter (counters are public)."""
         cid = self.p.cid
-        out: dict = {"seat": seat, "turn": self.cur, "direction": self.dir}
+        zones: dict[str, Seen | list[Seen]] = {}
         for z in self.r.zone_list:
             if z.per_player:
-                lists = self.pz[z.index]
-                out[z.name] = [[cid[h] for h in zl] if z.visibility == "public"
-                               or (z.visibility == "owner" and s == seat) else len(zl)
-                               for s, zl in enumerate(lists)]
+                zones[z.name] = [[cid[h] for h in zl] if z.visibility == "public"
+                                 or (z.visibility == "owner" and s == seat) else len(zl)
+                                 for s, zl in enumerate(self.pz[z.index])]
             else:
                 zl = self.gz[z.index]
-                out[z.name] = [cid[h] for h in zl] if z.visibility == "public" else len(zl)
-        for c in self.r.counter_list:
-            out[c.name] = list(self.pc[c.index]) if c.per_player else self.gc[c.index]
-        return out
+                zones[z.name] = [cid[h] for h in zl] if z.visibility == "public" else len(zl)
+        counters: dict[str, int | str | list[int | str]] = {
+            c.name: list(self.pc[c.index]) if c.per_player else self.gc[c.index]
+            for c in self.r.counter_list}
+        d = self.decision
+        return RulesView(seat, self.n, d.kind if d else None, turn=self.cur, direction=self.dir,
+                         round=self.round, zones=zones, counters=counters)
 
     def label(self, option: tuple) -> str:
         if option[0] == "target":
@@ -204,4 +242,4 @@ class RulesMatch(Match):
         return {"turns": self.turn, "rounds": self.round, "capped": int(self.capped)}
 
 
-__all__ = ["RulesMatch", "RulesPrepared"]
+__all__ = ["RulesMatch", "RulesPrepared", "RulesView", "Seen"]

@@ -14,11 +14,12 @@ shares.
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Sequence
 
 from ..agents import Agent, random_agent
 from .actions import Action, OnCard, Onto
 from .flow import Match
+from .state import View
 from .tables import CONN, OBST, PAIR, PREP, Tables
 
 
@@ -36,9 +37,9 @@ def _needs(p: Tables, mine: dict[str, list[str]]) -> dict[int, int]:
     return need
 
 
-def _wanted_in_hand(p: Tables, view: dict[str, Any]) -> set[int]:
+def _wanted_in_hand(p: Tables, view: View) -> set[int]:
     keys: set[int] = set()
-    for c in view["hand"] + view["picked"]:
+    for c in view.hand + view.picked:
         h = p.card_index[c]
         if p.type[h] == PAIR:
             keys |= p.req[h]
@@ -59,9 +60,9 @@ def _missing(p: Tables, pair: int, att: list[str]) -> int:
     return len(p.req[pair] - have)
 
 
-def _find_pair(view: dict[str, Any], seat: int, pid: str) -> tuple[int, list[str]]:
+def _find_pair(view: View, seat: int, pid: str) -> tuple[int, list[str]]:
     """(owner, attached ids) of the pair ``pid`` on the table, the seat's own pairs first."""
-    pairs = view["pairs"]
+    pairs = view.pairs
     if pid in pairs[seat]:
         return seat, pairs[seat][pid]
     for o, mine in enumerate(pairs):
@@ -75,50 +76,51 @@ def greedy_agent(match: Match, seat: int, options: Sequence[Action], rng: random
     typ, key = p.type, p.key
     first = options[0].verb
     best, best_score = options[0], -1e9
-    view: dict[str, Any] = {}       # read when an option needs the table (not for a pass)
+    view: View | None = None    # read once, when an option needs the table (not for a pass)
     wants: tuple[dict[int, int], set[int]] | None = None    # (`_needs`, `_wanted_in_hand`)
     for opt in options:
         v = opt.verb
         score = rng.random()          # random tie-break among equals
-        if not view and (v in ("attach", "move", "target") or
-                         ((v == "pick" or v == "play") and isinstance(opt, OnCard)
-                          and typ[opt.card] in (PREP, PAIR, OBST, CONN))):
-            view = match.view(seat)
         if (v == "pick" or v == "play") and isinstance(opt, OnCard):
             h = opt.card
             t = typ[h]
             if t == PREP:
+                view = view or match.view(seat)
                 if wants is None:
-                    wants = _needs(p, view["pairs"][seat]), _wanted_in_hand(p, view)
+                    wants = _needs(p, view.pairs[seat]), _wanted_in_hand(p, view)
                 score += _use(key[h], *wants)
             elif t == PAIR:
-                have = {key[p.card_index[u]] for u in view["unattached"][seat]}
+                view = view or match.view(seat)
+                have = {key[p.card_index[u]] for u in view.unattached[seat]}
                 score += 6 + 3 * len(p.req[h] & have)
             elif t == OBST:
-                pairs = view["pairs"]
+                view = view or match.view(seat)
+                pairs = view.pairs
                 score += 4 if any(pairs[o] for o in range(len(pairs)) if o != seat) else -5
             elif t == CONN:
-                score += 5 if view["pairs"][seat] else -5
+                view = view or match.view(seat)
+                score += 5 if view.pairs[seat] else -5
             elif p.is_job[h]:
                 score += 0.5 if v == "play" else 0
             else:
                 score += 2
         elif isinstance(opt, Onto):       # attach, move
+            view = view or match.view(seat)
             _, att = _find_pair(view, seat, p.cid[opt.pair])
             score += 30 - _missing(p, opt.pair, att)
         elif (v == "keep" or v == "drop") and isinstance(opt, OnCard):
             # the new preparation, or (drop) the unattached one of its kind that it would replace;
             # below any attachment
-            if not view:
-                view = match.view(seat)
+            view = view or match.view(seat)
             if wants is None:
-                wants = _needs(p, view["pairs"][seat]), _wanted_in_hand(p, view)
+                wants = _needs(p, view.pairs[seat]), _wanted_in_hand(p, view)
             h = opt.card
             if v == "drop":
                 ix, sub = p.card_index, p.sub
-                h = next((ix[c] for c in view["unattached"][seat] if sub[ix[c]] == sub[opt.card]), h)
+                h = next((ix[c] for c in view.unattached[seat] if sub[ix[c]] == sub[opt.card]), h)
             score += 10 + _use(key[h], *wants) / 10
         elif v == "target" and isinstance(opt, OnCard):
+            view = view or match.view(seat)
             owner, att = _find_pair(view, seat, p.cid[opt.card])
             if owner == seat:
                 score += 5 + len(att)

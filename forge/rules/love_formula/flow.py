@@ -121,7 +121,10 @@ class Match(Operations):
         self.begin(self._flow(phase, round_, draft))
 
     def resume(self) -> Flow[None]:
-        """After a turn: the round's other ``turns``, then on from there."""
+        """After a turn: the round's other ``turns``, then on from there. After a pick of a
+        draft (the only time cards are held as ``picked``): the draft's other picks, then on."""
+        if any(self.picked):
+            return self._flow(self.phase, 0, True, picking=True)
         return self._flow(self.phase, self.round, False, turns=True)
 
     def flow(self) -> Flow[None]:
@@ -131,13 +134,16 @@ class Match(Operations):
         return (yield from self._flow(0, 0, True))
 
     # ------------------------------------------------------------------ the game's flow
-    def _flow(self, phase: int, round_: int, draft: bool, turns: bool = False) -> Flow[None]:
+    def _flow(self, phase: int, round_: int, draft: bool, turns: bool = False,
+              picking: bool = False) -> Flow[None]:
         """From a play phase and round (0-based), after that phase's draft if ``draft``; with
-        ``turns``, that round goes on from its ``turns`` still to play."""
+        ``turns``, that round goes on from its ``turns`` still to play; with ``picking``, the
+        draft goes on from the packs in hand."""
         for ph in range(phase, 2):
             self.phase = ph
             if draft or ph > phase:
-                yield from self._draft(ph)
+                yield from self._draft(ph, deal=not picking)
+                picking = False
                 for s in range(self.n):
                     self.hand[s].extend(self.picked[s])
                     self.picked[s] = []
@@ -159,13 +165,16 @@ class Match(Operations):
                 yield from self.checkpoint("round_end")   # ... or after any round
         self._finish()
 
-    def _draft(self, ph: int) -> Flow[None]:
+    def _draft(self, ph: int, deal: bool = True) -> Flow[None]:
+        """Deal the packs (unless ``deal`` is off: a copy goes on from the packs in hand), then
+        pick and pass them on until they are empty. After each pick is a copy's `BOUNDARY`."""
         n = self.n
-        for s in range(n):
-            for _ in range(DRAFT):
-                h = self._draw_one()
-                if h >= 0:
-                    self.pack[s].append(h)
+        if deal:
+            for s in range(n):
+                for _ in range(DRAFT):
+                    h = self._draw_one()
+                    if h >= 0:
+                        self.pack[s].append(h)
         seats = tuple(range(n))
         shift = 1 if ph == 0 else -1   # clockwise to the left neighbour, then back
         pick = self.p.on_card["pick"]
@@ -178,6 +187,7 @@ class Match(Operations):
                     self.pack[s].remove(c.card)
                     self.picked[s].append(c.card)
             self.pack = [self.pack[(s - shift) % n] for s in seats]
+            yield from self.checkpoint("turn_end")
 
     def _playable(self, s: int) -> list[OnCard]:
         t, play = self.p.type, self.p.on_card["play"]

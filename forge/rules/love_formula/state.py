@@ -3,8 +3,9 @@ read it (attachments, locks, goals, scoring, invariants) and what a seat may see
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from ..core import SEAT_NAMES, EngineError, InvariantViolation, Match as BaseMatch
+from ..core import SEAT_NAMES, EngineError, InvariantViolation, Match as BaseMatch, View as BaseView
 from .tables import CHANCE, CONN, OBST, PAIR, PLAYERS, PREP, PREPARATION_VP, ROUNDS, Tables
 
 
@@ -34,6 +35,41 @@ class Mark:
     pair: int
     rounds: int
     seat: int
+
+
+class GoalView(NamedTuple):
+    """A goal on the table as a seat sees it."""
+
+    goal: str
+    #: The seats that won it.
+    claimed: list[int]
+    #: Its VP card's value; None while face down and not the seat's own.
+    vp: int | None
+
+
+@dataclass(slots=True)
+class View(BaseView):
+    """What a seat sees of Love Formula (`State.view`), cards named by id."""
+
+    phase: int
+    round: int
+    #: The seat's own hand, draft pack and picks.
+    hand: list[str]
+    pack: list[str]
+    picked: list[str]
+    #: Per seat: the size of its hand; its pairs ({pair: [attached cards]}); its unattached
+    #: preparations; its banked VP (less the face-down VP cards of goals others won).
+    hand_sizes: list[int]
+    pairs: list[dict[str, list[str]]]
+    unattached: list[list[str]]
+    banked: list[int]
+    discard: list[str]
+    #: The sizes of the deck and of the chance deck.
+    deck: int
+    chance_deck: int
+    goals: list[GoalView]
+    #: Heart tokens on cards.
+    tokens: dict[str, int]
 
 
 class State(BaseMatch):
@@ -338,7 +374,7 @@ class State(BaseMatch):
             return f"opponent {SEAT_NAMES[args[0]]}"
         return " ".join([verb] + [self.p.cid[a] for a in args])
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> View:
         """What ``seat`` sees: its own hand, draft pack and picks; everyone's table (pairs with
         their attached cards, unattached preparations, banked VP but for face-down VP cards won by
         others, claimed goals, heart tokens);
@@ -360,22 +396,20 @@ class State(BaseMatch):
                 for s in who:
                     if s != seat:
                         banked[s] -= self.goal_value[i]
-        return {
-            "seat": seat, "players": self.n, "phase": self.phase, "round": self.round,
-            "hand": [*map(name, hand)] if hand else [], "pack": [*map(name, pack)] if pack else [],
-            "picked": [*map(name, picked)] if picked else [],
-            "hand_sizes": [*map(len, self.hand)],
-            "pairs": pairs,
-            "unattached": [[*map(name, u)] if u else [] for u in self.unatt],
-            "banked": banked, "discard": [*map(name, self.discard)],
-            "deck": len(self.deck), "chance_deck": len(self.chance_deck),
-            "goals": [{"goal": cid[g], "claimed": self.goal_claimed[i][:],
-                       "vp": self.goal_value[i] if self.goal_open[i] or self.same_value
-                       or seat in self.goal_claimed[i] else None}
-                      for i, g in enumerate(self.goals)] if self.goals else [],
-            "tokens": {cid[h]: t for h, t in self.tokens.items()} if self.tokens else {},
-            "decision": self.decision.kind if self.decision else None,
-        }
+        return View(
+            seat=seat, players=self.n, decision=self.decision.kind if self.decision else None,
+            phase=self.phase, round=self.round,
+            hand=[*map(name, hand)] if hand else [], pack=[*map(name, pack)] if pack else [],
+            picked=[*map(name, picked)] if picked else [],
+            hand_sizes=[*map(len, self.hand)], pairs=pairs,
+            unattached=[[*map(name, u)] if u else [] for u in self.unatt],
+            banked=banked, discard=[*map(name, self.discard)],
+            deck=len(self.deck), chance_deck=len(self.chance_deck),
+            goals=[GoalView(cid[g], self.goal_claimed[i][:],
+                            self.goal_value[i] if self.goal_open[i] or self.same_value
+                            or seat in self.goal_claimed[i] else None)
+                   for i, g in enumerate(self.goals)] if self.goals else [],
+            tokens={cid[h]: t for h, t in self.tokens.items()} if self.tokens else {})
 
     def state_digest(self) -> tuple:
         """Everything that defines the position, for comparing two runs."""

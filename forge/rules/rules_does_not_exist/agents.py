@@ -33,6 +33,7 @@ from typing import Any, Sequence, TypeVar
 from ..agents import Agent, random_agent
 from .choices import (ACCEPT, BUY, DECLINE, DONE, END, HIRE, INVADE, INVITE, KEEP, LEAVE, PASS, PAY,
                       RAVE, REROLL, STAND, Call, Choice, Give, Offer, Pick, Target)
+from .state import View
 from .tables import (ESCAPE_AT, RESET_COST, SOULS_SOLO, CardTables, Strength,
                      lineup_strength)
 
@@ -46,10 +47,10 @@ class _Sight:
     __slots__ = ("p", "v", "ix", "s", "host", "expect", "souls", "win", "_cards", "_line",
                  "_extra")
 
-    def __init__(self, p: CardTables, v: dict, s: int):
+    def __init__(self, p: CardTables, v: View, s: int):
         self.p, self.v, self.ix, self.s = p, v, p.card_index, s
-        self.host, self.expect = v["host"], v["expectation"]
-        self.souls, self.win = v["souls"], v["souls_to_win"]
+        self.host, self.expect = v.host, v.expectation
+        self.souls, self.win = v.souls, v.souls_to_win
         self._cards: list[int] | None = None
         self._line: dict[int, list[int]] = {}
         self._extra: dict[int, list[tuple[int, int]]] = {}
@@ -59,7 +60,7 @@ class _Sight:
         """The seat's own cards: its hand and its inventory."""
         if self._cards is None:
             ix, v = self.ix, self.v
-            self._cards = [ix[c] for c in v["hand"]] + [ix[c] for c in v["inventories"][self.s]]
+            self._cards = [ix[c] for c in v.hand] + [ix[c] for c in v.inventories[self.s]]
         return self._cards
 
     def line(self, owner: int) -> list[int]:
@@ -67,7 +68,7 @@ class _Sight:
         got = self._line.get(owner)
         if got is None:
             ix = self.ix
-            got = self._line[owner] = [ix[c] for c in self.v["lineups"][owner]]
+            got = self._line[owner] = [ix[c] for c in self.v.lineups[owner]]
         return got
 
     def strength(self, owner: int, cards: Sequence[int], boosts: Sequence[int] = ()) -> Strength:
@@ -77,14 +78,14 @@ class _Sight:
         extra = self._extra.get(owner)
         if extra is None:
             ix, fx, v = self.ix, p.fx, self.v
-            extra = [g for c in v["classes"][owner] for g in fx[ix[c]]["genres"]] + \
-                    [g for c in v["mercenaries"][owner] for g in fx[ix[c]]["genres"]]
+            extra = [g for c in v.classes[owner] for g in fx[ix[c]]["genres"]] + \
+                    [g for c in v.mercenaries[owner] for g in fx[ix[c]]["genres"]]
             self._extra[owner] = extra
         return lineup_strength(p, cards, boosts, extra)
 
     def lineup(self, owner: int, more: Sequence[int] = ()) -> Strength:
         """Strength of ``owner``'s lineup on the table with ``more`` cards added."""
-        return self.strength(owner, self.line(owner) + list(more), self.v["lineup_boosts"][owner])
+        return self.strength(owner, self.line(owner) + list(more), self.v.lineup_boosts[owner])
 
 
 def _potential(t: _Sight, owner: int) -> int:
@@ -94,7 +95,7 @@ def _potential(t: _Sight, owner: int) -> int:
 
 def _rivals_best(t: _Sight, owner: int) -> Strength | None:
     """The strongest other lineup of this rave (None: only the expectation to beat)."""
-    keys = [t.lineup(o) for o in [t.host] + t.v["invaders"] if o != owner and t.line(o)]
+    keys = [t.lineup(o) for o in [t.host] + t.v.invaders if o != owner and t.line(o)]
     return max(keys) if keys else None
 
 
@@ -136,7 +137,7 @@ def _find(options: Sequence[Choice], verb: str) -> Choice | None:
 def _call(t: _Sight, calls: list[Call]) -> Call:
     """Ask the seat holding most cards, promising the monster's reward cards (with no monster,
     one card of its own)."""
-    sizes, invs, guest = t.v["hand_sizes"], t.v["inventories"], t.v["guest"]
+    sizes, invs, guest = t.v.hand_sizes, t.v.inventories, t.v.guest
     reward = t.p.rsounds[t.ix[guest[0]]] if guest else 1
     return max(calls, key=lambda o: (sizes[o.seat] + len(invs[o.seat]), o.promise <= reward,
                                      -abs(o.promise - reward), -o.seat))
@@ -158,8 +159,8 @@ def _lay(t: _Sight, s: int, owner: int, options: Sequence[Choice]) -> Choice:
         winning = [o for o in lays if _wins(t, owner, t.lineup(owner, [o.card]), target)]
         if winning:
             return _weakest(t.p, winning)
-        r = t.v["rescuer"]
-        if len(lays) <= 2 and s == t.host and r >= 0 and t.v["hand_sizes"][r] + len(t.v["inventories"][r]):
+        r, v = t.v.rescuer, t.v
+        if len(lays) <= 2 and s == t.host and r >= 0 and v.hand_sizes[r] + len(v.inventories[r]):
             return STAND        # two cards kept back: the Rescuer's promised share among them
         if s == owner or _potential(t, owner) > max(t.expect, target.bonus if target else 0):
             return max(lays, key=lambda o: (t.lineup(owner, [o.card]).bonus, -t.p.bonus[o.card]))
@@ -182,7 +183,7 @@ def _odds(t: _Sight) -> float:
     a monster: from its margin over the expectation, counting each face-down card under its
     Mercenaries at the mean printed Sound bonus (they are drawn blind) and a friend's help."""
     p, v = t.p, t.v
-    under = sum(v["under"].values())
+    under = sum(v.under.values())
     margin = t.strength(t.s, _without_weakest(t)).bonus + under * p.mean_bonus - t.expect
     if margin >= 4:
         return 0.9          # only an Invader with a stronger lineup can take it
@@ -216,7 +217,7 @@ def _worth(t: _Sight, monster: int, odds: float) -> float:
 def _hopeless(t: _Sight) -> bool:
     """A Reset leaves the seat with no cards: it gives up when a rival is one success from
     winning and would still lead it by more than two successes after it pays."""
-    s, souls, alive = t.s, t.souls, t.v["alive"]
+    s, souls, alive = t.s, t.souls, t.v.alive
     best = max((souls[o] for o in range(len(souls)) if o != s and alive[o]), default=0)
     return best + SOULS_SOLO >= t.win and best - (souls[s] - RESET_COST) > 2 * SOULS_SOLO
 
@@ -224,17 +225,17 @@ def _hopeless(t: _Sight) -> bool:
 def _shopping(t: _Sight, options: Sequence[Choice], cards_to_hire: int) -> Choice | None:
     """Buy a Class with souls to spare when it has none; hire with spare cards; else None."""
     s, v = t.s, t.v
-    if not v["classes"][s] and t.souls[s] >= 2 and t.souls[s] + 2 < t.win and _find(options, "buy"):
+    if not v.classes[s] and t.souls[s] >= 2 and t.souls[s] + 2 < t.win and _find(options, "buy"):
         return BUY
-    if len(v["mercenaries"][s]) < 2 and len(t.cards) >= cards_to_hire and _find(options, "hire"):
+    if len(v.mercenaries[s]) < 2 and len(t.cards) >= cards_to_hire and _find(options, "hire"):
         return HIRE
     return None
 
 
 def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) -> tuple:
     p = m.p
-    v = m.view(s)
-    kind = v["decision"] or ""
+    v: View = m.view(s)
+    kind = v.decision or ""
     # decided by the options and the printed cards alone
     if kind == "monster":
         t = _Sight(p, v, s)
@@ -274,7 +275,7 @@ def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) ->
         lays = _of(options, Pick, ("lay",))
         return lays[0] if lays else DONE
     if kind == "dismiss":
-        under = v["under"]
+        under = v.under
         return min(_of(options, Pick), key=lambda o: under[p.cid[o.card]])
     # decided by the table
     t = _Sight(p, v, s)
@@ -287,13 +288,13 @@ def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) ->
             odds = _odds(t)
             ix = p.card_index
             if any(p.level[ix[c]] <= t.expect and _worth(t, ix[c], odds) > 0
-                   for c in v["monsters"]):
+                   for c in v.monsters):
                 return INVITE
         if power <= t.expect:
             trades = _of(options, Target)
             if trades and power + 6 > t.expect:
                 # the seat holding most cards has most to choose a useful one from
-                sizes = v["hand_sizes"]
+                sizes = v.hand_sizes
                 return max(trades, key=lambda o: (sizes[o.seat], -o.seat))
             if _find(options, "pass"):
                 return PASS
@@ -307,10 +308,10 @@ def sensible_agent(m: Any, s: int, options: list[Choice], rng: random.Random) ->
         return _shopping(t, options, 6) or END
     if kind == "rave":
         h = t.host
-        invaders = v["invaders"]
+        invaders = v.invaders
         if s == h or s in invaders:
             return _lay(t, s, s, options)
-        if s == v["rescuer"]:
+        if s == v.rescuer:
             return _lay(t, s, h, options)
         if _find(options, "invade"):
             host = t.lineup(h).bonus if t.line(h) else 0

@@ -3,6 +3,7 @@ abilities, limits, drawing, lineup strength, the end, invariants, and what a sea
 `operations.Operations` adds the card operations, `flow.Match` the turn itself."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator
 
 from .. import core
@@ -10,6 +11,50 @@ from ..core import SEAT_NAMES, Flow, InvariantViolation
 from .tables import (CLASS, LIMIT, MAX_MERCS, MERC, MONSTER, NUMERIC_FX, PLAYERS, SOULS_SHARED,
                      SOULS_SOLO, SOUND,
                      CardTables, Rave, Strength, lineup_strength)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """One game's figures (`State.stats`), which `statistics.tally` turns into counts."""
+
+    turns: int
+    capped: bool
+    resets: int
+    #: Times each monster (by id) was invited, and satisfied.
+    invited: dict[str, int]
+    satisfied: dict[str, int]
+    #: The Class of each winner ("" for none).
+    winner_classes: list[str]
+
+
+@dataclass(slots=True)
+class View(core.View):
+    """What a seat sees of the rave game (`State.view`), cards named by id."""
+
+    #: This turn's Host (-1: none yet) and the expectation its rave must beat.
+    host: int
+    expectation: int
+    #: The seat's own hand, and the number of face-down cards under each of its Mercenaries.
+    hand: list[str]
+    under: dict[str, int]
+    #: Per seat: hand size, inventory, lineup, the boost a Mercenary gave each lineup card (in
+    #: lineup order), Classes, Mercenaries, souls, whether it is still in the game.
+    hand_sizes: list[int]
+    inventories: list[list[str]]
+    lineups: list[list[str]]
+    lineup_boosts: list[list[int]]
+    classes: list[list[str]]
+    mercenaries: list[list[str]]
+    souls: list[int]
+    alive: list[bool]
+    souls_to_win: int
+    #: The monster invited this turn, the friend who came to help (-1: none), the monster row.
+    guest: list[str]
+    rescuer: int
+    monsters: list[str]
+    invaders: list[int]
+    #: The Sound deck's size.
+    deck: int
 
 
 class State(core.Match):
@@ -189,14 +234,14 @@ class State(core.Match):
     def _finish(self) -> None:
         self.finish(turns=self.turns, capped=self.capped)
 
-    def stats(self) -> dict:
+    def stats(self) -> GameStats:
         """This game's figures for `simulate` (see `statistics`)."""
         p = self.p
         w = self.result.winners if self.result else []
-        return {"turns": self.turns, "capped": self.capped, "resets": self.resets,
-                "invited": {p.def_ids[d]: k for d, k in self.invited.items()},
-                "satisfied": {p.def_ids[d]: k for d, k in self.satisfied.items()},
-                "winner_classes": [p.cid[self.cls[s][0]] if self.cls[s] else "" for s in w]}
+        return GameStats(turns=self.turns, capped=self.capped, resets=self.resets,
+                         invited={p.def_ids[d]: k for d, k in self.invited.items()},
+                         satisfied={p.def_ids[d]: k for d, k in self.satisfied.items()},
+                         winner_classes=[p.cid[self.cls[s][0]] if self.cls[s] else "" for s in w])
 
     # ------------------------------------------------------------------ invariants
     def zones(self) -> Iterator[tuple[str, list[int]]]:
@@ -240,7 +285,7 @@ class State(core.Match):
                     raise InvariantViolation(f"seat {SEAT_NAMES[s]}: over its hand or inventory limit")
 
     # ------------------------------------------------------------------ descriptions
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int) -> View:
         """What ``seat`` may see: its own hand and the face-down count under its Mercenaries;
         everyone's lineups (with the boost a Mercenary gave each card tossed in, in lineup
         order), inventories, Classes, Mercenaries and souls (all face up); the others' hand
@@ -256,19 +301,16 @@ class State(core.Match):
             cls.append([*map(name, c)] if c else [])
             mercs.append([*map(name, r)] if r else [])
         mine = self.mercs[seat]
-        return {
-            "seat": seat, "host": self.host, "expectation": self.expect,
-            "hand": [*map(name, self.hand[seat])],
-            "under": {cid[m]: len(self.under[m]) for m in mine} if mine else {},
-            "hand_sizes": [*map(len, self.hand)],
-            "inventories": inv, "lineups": lines, "lineup_boosts": boosts,
-            "classes": cls, "mercenaries": mercs,
-            "souls": self.souls[:], "alive": self.alive[:], "souls_to_win": self.souls_to_win,
-            "guest": [*map(name, self.guest)] if self.guest else [], "rescuer": self.rescuer,
-            "monsters": [*map(name, self.monsters)],
-            "invaders": self.invaders[:], "deck": len(self.deck),
-            "decision": self.decision.kind if self.decision else None,
-        }
+        return View(
+            seat=seat, players=self.n, decision=self.decision.kind if self.decision else None,
+            host=self.host, expectation=self.expect,
+            hand=[*map(name, self.hand[seat])],
+            under={cid[m]: len(self.under[m]) for m in mine} if mine else {},
+            hand_sizes=[*map(len, self.hand)],
+            inventories=inv, lineups=lines, lineup_boosts=boosts, classes=cls, mercenaries=mercs,
+            souls=self.souls[:], alive=self.alive[:], souls_to_win=self.souls_to_win,
+            guest=[*map(name, self.guest)] if self.guest else [], rescuer=self.rescuer,
+            monsters=[*map(name, self.monsters)], invaders=self.invaders[:], deck=len(self.deck))
 
     # ------------------------------------------------------------------ descriptions
     def label(self, option: tuple) -> str:

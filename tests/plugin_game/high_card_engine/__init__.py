@@ -8,10 +8,11 @@ points if that player won the trick. Highest score wins; then the most cards lef
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from forge.rules.core import (Engine, Flow, Match, Option, Prepared, Requires, ScenarioKeys, SEAT_NAMES,
-                              InvariantViolation, operation, operations_of)
+                              InvariantViolation, View, operation, operations_of)
 from forge.rules.scenario import Card, Map, N, SetupContext
 
 
@@ -35,6 +36,16 @@ class HighCardPrepared(Prepared):
         if deal:
             m.begin()                            # flow() deals from the seed
         return m
+
+
+@dataclass(slots=True)
+class HighCardView(View):
+    """What a seat sees (the base's seat, players and decision, then the game's own fields)."""
+
+    hand: list[str]
+    points: list[int]
+    hand_sizes: list[int]
+    deck: int
 
 
 class HighCardMatch(Match):
@@ -133,9 +144,10 @@ class HighCardMatch(Match):
     def tiebreak(self, seat: int) -> tuple:
         return (len(self.hand[seat]),)
 
-    def view(self, seat: int) -> dict:
-        return {"hand": [self.p.cid[h] for h in self.hand[seat]], "points": list(self.points),
-                "hand_sizes": [len(h) for h in self.hand], "deck": len(self.deck)}
+    def view(self, seat: int) -> HighCardView:
+        return HighCardView(seat, self.n, self.decision.kind if self.decision else None,
+                            hand=[self.p.cid[h] for h in self.hand[seat]], points=list(self.points),
+                            hand_sizes=[len(h) for h in self.hand], deck=len(self.deck))
 
     def label(self, option: tuple) -> str:
         return f"{option[0]} {self.p.cid[option[1]]}"
