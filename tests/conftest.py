@@ -12,6 +12,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
+from unittest import mock
 
 import pytest
 
@@ -97,6 +98,12 @@ def forge_forked(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
         _forks = multiprocessing.get_context("forkserver")
         _forks.set_forkserver_preload(["conftest", *warm._MODULES, "forge.cli.warm",
                                        *(f"forge.cli.{module}" for module, _ in COMMANDS.values())])
+        # The server is a fresh interpreter that takes its sys.path from PYTHONPATH (Python 3.11
+        # ignores the one multiprocessing hands it) and skips a module it cannot import without
+        # a word: without this checkout's tests folder there, each child imported conftest, and
+        # pytest with it, itself (a tenth of a CPU second a run).
+        with mock.patch.dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")])):
+            forkserver.ensure_running()
         # stopped and waited for at exit, so the run's CPU time (`/usr/bin/time`) counts it
         atexit.register(forkserver._forkserver._stop)
     with tempfile.TemporaryDirectory(prefix="forge-forked-") as out:
