@@ -6,8 +6,8 @@ again. What comes from a game's templates and its manifest's operation texts (th
 code, what parsing them found) is keyed by their text. And it holds a game's fitted card faces
 in each language (`forge.render.kept`: the elements, texts and problems of every face, the
 fields each front shows), keyed by everything a face is made from: the game as loaded (its
-manifest and cards), every file its layouts may load, its icons and art paths, forge's code,
-the libraries' versions and the fonts. It lives in $FORGE_CACHE, else
+manifest and cards, where they are written), every file its layouts may load, its icons and
+art paths, forge's code, the libraries' versions and the fonts. It lives in $FORGE_CACHE, else
 $XDG_CACHE_HOME/card-forge, else ~/.cache/card-forge; `FORGE_CACHE=off` (or a directory that
 cannot be made) keeps everything in memory.
 """

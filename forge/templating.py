@@ -40,9 +40,12 @@ class _SharedBytecode(jinja2.BytecodeCache):
 
     An entry is keyed by what produced it: the environment's compiler settings (a sandboxed
     environment compiles the same source to different, checked code, so code compiled by an
-    older, unsandboxed forge is never run), the template's name and file; Jinja checks it
-    against the source's hash and its own and Python's versions. An entry that cannot be read
-    is ignored and compiled again, never an error."""
+    older, unsandboxed forge is never run), the template's name and the hash of its source;
+    Jinja checks it against that hash and its own and Python's versions. Not by the template's
+    file: the same source compiles to the same code wherever it lies but for the file name the
+    code carries (its tracebacks name the template), which is set to the file asked for when
+    the code is read back, so a copy of a project elsewhere compiles nothing again. An entry
+    that cannot be read is ignored and compiled again, never an error."""
 
     def __init__(self) -> None:
         self.store: dict[str, bytes] = {}
@@ -53,9 +56,12 @@ class _SharedBytecode(jinja2.BytecodeCache):
 
     def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None,
                    source: str) -> jinja2.bccache.Bucket:
-        key = hashlib.sha1(f"{_fingerprint(environment)}|{name}|{filename}".encode()).hexdigest()
-        bucket = jinja2.bccache.Bucket(environment, key, self.get_source_checksum(source))
+        checksum = self.get_source_checksum(source)
+        key = hashlib.sha1(f"{_fingerprint(environment)}|{name}|{checksum}".encode()).hexdigest()
+        bucket = jinja2.bccache.Bucket(environment, key, checksum)
         self.load_bytecode(bucket)
+        if bucket.code is not None:  # Jinja compiles a template of no file as "<template>"
+            bucket.code = _filed(bucket.code, filename or "<template>")
         return bucket
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
@@ -77,6 +83,15 @@ class _SharedBytecode(jinja2.BytecodeCache):
                 disk.dump_bytecode(bucket)
             except OSError:
                 pass
+
+
+def _filed(code: types.CodeType, filename: str) -> types.CodeType:
+    """`code` and the code objects it holds (a template's blocks and macros), as compiled from
+    the file `filename`."""
+    if code.co_filename == filename:
+        return code
+    return code.replace(co_filename=filename, co_consts=tuple(
+        _filed(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts))
 
 
 #: Bumped when what forge compiles changes in a way Jinja's own checks do not see.

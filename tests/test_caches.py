@@ -149,3 +149,27 @@ def test_a_font_is_not_kept_when_its_unit_scale_is_not_a_plain_multiplication_or
     canvas = Canvas(io.BytesIO())
     used.splitString("a", canvas._doc)
     assert _pickled(used) == b""
+
+
+def test_templates_compiled_in_one_folder_are_read_back_in_a_copy_naming_the_copys_files(tmp_path):
+    """Compiled templates are keyed by their source, not their file: a copy of a project in
+    another folder compiles nothing again (no entry is written), and what a template raises is
+    reported at the copy's own file and line."""
+    game = "rules_does_not_exist"
+    first = tmp_path / "first"
+    shutil.copytree(ROOT / "cards" / game, first / "cards" / game)
+    shutil.copytree(ROOT / "templates", first / "templates")
+    layout = first / "templates" / game / "cards" / "sound.yaml.j2"
+    text = layout.read_text(encoding="utf-8")
+    layout.write_text(text.replace("{% block main %}\n", "{% block main %}\n{{ 1 / 0 }}\n", 1), encoding="utf-8")
+    line = layout.read_text(encoding="utf-8").splitlines().index("{{ 1 / 0 }}") + 1
+    shutil.copytree(first, tmp_path / "copy", symlinks=True)
+    compiled = []
+    for proj in (first, tmp_path / "copy"):
+        done = forge_forked("check", str(proj / "cards" / game), cwd=tmp_path,
+                            env={"FORGE_CACHE": str(tmp_path / "cache")})
+        assert done.returncode == 1
+        assert f"{proj.name}/templates/{game}/cards/sound.yaml.j2:{line}:" in done.stderr, done.stderr
+        assert "ZeroDivisionError" in done.stderr
+        compiled.append({p.name: p.stat().st_mtime_ns for p in (tmp_path / "cache" / "jinja").iterdir()})
+    assert compiled[0] and compiled[1] == compiled[0]

@@ -111,6 +111,42 @@ def test_a_changed_input_lays_the_faces_out_again(project, monkeypatch, tmp_path
     assert len(list((tmp_path / "cache" / kept.PART).iterdir())) == 2  # in place of the first
 
 
+def test_a_copy_of_the_project_in_another_folder_reads_the_faces_back(project, monkeypatch, tmp_path):
+    """The key holds no folder (the files' names only as a layout may read them, relative to
+    the working folder): a copy run from its own folder reads every face back, and a change
+    there lays them out again."""
+    monkeypatch.chdir(project)
+    first = run(project, monkeypatch)
+    copy = tmp_path / "copy"
+    shutil.copytree(project, copy, symlinks=True)
+    monkeypatch.chdir(copy)
+    assert run(copy, monkeypatch) == (0, *first[1:])
+    CHANGES["card text"](copy)
+    assert run(copy, monkeypatch)[0] == first[0]
+
+
+def test_a_layout_reading_where_its_card_is_written_sees_it_move(project, monkeypatch, tmp_path):
+    """A layout may read where its card is written (`card.source`): a line added above the
+    cards, their data unchanged, or another working folder (the file's name is relative to
+    it) lays the faces out again, and they say where the card is now."""
+    _edit(project / "templates" / GAME / "cards" / "sound.yaml.j2", "{% block main %}\n",
+          "{% block main %}\n{{ el('label', x=5, y=60, w=60, size=5, "
+          "text=card.source.file ~ ':' ~ card.source.line) }}\n")
+    monkeypatch.chdir(project)
+    laid, _, _, faces = run(project, monkeypatch)
+    texts = lambda faces: {t for face in faces for t in face[4]}  # noqa: E731
+    assert any("cards/rules_does_not_exist/sounds.yaml:6" in str(t) for t in texts(faces))
+    cards = project / "cards" / GAME / "sounds.yaml"
+    cards.write_text("# a line more\n" + cards.read_text(encoding="utf-8"), encoding="utf-8")
+    moved = run(project, monkeypatch)
+    assert moved[0] == laid
+    assert any("cards/rules_does_not_exist/sounds.yaml:7" in str(t) for t in texts(moved[3]))
+    monkeypatch.chdir(tmp_path)
+    elsewhere = run(project, monkeypatch)
+    assert elsewhere[0] == laid
+    assert any("proj/cards/rules_does_not_exist/sounds.yaml:7" in str(t) for t in texts(elsewhere[3]))
+
+
 def test_a_changed_forge_source_file_lays_the_faces_out_again(project, monkeypatch, tmp_path):
     code = tmp_path / "forge"
     shutil.copytree(ROOT / "forge", code, ignore=shutil.ignore_patterns("__pycache__"))

@@ -6,12 +6,17 @@ code did not change gets the same faces: `layout.lay_out` reads them back. One e
 face of a game in one language (each card's front, each back, the fields each front shows and
 hides, the `once` groups the faces share), and is keyed by all that a face is made from:
 
-- the game as loaded: its folder, its manifest and every card (as pydantic writes them out,
-  with the fields each card's data set), the ids its card files declare;
+- the game as loaded: its manifest and every card (as pydantic writes them out, with the
+  fields each card's data set), the ids its card files declare;
+- where they are written, as a layout may read it (`card.source`, `card.finding`,
+  `game.manifest_doc`): the manifest's data, the position of every node of the manifest and
+  card files, and each file's name as findings give it (relative to the working folder);
 - every file in the folders its layouts are loaded from (`templating.layout_folders`, links
-  followed; includes, imports and macros come from there too), by content, read when the
-  game's template environment is made (it never reads a template again);
-- its icons (the SVG bytes `icons.game_icons` read) and where each card's art is;
+  followed; includes, imports and macros come from there too), by its path in its folder and
+  its content, read when the game's template environment is made (it never reads a template
+  again);
+- its icons (the SVG bytes `icons.game_icons` read) and where each card's art is (the path a
+  layout is given as `art_path`);
 - the rule numbers its engine prints (`rules.printed.rule_numbers`: a plugin engine's code is
   not forge's);
 - forge's own code (path, size and modification time of each of its .py files, as Python's
@@ -19,11 +24,15 @@ hides, the `once` groups the faces share), and is keyed by all that a face is ma
   the font files by the same three (installing another version writes them anew);
 - the language, the entry's format and whether `once` groups are shared.
 
-An entry is written only when every face of the game rendered in that language, and only if the
-key, taken again after the layout, is unchanged (no template or art edited meanwhile). There is
-one per game folder, templates folder and language: faces made after an edit replace those
-made before (a file per edit would pile up). It holds the hash of its own bytes: one that is damaged, foreign or does not decode is ignored and the
-faces are laid out again. A face read back equals the fresh one, texts and problems included,
+The key names no folder but the art's (a layout sees only that one): a face is made from what
+the files hold, not from where they lie, so a copy of a game in another folder (a second
+checkout, a test's throwaway copy) reads the faces back; a game whose cards have art keeps
+them per folder. An entry is written only when every face of the game rendered in that
+language, and only if the key, taken again after the layout, is unchanged (no template or art
+edited meanwhile). There is one per game id and language: faces made after an edit, or of a
+game of that id in another folder, replace those made before (a file per edit would pile up).
+It holds the hash of its own bytes: one that is damaged, foreign or does not decode is ignored
+and the faces are laid out again. A face read back equals the fresh one, texts and problems included,
 and shares its `once` groups with the same faces (drawing places each group once per PDF).
 """
 from __future__ import annotations
@@ -43,7 +52,7 @@ from .. import cache
 from ..errors import ForgeError
 from ..model.cards import art_file
 from ..rules.printed import rule_numbers
-from ..templating import MAX_TEMPLATE_BYTES, templates_root
+from ..templating import MAX_TEMPLATE_BYTES
 from . import layout
 from .fonts import font_folder
 from .icons import game_icons
@@ -113,20 +122,22 @@ MAX_FILES, MAX_BYTES = 2_000, 32 * 2**20
 
 def templates(folders: list[tuple[Path, str]]) -> bytes | None:
     """Every file in the layout folders (`templating.layout_folders`) that a template name can
-    reach (links followed inside the templates folder, as `FolderLoader` follows them), by its
-    path and bytes; one it would refuse by what it is (a link out, not a regular file, too
-    large: loading it fails). None with no cache on disk, or past `MAX_FILES` or `MAX_BYTES`."""
+    reach (links followed inside the templates folder, as `FolderLoader` follows them), by the
+    folder's place in the list, its path in the folder (the name a template loads it by) and
+    its bytes; one it would refuse by what it is (a link out, not a regular file, too large:
+    loading it fails). None with no cache on disk, or past `MAX_FILES` or `MAX_BYTES`."""
     if cache.directory(PART) is None:
         return None
     out: list = []
     size = 0
-    for root, sub in folders:
+    for n, (root, sub) in enumerate(folders):
         base = os.path.realpath(root)
+        top = root / sub
         seen: set[str] = set()
-        for folder, subs, files in os.walk(root / sub, followlinks=True):
+        for folder, subs, files in os.walk(top, followlinks=True):
             real = os.path.realpath(folder)
             if real in seen or not _inside(real, base):  # a link back up, or out: not read
-                out.append((folder, "not read"))
+                out.append((n, os.path.relpath(folder, top), "not read"))
                 subs[:] = []
                 continue
             seen.add(real)
@@ -136,7 +147,7 @@ def templates(folders: list[tuple[Path, str]]) -> bytes | None:
                 if len(out) >= MAX_FILES:
                     return None
                 found = _read(path, base)
-                out.append((path, *found))
+                out.append((n, os.path.relpath(path, top), *found))
                 size += sum(len(part) for part in found if isinstance(part, bytes))
                 if size > MAX_BYTES:
                     return None
@@ -170,17 +181,27 @@ _GAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _game(game: Any) -> bytes:
-    """The game as its layouts see it: the loaded model, its icons and its engine's rule numbers
-    (read once per game object), and where each card's art is (looked for each time)."""
+    """The game as its layouts see it: the loaded model, where it is written in its files, its
+    icons and its engine's rule numbers (read once per game object), and the names of its files
+    and where each card's art is (looked for each time: both depend on the working folder or
+    the files there). Not its folder: a layout sees no other path."""
     made = _GAMES.get(game)
     if made is None:
         icons = game_icons(game)
         made = _GAMES[game] = _digest([
-            str(game.root), game.id, sorted(game.declared_ids), game.manifest.model_dump_json(),
+            game.id, sorted(game.declared_ids), game.manifest.model_dump_json(),
             [(card.model_dump_json(), sorted(card.model_fields_set)) for card in game.cards],
+            repr(game.manifest_doc.data), [repr(list(doc.positions.items())) for doc in _documents(game)],
             sorted(icons.broken), [(name, icons.svg[name].data) for name in sorted(icons.svg)],
             sorted(rule_numbers(game).items())])
-    return made + _digest([str(art_file(card, game.root) or "") for card in game.cards])
+    return made + _digest([[doc.name for doc in _documents(game)],
+                           [str(art_file(card, game.root) or "") for card in game.cards]])
+
+
+def _documents(game: Any) -> list:
+    """The manifest's and the card files' documents, each once (a card's is private: templates
+    reach it only through the card's methods)."""
+    return list({id(doc): doc for doc in (game.manifest_doc, *(card._doc for card in game.cards))}.values())
 
 
 def source(game: Any, lang: str, folders: bytes | None) -> bytes | None:
@@ -202,9 +223,9 @@ _GROUPS: dict[str, list[tuple]] = {}
 
 
 def _slot(game: Any, lang: str) -> bytes:
-    """What names the entry of a game's faces in `lang`: one per game folder, templates folder
-    and language, replaced when the game changes."""
-    return repr((str(game.root), game.id, lang, str(templates_root(game)))).encode()
+    """What names the entry of a game's faces in `lang`: one per game id and language, replaced
+    when the game changes."""
+    return repr((game.id, lang)).encode()
 
 
 def recall(game: Any, lang: str, key: bytes) -> tuple[dict, dict] | None:
