@@ -338,3 +338,64 @@ def test_a_position_past_a_limit_is_refused(tmp_path, seat, limit):
         f"seats:\n  A: {{{group}{seat}}}\n  B: {{group: [ulric_stonewall]}}\n", encoding="utf-8")
     res = run_scenario(folder / "past_limit.yaml")
     assert not res.passed and any(limit in f for f in res.failures), res.failures
+
+
+def test_statistics_from_two_known_games(prep):
+    """The designer's figures from two hand-made games' tallies, each checked by hand: a mission
+    done in both games it was dealt in (turns 3 and 5), one dealt and never done, a final done in
+    one of two; a monster that won 1 of 4 fights and one never fought (a rate of 0 at 0 fights,
+    not a division by zero); a character kept both times and dead once, one offered and never
+    kept, one never offered."""
+    from forge.rules.anima_shadow_of_omega.statistics import statistics, tally
+    from forge.rules.tally import add
+    one = tally(prep, {"turns": 8, "capped": False, "winner": 0, "alarms": 1,
+                       "missions": {"lost_courier": 3, "seal_the_rift": 8}, "final": "seal_the_rift",
+                       "fights": {"marsh_leech": 2}, "monster_wins": {"marsh_leech": 1},
+                       "explored": {"harrow_market": 2}, "rewards": {"harrow_market:bonus": 1},
+                       "offered": {"kaira_ashblade": 1, "orsen_shadowcatch": 1},
+                       "dealt": {"lost_courier": 1, "abbey_relic": 1}, "kept": {"kaira_ashblade": 1},
+                       "joined": {"kaira_ashblade": 1}, "died": {"kaira_ashblade": 1}})
+    two = tally(prep, {"turns": 12, "capped": True, "winner": None, "alarms": 0,
+                       "missions": {"lost_courier": 5}, "final": "seal_the_rift",
+                       "fights": {"marsh_leech": 2}, "monster_wins": {}, "explored": {"harrow_market": 1, "willowmere": 1},
+                       "rewards": {"harrow_market:bonus": 1, "willowmere:hire": 1},
+                       "offered": {"kaira_ashblade": 1}, "dealt": {"lost_courier": 1},
+                       "kept": {"kaira_ashblade": 1}, "joined": {"kaira_ashblade": 1}, "died": {}})
+    out = statistics(prep, add(add({}, one), two), 2)
+    assert out["turns"] == {"mean": 10.0, "median": 12, "min": 8, "max": 12, "p90": 12}
+    assert (out["turn_cap"], out["turn_cap_hits"], out["false_alarms_per_game"]) == (500, 1, 0.5)
+    missions = out["missions"]
+    assert missions["lost_courier"] == {"kind": "basic", "in_play": 2, "completed": 2, "rate": 1.0,
+                                        "mean_turn": 4.0}
+    assert missions["abbey_relic"] == {"kind": "basic", "in_play": 1, "completed": 0, "rate": 0.0,
+                                       "mean_turn": None}
+    assert missions["seal_the_rift"] == {"kind": "final", "in_play": 2, "completed": 1, "rate": 0.5,
+                                         "mean_turn": 8.0}
+    assert missions["storm_the_citadel"]["in_play"] == 0
+    assert out["monsters"]["marsh_leech"] == {"level": 1, "strength": 3, "fights": 4, "wins": 1,
+                                              "win_rate": 0.25}
+    assert out["monsters"]["roadside_bandits"] == {"level": 1, "strength": 5, "fights": 0, "wins": 0,
+                                                   "win_rate": 0.0}
+    assert out["locations"]["harrow_market"] == {"level": 1, "explored_per_game": 1.5,
+                                                 "rewards": {"bonus": 2, "mission": 0, "special": 0}}
+    assert out["locations"]["willowmere"]["rewards"] == {"bonus": 0, "hire": 1, "mission": 0}
+    characters = out["characters"]
+    assert characters["kaira_ashblade"] == {"pick_rate": 1.0, "joined": 2, "survival": 0.5}
+    assert characters["orsen_shadowcatch"] == {"pick_rate": 0.0, "joined": 0, "survival": None}
+    assert characters["veyla_moonweaver"] == {"pick_rate": None, "joined": 0, "survival": None}
+    en, uk = out["lines"]["en"], out["lines"]["uk"]
+    for line in ["Game length: 10.0 turns on average (median 12, 90% within 12, longest 12); "
+                 "the turn cap of 500 was hit in 1 of 2 games",
+                 "  main: The Lost Courier: 100.0%, turn 4.0", "  main: The Abbey Relic: 0.0%, never",
+                 "  final: Seal the Rift: 50.0%, turn 8.0", "   3 Marsh Leech: 4 fights, 25.0%",
+                 "   5 Roadside Bandits: 0 fights, 0.0%",
+                 "  level 1 Harrow Market: 1.5; bonus 2, mission 0, special 0",
+                 "  level 1 Willowmere: 0.5; bonus 0, hire 1, mission 0",
+                 "  Kaira Ashblade: picked 100.0%, survived 50.0%",
+                 "  Orsen Shadowcatch: picked 0.0%, survived never joined",
+                 "  Veyla Moonweaver: picked never offered, survived never joined"]:
+        assert line in en
+    assert en[-1].startswith("Monsters never fought in 2 games: Roadside Bandits, Rabid Wolves, ")
+    assert "Marsh Leech" not in en[-1]
+    assert "  основна: Загублений курʼєр: 100,0\u00a0%, хід 4,0" in uk
+    assert "  основна: Реліквія абатства: 0,0\u00a0%, жодного разу" in uk
