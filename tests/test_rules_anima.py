@@ -399,3 +399,51 @@ def test_statistics_from_two_known_games(prep):
     assert "Marsh Leech" not in en[-1]
     assert "  основна: Загублений курʼєр: 100,0\u00a0%, хід 4,0" in uk
     assert "  основна: Реліквія абатства: 0,0\u00a0%, жодного разу" in uk
+
+
+VIEW_POSITION = """title: {uk: Що бачить гравець, en: What a seat sees}
+story: {uk: Позиція, en: A position}
+players: 2
+turn: 3
+locations:
+  - willowmere
+  - {card: stonebridge_outpost, lead: wandering_peddler, face_up: true}
+  - {card: greyfen_marsh, lead: marsh_leech}
+  - harrow_market
+bonus_discard: [war_cry]
+event_discard: [bog_wisp]
+location_discard: [cinder_abbey]
+character_discard: [gideon_vane]
+seats:
+  A: {group: [rain_the_nameless, zlata_spark], hand: [lucky_find], at: willowmere,
+      missions: [{card: lost_courier, progress: 1}, fen_guide], done: [abbey_relic]}
+  B: {group: [brann_ironhide], hand: [iron_fist, sabotage], missions: [market_debts],
+      at: harrow_market, skip: 1}
+"""
+
+
+def test_a_seats_view_of_a_known_position(tmp_path):
+    """Everything B sees, key by key: its own hand and missions; of A only the hand size and
+    the mission under way (progress 1), not the one at 0; the face-up lead event by name, the
+    face-down one as hidden, locations without one as none; B, told to skip, lost this turn."""
+    from forge.rules.scenario import build
+    from forge.scenario import load_scenario
+    folder = tmp_path / "anima_shadow_of_omega"
+    folder.mkdir()
+    (folder / "view.yaml").write_text(VIEW_POSITION, encoding="utf-8")
+    m, _ = build(load_scenario(folder / "view.yaml"))
+    assert m.view(1) == {
+        "seat": 1, "turn": 4, "phase": "discard", "order": [0, 1], "hand": ["iron_fist", "sabotage"],
+        "missions": {"market_debts": 0}, "final": None, "final_progress": [0, 0],
+        "groups": [[{"card": "rain_the_nameless", "rotated": False, "asleep": False},
+                    {"card": "zlata_spark", "rotated": False, "asleep": False}],
+                   [{"card": "brann_ironhide", "rotated": False, "asleep": False}]],
+        "organisations": [[], []], "at": ["willowmere", "harrow_market"],
+        "done": [["abbey_relic"], []], "under_way": [["lost_courier"], []], "hand_sizes": [1, 2],
+        "locations": {"willowmere": None, "stonebridge_outpost": "wandering_peddler",
+                      "greyfen_marsh": "hidden", "harrow_market": None},
+        "decks": {"character": 16, "location": [9], "event": 25, "bonus": 31},
+        "discards": {"character": ["gideon_vane"], "location": ["cinder_abbey"],
+                     "event": ["bog_wisp"], "bonus": ["war_cry"]},
+        "strength": [6, 5], "speed": [8, 1], "skip": [0, 0], "lost": [False, True],
+        "decision": "discard"}
