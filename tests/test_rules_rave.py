@@ -370,3 +370,39 @@ def test_an_option_at_its_least_and_one_below(game, option):
         assert not m.capped and m.result.winners and min(m.souls[s] for s in m.result.winners) >= 1
     with pytest.raises(EngineError, match=option):
         rave.prepare(game, {option: 0})
+
+
+def test_the_rulebook_says_each_expectation_in_words(game):
+    """The sentences a rulebook prints for the rave game's own `expect:` keys, word for word in
+    both languages: one seat out and two, a skip of 2 turns and of none, 1 turn (singular),
+    every rave of a file, a monster invited twice and never satisfied, 3 times and once, never."""
+    from forge.rulebook.outcome import describe
+    names = {c.id: c.name for c in game.cards}
+    expect = {"out": ["B", "C"], "skip": {"A": 2, "B": 0}, "resets": 3, "turns": 1,
+              "raves": [{"expectation": 9, "bonus": {"A": 6, "B": 2}, "duration": {"A": 4},
+                         "winner": "none"}, {"winner": "A"}],
+              "invited": {"confetti_imp": 2, "queue_wraith": 3, "the_silence": 0},
+              "satisfied": {"confetti_imp": 0, "queue_wraith": 1, "bpm_hydra": 0, "vinyl_lich": 1}}
+    said = {lang: [s.replace("\u00a0", " ") for s in describe(expect, lang, names, rave.ENGINE, game)]
+            for lang in ("en", "uk")}
+    assert said["en"] == [
+        "Players B and C are out of the game.", "Player A must skip 2 turns.",
+        "Player B has no turn to skip.", "A “Reset” happens 3 times.", "In all, 1 turn is played.",
+        "Rave 1: the expectation is 9; player A’s lineup bonus is 6, player B’s 2; player A’s "
+        "lineup total duration is 4; nobody wins the rave.", "Rave 2: player A wins the rave.",
+        "“Confetti Imp” is invited twice and never satisfied.",
+        "“Queue Wraith” is invited 3 times and satisfied once.", "“The Silence” is never invited.",
+        "“BPM Hydra” is never satisfied.", "“Vinyl Lich” is satisfied once."]
+    assert said["uk"] == [
+        "Гравці Б і В вибувають з гри.", "Гравець А має пропустити 2 ходи.",
+        "Гравець Б не пропускає ходів.", "«Обнулення» стається 3 рази.", "Зіграно 1 хід.",
+        "Рейв 1: очікування — 9; бонус лайнапу гравця А — 6, гравця Б — 2; сумарна тривалість "
+        "лайнапу гравця А — 4; рейв не виграє ніхто.", "Рейв 2: рейв виграє гравець А.",
+        "Монстра «Конфетний біс» запрошують 2 рази, але не задовольняють жодного разу.",
+        "Монстра «Привид черги» запрошують 3 рази і задовольняють 1 раз.",
+        "Монстра «Тиша» не запрошують жодного разу.",
+        "Монстра «Гідра BPM» не задовольняють жодного разу.",
+        "Монстра «Вініловий ліч» задовольняють 1 раз."]
+    one = {lang: describe({"out": ["B"]}, lang, names, rave.ENGINE, game) for lang in ("en", "uk")}
+    assert [s.replace("\u00a0", " ") for s in one["en"] + one["uk"]] == [
+        "Player B is out of the game.", "Гравець Б вибуває з гри."]
