@@ -447,3 +447,74 @@ def test_a_seats_view_of_a_known_position(tmp_path):
                      "event": ["bog_wisp"], "bonus": ["war_cry"]},
         "strength": [6, 5], "speed": [8, 1], "skip": [0, 0], "lost": [False, True],
         "decision": "discard"}
+
+
+def test_the_rulebook_says_each_expectation_in_words(game):
+    """The sentences a rulebook prints for Anima's own `expect:` keys, word for word in both
+    languages: an empty hand and a hand of 1, no mission done yet, no organisation, a group on the
+    road, 0 face-down events, 1 hold turn and 2, a skip of 1 and of none, one seat asleep, two
+    rotated, a battle the foe wins, explored once and twice, one false alarm, turn 1."""
+    from forge.rulebook.outcome import describe
+    names = {c.id: c.name for c in game.cards}
+    expect = {"zones": {"A": {"group": ["rain_the_nameless", "zlata_spark"], "group_size": 2, "hand": [],
+                              "hand_size": 1, "missions": ["lost_courier"], "done": [],
+                              "organisation": "none", "at": "willowmere"},
+                        "B": {"hand": ["war_cry"], "at": "none", "done": ["abbey_relic"]}},
+              "face_down": 0, "held": {"A": 2, "B": 1}, "skip": {"A": 1, "B": 0},
+              "asleep": ["brann_ironhide"], "rotated": ["zlata_spark", "rain_the_nameless"],
+              "battle": {"totals": [11, 10], "winner": "foe"}, "sizes": {"bonus_deck": 1, "event_deck": 3},
+              "explored": {"willowmere": 1, "harrow_market": 2}, "alarms": 1, "turns": 1}
+    said = {lang: [s.replace("\u00a0", " ") for s in describe(expect, lang, names, anima.ENGINE, game)]
+            for lang in ("en", "uk")}
+    assert said["en"] == [
+        "Player A’s group is “Rain the Nameless” and “Zlata Spark”.",
+        "Player A’s group has 2 characters.",
+        "Player A’s hand is empty.",
+        "Player A holds 1 card.",
+        "Player A’s unfinished mission is “The Lost Courier”.",
+        "Player A has not completed any mission yet.",
+        "Player A has no organisation.",
+        "Player B holds “War Cry”.",
+        "Player B has completed “The Abbey Relic”.",
+        "The group of player A is at “Willowmere”.",
+        "The group of player B is on the road, at no location.",
+        "No preliminary event lies face down.",
+        "Player A has 2 hold turns counted.",
+        "Player B has 1 hold turn counted.",
+        "Player A must skip 1 turn.",
+        "Player B has no turn to skip.",
+        "Only “Brann Ironhide” is asleep.",
+        "Only “Zlata Spark” and “Rain the Nameless” are rotated.",
+        "The battle ends 11 against 10; the foe wins.",
+        "The bonus deck holds 1 card, the event deck holds 3 cards.",
+        "“Willowmere” is explored once.",
+        "“Harrow Market” is explored twice.",
+        "There is one false alarm.",
+        "The game has reached turn 1.",
+    ]
+    assert said["uk"] == [
+        "У групі гравця А — «Рейн Безіменний» і «Злата Іскра».",
+        "У групі гравця А 2 персонажі.",
+        "Рука гравця А порожня.",
+        "У гравця А на руці 1 карта.",
+        "Незавершена місія гравця А — «Загублений курʼєр».",
+        "Гравець А ще не виконав жодної місії.",
+        "У гравця А немає організації.",
+        "У гравця Б на руці карта «Бойовий клич».",
+        "Гравець Б виконав місію «Реліквія абатства».",
+        "Група гравця А стоїть у локації «Вербове Плесо».",
+        "Група гравця Б в дорозі: вона не стоїть у жодній локації.",
+        "Закритих попередніх подій на столі немає.",
+        "Гравцеві А зараховано 2 ходи утримання.",
+        "Гравцеві Б зараховано 1 хід утримання.",
+        "Гравець А має пропустити 1 хід.",
+        "Гравцеві Б не треба пропускати ходів.",
+        "Спить лише «Бранн Залізношкірий».",
+        "Обернено лише карти «Злата Іскра» і «Рейн Безіменний».",
+        "Битва закінчується з рахунком 11 проти 10; перемагає ворог.",
+        "У колоді бонусів 1 карта, у колоді подій 3 карти.",
+        "Локацію «Вербове Плесо» досліджено один раз.",
+        "Локацію «Торжище Гарроу» досліджено двічі.",
+        "Сталася одна хибна тривога.",
+        "Гра дійшла до ходу 1.",
+    ]
