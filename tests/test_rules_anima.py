@@ -339,3 +339,183 @@ def test_a_position_past_a_limit_is_refused(tmp_path, seat, limit):
         f"seats:\n  A: {{{group}{seat}}}\n  B: {{group: [ulric_stonewall]}}\n", encoding="utf-8")
     res = run_scenario(folder / "past_limit.yaml")
     assert not res.passed and any(limit in f for f in res.failures), res.failures
+
+
+def test_statistics_from_two_known_games(prep):
+    """The designer's figures from two hand-made games' tallies, each checked by hand: a mission
+    done in both games it was dealt in (turns 3 and 5), one dealt and never done, a final done in
+    one of two; a monster that won 1 of 4 fights and one never fought (a rate of 0 at 0 fights,
+    not a division by zero); a character kept both times and dead once, one offered and never
+    kept, one never offered."""
+    from forge.rules.anima_shadow_of_omega.statistics import statistics, tally
+    from forge.rules.tally import add
+    one = tally(prep, {"turns": 8, "capped": False, "winner": 0, "alarms": 1,
+                       "missions": {"lost_courier": 3, "seal_the_rift": 8}, "final": "seal_the_rift",
+                       "fights": {"marsh_leech": 2}, "monster_wins": {"marsh_leech": 1},
+                       "explored": {"harrow_market": 2}, "rewards": {"harrow_market:bonus": 1},
+                       "offered": {"kaira_ashblade": 1, "orsen_shadowcatch": 1},
+                       "dealt": {"lost_courier": 1, "abbey_relic": 1}, "kept": {"kaira_ashblade": 1},
+                       "joined": {"kaira_ashblade": 1}, "died": {"kaira_ashblade": 1}})
+    two = tally(prep, {"turns": 12, "capped": True, "winner": None, "alarms": 0,
+                       "missions": {"lost_courier": 5}, "final": "seal_the_rift",
+                       "fights": {"marsh_leech": 2}, "monster_wins": {}, "explored": {"harrow_market": 1, "willowmere": 1},
+                       "rewards": {"harrow_market:bonus": 1, "willowmere:hire": 1},
+                       "offered": {"kaira_ashblade": 1}, "dealt": {"lost_courier": 1},
+                       "kept": {"kaira_ashblade": 1}, "joined": {"kaira_ashblade": 1}, "died": {}})
+    out = statistics(prep, add(add({}, one), two), 2)
+    assert out["turns"] == {"mean": 10.0, "median": 12, "min": 8, "max": 12, "p90": 12}
+    assert (out["turn_cap"], out["turn_cap_hits"], out["false_alarms_per_game"]) == (500, 1, 0.5)
+    missions = out["missions"]
+    assert missions["lost_courier"] == {"kind": "basic", "in_play": 2, "completed": 2, "rate": 1.0,
+                                        "mean_turn": 4.0}
+    assert missions["abbey_relic"] == {"kind": "basic", "in_play": 1, "completed": 0, "rate": 0.0,
+                                       "mean_turn": None}
+    assert missions["seal_the_rift"] == {"kind": "final", "in_play": 2, "completed": 1, "rate": 0.5,
+                                         "mean_turn": 8.0}
+    assert missions["storm_the_citadel"]["in_play"] == 0
+    assert out["monsters"]["marsh_leech"] == {"level": 1, "strength": 3, "fights": 4, "wins": 1,
+                                              "win_rate": 0.25}
+    assert out["monsters"]["roadside_bandits"] == {"level": 1, "strength": 5, "fights": 0, "wins": 0,
+                                                   "win_rate": 0.0}
+    assert out["locations"]["harrow_market"] == {"level": 1, "explored_per_game": 1.5,
+                                                 "rewards": {"bonus": 2, "mission": 0, "special": 0}}
+    assert out["locations"]["willowmere"]["rewards"] == {"bonus": 0, "hire": 1, "mission": 0}
+    characters = out["characters"]
+    assert characters["kaira_ashblade"] == {"pick_rate": 1.0, "joined": 2, "survival": 0.5}
+    assert characters["orsen_shadowcatch"] == {"pick_rate": 0.0, "joined": 0, "survival": None}
+    assert characters["veyla_moonweaver"] == {"pick_rate": None, "joined": 0, "survival": None}
+    en, uk = out["lines"]["en"], out["lines"]["uk"]
+    for line in ["Game length: 10.0 turns on average (median 12, 90% within 12, longest 12); "
+                 "the turn cap of 500 was hit in 1 of 2 games",
+                 "  main: The Lost Courier: 100.0%, turn 4.0", "  main: The Abbey Relic: 0.0%, never",
+                 "  final: Seal the Rift: 50.0%, turn 8.0", "   3 Marsh Leech: 4 fights, 25.0%",
+                 "   5 Roadside Bandits: 0 fights, 0.0%",
+                 "  level 1 Harrow Market: 1.5; bonus 2, mission 0, special 0",
+                 "  level 1 Willowmere: 0.5; bonus 0, hire 1, mission 0",
+                 "  Kaira Ashblade: picked 100.0%, survived 50.0%",
+                 "  Orsen Shadowcatch: picked 0.0%, survived never joined",
+                 "  Veyla Moonweaver: picked never offered, survived never joined"]:
+        assert line in en
+    assert en[-1].startswith("Monsters never fought in 2 games: Roadside Bandits, Rabid Wolves, ")
+    assert "Marsh Leech" not in en[-1]
+    assert "  основна: Загублений курʼєр: 100,0\u00a0%, хід 4,0" in uk
+    assert "  основна: Реліквія абатства: 0,0\u00a0%, жодного разу" in uk
+
+
+VIEW_POSITION = """title: {uk: Що бачить гравець, en: What a seat sees}
+story: {uk: Позиція, en: A position}
+players: 2
+turn: 3
+locations:
+  - willowmere
+  - {card: stonebridge_outpost, lead: wandering_peddler, face_up: true}
+  - {card: greyfen_marsh, lead: marsh_leech}
+  - harrow_market
+bonus_discard: [war_cry]
+event_discard: [bog_wisp]
+location_discard: [cinder_abbey]
+character_discard: [gideon_vane]
+seats:
+  A: {group: [rain_the_nameless, zlata_spark], hand: [lucky_find], at: willowmere,
+      missions: [{card: lost_courier, progress: 1}, fen_guide], done: [abbey_relic]}
+  B: {group: [brann_ironhide], hand: [iron_fist, sabotage], missions: [market_debts],
+      at: harrow_market, skip: 1}
+"""
+
+
+def test_a_seats_view_of_a_known_position(tmp_path):
+    """Everything B sees, key by key: its own hand and missions; of A only the hand size and
+    the mission under way (progress 1), not the one at 0; the face-up lead event by name, the
+    face-down one as hidden, locations without one as none; B, told to skip, lost this turn."""
+    from forge.rules.scenario import build
+    from forge.scenario import load_scenario
+    folder = tmp_path / "anima_shadow_of_omega"
+    folder.mkdir()
+    (folder / "view.yaml").write_text(VIEW_POSITION, encoding="utf-8")
+    m, _ = build(load_scenario(folder / "view.yaml"))
+    assert m.view(1) == {
+        "seat": 1, "turn": 4, "phase": "discard", "order": [0, 1], "hand": ["iron_fist", "sabotage"],
+        "missions": {"market_debts": 0}, "final": None, "final_progress": [0, 0],
+        "groups": [[{"card": "rain_the_nameless", "rotated": False, "asleep": False},
+                    {"card": "zlata_spark", "rotated": False, "asleep": False}],
+                   [{"card": "brann_ironhide", "rotated": False, "asleep": False}]],
+        "organisations": [[], []], "at": ["willowmere", "harrow_market"],
+        "done": [["abbey_relic"], []], "under_way": [["lost_courier"], []], "hand_sizes": [1, 2],
+        "locations": {"willowmere": None, "stonebridge_outpost": "wandering_peddler",
+                      "greyfen_marsh": "hidden", "harrow_market": None},
+        "decks": {"character": 16, "location": [9], "event": 25, "bonus": 31},
+        "discards": {"character": ["gideon_vane"], "location": ["cinder_abbey"],
+                     "event": ["bog_wisp"], "bonus": ["war_cry"]},
+        "strength": [6, 5], "speed": [8, 1], "skip": [0, 0], "lost": [False, True],
+        "decision": "discard"}
+
+
+def test_the_rulebook_says_each_expectation_in_words(game):
+    """The sentences a rulebook prints for Anima's own `expect:` keys, word for word in both
+    languages: an empty hand and a hand of 1, no mission done yet, no organisation, a group on the
+    road, 0 face-down events, 1 hold turn and 2, a skip of 1 and of none, one seat asleep, two
+    rotated, a battle the foe wins, explored once and twice, one false alarm, turn 1."""
+    from forge.rulebook.outcome import describe
+    names = {c.id: c.name for c in game.cards}
+    expect = {"zones": {"A": {"group": ["rain_the_nameless", "zlata_spark"], "group_size": 2, "hand": [],
+                              "hand_size": 1, "missions": ["lost_courier"], "done": [],
+                              "organisation": "none", "at": "willowmere"},
+                        "B": {"hand": ["war_cry"], "at": "none", "done": ["abbey_relic"]}},
+              "face_down": 0, "held": {"A": 2, "B": 1}, "skip": {"A": 1, "B": 0},
+              "asleep": ["brann_ironhide"], "rotated": ["zlata_spark", "rain_the_nameless"],
+              "battle": {"totals": [11, 10], "winner": "foe"}, "sizes": {"bonus_deck": 1, "event_deck": 3},
+              "explored": {"willowmere": 1, "harrow_market": 2}, "alarms": 1, "turns": 1}
+    said = {lang: [s.replace("\u00a0", " ") for s in describe(expect, lang, names, anima.ENGINE, game)]
+            for lang in ("en", "uk")}
+    assert said["en"] == [
+        "Player A’s group is “Rain the Nameless” and “Zlata Spark”.",
+        "Player A’s group has 2 characters.",
+        "Player A’s hand is empty.",
+        "Player A holds 1 card.",
+        "Player A’s unfinished mission is “The Lost Courier”.",
+        "Player A has not completed any mission yet.",
+        "Player A has no organisation.",
+        "Player B holds “War Cry”.",
+        "Player B has completed “The Abbey Relic”.",
+        "The group of player A is at “Willowmere”.",
+        "The group of player B is on the road, at no location.",
+        "No preliminary event lies face down.",
+        "Player A has 2 hold turns counted.",
+        "Player B has 1 hold turn counted.",
+        "Player A must skip 1 turn.",
+        "Player B has no turn to skip.",
+        "Only “Brann Ironhide” is asleep.",
+        "Only “Zlata Spark” and “Rain the Nameless” are rotated.",
+        "The battle ends 11 against 10; the foe wins.",
+        "The bonus deck holds 1 card, the event deck holds 3 cards.",
+        "“Willowmere” is explored once.",
+        "“Harrow Market” is explored twice.",
+        "There is one false alarm.",
+        "The game has reached turn 1.",
+    ]
+    assert said["uk"] == [
+        "У групі гравця А — «Рейн Безіменний» і «Злата Іскра».",
+        "У групі гравця А 2 персонажі.",
+        "Рука гравця А порожня.",
+        "У гравця А на руці 1 карта.",
+        "Незавершена місія гравця А — «Загублений курʼєр».",
+        "Гравець А ще не виконав жодної місії.",
+        "У гравця А немає організації.",
+        "У гравця Б на руці карта «Бойовий клич».",
+        "Гравець Б виконав місію «Реліквія абатства».",
+        "Група гравця А стоїть у локації «Вербове Плесо».",
+        "Група гравця Б в дорозі: вона не стоїть у жодній локації.",
+        "Закритих попередніх подій на столі немає.",
+        "Гравцеві А зараховано 2 ходи утримання.",
+        "Гравцеві Б зараховано 1 хід утримання.",
+        "Гравець А має пропустити 1 хід.",
+        "Гравцеві Б не треба пропускати ходів.",
+        "Спить лише «Бранн Залізношкірий».",
+        "Обернено лише карти «Злата Іскра» і «Рейн Безіменний».",
+        "Битва закінчується з рахунком 11 проти 10; перемагає ворог.",
+        "У колоді бонусів 1 карта, у колоді подій 3 карти.",
+        "Локацію «Вербове Плесо» досліджено один раз.",
+        "Локацію «Торжище Гарроу» досліджено двічі.",
+        "Сталася одна хибна тривога.",
+        "Гра дійшла до ходу 1.",
+    ]

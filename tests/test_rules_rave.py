@@ -315,3 +315,90 @@ def test_start_hand_at_its_maximum_and_one_past_it(game):
     assert sizes == [rave.LIMIT] * 3
     with pytest.raises(EngineError, match="start_hand"):
         rave.prepare(game, {"start_hand": rave.LIMIT + 1})
+
+
+def test_statistics_from_two_known_games(prep):
+    """The designer's figures from two hand-made games' tallies, each checked by hand: a monster
+    invited 4 times and satisfied 3, one invited once and never satisfied, the rest never
+    invited (a rate of 0 at 0 invitations, not a division by zero); a win shared by a Class and
+    a player without one."""
+    from forge.rules.rules_does_not_exist.statistics import statistics, tally
+    from forge.rules.tally import add
+    one = tally(prep, {"turns": 4, "capped": False, "resets": 2, "invited": {"confetti_imp": 2},
+                       "satisfied": {"confetti_imp": 1}, "winner_classes": ["pocket_dj"]})
+    two = tally(prep, {"turns": 6, "capped": True, "resets": 0,
+                       "invited": {"confetti_imp": 2, "queue_wraith": 1},
+                       "satisfied": {"confetti_imp": 2}, "winner_classes": ["pocket_dj", ""]})
+    out = statistics(prep, add(add({}, one), two), 2)
+    assert out["turns"] == {"mean": 5.0, "median": 6, "min": 4, "max": 6, "p90": 6}
+    assert out["turn_cap_hits"] == 1
+    assert out["resets"] == {"total": 2, "per_game": 1.0, "games_with_reset": 1}
+    monsters = out["monsters"]
+    assert monsters["confetti_imp"] == {"level": 2, "invited": 4, "satisfied": 3, "satisfied_rate": 0.75}
+    assert monsters["queue_wraith"] == {"level": 3, "invited": 1, "satisfied": 0, "satisfied_rate": 0.0}
+    assert monsters["the_silence"] == {"level": 20, "invited": 0, "satisfied": 0, "satisfied_rate": 0.0}
+    assert out["class_win_share"]["pocket_dj"] == 0.75 and out["class_win_share"]["(none)"] == 0.25
+    assert out["class_win_share"]["wingman"] == 0.0
+    en, uk = out["lines"]["en"], out["lines"]["uk"]
+    assert en[:5] == ["Game length: 5.0 turns on average (median 6, 90% within 6, longest 6); "
+                      "turn cap hit in 1 games", "Resets: 2 in all, 1 games with at least one",
+                      "Monsters (level: invited / satisfied):",
+                      "   1 Glowstick Gremlin: 0 / 0 (0% satisfied)",
+                      "   2 Confetti Imp: 4 / 3 (75% satisfied)"]
+    assert en[-3].startswith("Monsters never invited in 2 games: Glowstick Gremlin, Fog Machine Djinn, ")
+    assert en[-3].endswith(", Curfew Reaper, The Silence") and "Queue Wraith" not in en[-3]
+    assert en[-2] == "Monsters invited but never satisfied in 2 games: Queue Wraith"
+    assert en[-1].startswith("Class held by the winner (share of wins): Pocket DJ 75.0%, no class 25.0%, ")
+    assert uk[0].startswith("Тривалість гри: у середньому 5,0 ходу")
+    assert uk[-1].startswith("Клас переможця (частка перемог): Кишеньковий діджей 75,0\u00a0%, "
+                             "без класу 25,0\u00a0%, ")
+
+
+@pytest.mark.parametrize("option", ["souls_to_win", "turn_cap"])
+def test_an_option_at_its_least_and_one_below(game, option):
+    """1 soul to win and a 1-turn cap are games (the least each option takes): the first soul
+    wins (a success may bring more), the cap stops the game after one turn; 0 is refused."""
+    m = rave.prepare(game, {option: 1}).new(2, 0)
+    play_game(m, [random_agent] * 2, m.streams.agents)
+    if option == "turn_cap":
+        assert m.capped and m.turns == 1
+    else:
+        assert not m.capped and m.result.winners and min(m.souls[s] for s in m.result.winners) >= 1
+    with pytest.raises(EngineError, match=option):
+        rave.prepare(game, {option: 0})
+
+
+def test_the_rulebook_says_each_expectation_in_words(game):
+    """The sentences a rulebook prints for the rave game's own `expect:` keys, word for word in
+    both languages: one seat out and two, a skip of 2 turns and of none, 1 turn (singular),
+    every rave of a file, a monster invited twice and never satisfied, 3 times and once, never."""
+    from forge.rulebook.outcome import describe
+    names = {c.id: c.name for c in game.cards}
+    expect = {"out": ["B", "C"], "skip": {"A": 2, "B": 0}, "resets": 3, "turns": 1,
+              "raves": [{"expectation": 9, "bonus": {"A": 6, "B": 2}, "duration": {"A": 4},
+                         "winner": "none"}, {"winner": "A"}],
+              "invited": {"confetti_imp": 2, "queue_wraith": 3, "the_silence": 0},
+              "satisfied": {"confetti_imp": 0, "queue_wraith": 1, "bpm_hydra": 0, "vinyl_lich": 1}}
+    said = {lang: [s.replace("\u00a0", " ") for s in describe(expect, lang, names, rave.ENGINE, game)]
+            for lang in ("en", "uk")}
+    assert said["en"] == [
+        "Players B and C are out of the game.", "Player A must skip 2 turns.",
+        "Player B has no turn to skip.", "A “Reset” happens 3 times.", "In all, 1 turn is played.",
+        "Rave 1: the expectation is 9; player A’s lineup bonus is 6, player B’s 2; player A’s "
+        "lineup total duration is 4; nobody wins the rave.", "Rave 2: player A wins the rave.",
+        "“Confetti Imp” is invited twice and never satisfied.",
+        "“Queue Wraith” is invited 3 times and satisfied once.", "“The Silence” is never invited.",
+        "“BPM Hydra” is never satisfied.", "“Vinyl Lich” is satisfied once."]
+    assert said["uk"] == [
+        "Гравці Б і В вибувають з гри.", "Гравець А має пропустити 2 ходи.",
+        "Гравець Б не пропускає ходів.", "«Обнулення» стається 3 рази.", "Зіграно 1 хід.",
+        "Рейв 1: очікування — 9; бонус лайнапу гравця А — 6, гравця Б — 2; сумарна тривалість "
+        "лайнапу гравця А — 4; рейв не виграє ніхто.", "Рейв 2: рейв виграє гравець А.",
+        "Монстра «Конфетний біс» запрошують 2 рази, але не задовольняють жодного разу.",
+        "Монстра «Привид черги» запрошують 3 рази і задовольняють 1 раз.",
+        "Монстра «Тиша» не запрошують жодного разу.",
+        "Монстра «Гідра BPM» не задовольняють жодного разу.",
+        "Монстра «Вініловий ліч» задовольняють 1 раз."]
+    one = {lang: describe({"out": ["B"]}, lang, names, rave.ENGINE, game) for lang in ("en", "uk")}
+    assert [s.replace("\u00a0", " ") for s in one["en"] + one["uk"]] == [
+        "Player B is out of the game.", "Гравець Б вибуває з гри."]
