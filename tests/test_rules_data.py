@@ -535,3 +535,29 @@ def test_resolve_in_an_operations_body_resolves_the_card_revealed(tmp_path):
     assert m.result is not None                          # no choice to make
     assert m.pc[0] == [3 + 1 + 3, 3 + 1, 3]              # A's h reveals the three g in turn
     assert sorted(m.p.cid[h] for h in m.pz[1][0]) == ["g", "g", "g", "h"] and not m.gz[0]
+
+
+def test_a_card_that_resolves_itself_without_end_stops_as_a_timeout(tmp_path):
+    """`resolve` of the card on top of the pile the card itself lies on would resolve it again
+    and again: the match stops at MAX_RESOLVE cards deep, as a timeout, not a RecursionError."""
+    from forge.model import load_game
+    from forge.rules import get_engine
+    from forge.rules.data.base import MAX_RESOLVE
+    root = tmp_path / "tithe"
+    root.mkdir()
+    body = TITHE[TITHE.index("    tithe:\n      - each_player"):TITHE.index("  end:")]
+    (root / "game.yaml").write_text(TITHE.replace(body, """\
+    tithe:                      # gain, then resolve the top card of the table: this one
+      - gain: {counter: coins, amount: amount}
+      - top: {zone: table, do: [resolve]}
+"""))
+    (root / "goods.yaml").write_text("".join(
+        f"- {{id: {i}, type: good, set: base, copies: 3, name: {{uk: Т, en: {i}}}, "
+        "effects: [{tithe: {amount: 1}}]}\n" for i in "gh"))
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    m = get_engine("rules").prepare(game, {"cap": 1000}).new(3, 0)
+    while m.decision is not None:
+        m.step(tuple(o[0] for o in m.decision.options))
+    assert m.result is not None and m.result.capped
+    assert m.pc[0][0] == 3 + MAX_RESOLVE                 # A's card resolved itself 50 times

@@ -15,6 +15,10 @@ from .shapes import SHAPES
 #: A `repeat` runs its body at most this many times, however large its count; nested repeats
 #: and every loop of the flow also count against the match's work cap (`Option` `cap`).
 MAX_REPEAT = 1000
+#: How deep cards may resolve one another (`resolve` in a body): a card whose body resolves the
+#: card on top of a pile it stays on would resolve itself without end; past this depth the match
+#: stops as if capped (a timeout), far below Python's recursion limit.
+MAX_RESOLVE = 50
 #: A counter's bounds, and any count written in the rules.
 MAX_VALUE = 1_000_000_000
 VISIBILITY = ("hidden", "owner", "public")

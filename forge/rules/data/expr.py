@@ -37,6 +37,8 @@ MAX_NUMBER = 1_000_000_000
 
 INT, BOOL, WORD, CARD = "number", "truth value", "word", "card"
 PLAYERS = ("me", "next", "prev", "target")
+#: The functions an expression may call; nothing else is called.
+FUNCTIONS = ("count", "sum", "distinct", "run", "top", "min", "max", "if", "most", "least")
 
 _TOKEN = re.compile(r"\s*(?:(\d+)|'([a-z0-9_]*)'|([a-z_][a-z0-9_]*)|(==|!=|<=|>=|[-+*/%<>(),.]))")
 
@@ -242,8 +244,7 @@ class _Parser:
             raise ExprError(f"unexpected {v or 'end'!r}", at)
         if v in ("true", "false"):
             return BOOL, _const(v == "true")
-        if v in ("count", "sum", "distinct", "run", "top", "min", "max", "if", "most", "least") \
-                and self.peek()[1] == "(":
+        if v in FUNCTIONS and self.peek()[1] == "(":
             return self.call(v, at)
         if v == "card":
             self.expect(".")
