@@ -156,11 +156,11 @@ def test_a_rules_file_outside_the_game_is_refused(tmp_path):
 
 def test_a_game_that_never_ends_is_stopped_by_the_cap_and_counted(tmp_path):
     """An end condition that can never hold (but is one): every game hits the work cap, and
-    `simulate` reports them as timeouts instead of hanging."""
+    `simulate` reports them as timeouts instead of hanging; as no game ended, it exits 1."""
     root = hostile(tmp_path, lambda t: t.replace('when: ["count(hand) == 0"]', 'when: ["players == 99"]'))
     done = forge_in_process("simulate", str(root), "--games", "3", "--players", "2",
                             "--option", "cap=500", "--format", "json")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1 and "every game hit the work cap" in done.stderr, done.stderr
     import json
     report = json.loads(done.stdout)
     assert report["engine"]["timeouts"] == 3 and report["engine"]["timeout_share"] == 1.0
