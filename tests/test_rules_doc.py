@@ -107,3 +107,16 @@ def test_the_example_checks_clean_and_plays_clean_and_alike_twice(every):
                 assert m.result is not None and not m.result.capped
                 runs.append((m.result.scores, m.round, m.turn, m.work))
             assert runs[0] == runs[1]
+
+
+def test_the_pages_scenario_passes(tmp_path, monkeypatch):
+    """The scenario the page shows is one «Скидачка» passes, keys and expectations alike."""
+    from forge.scenario import run_scenario
+    shown = [body for body in re.findall(r"```yaml\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+             if body.startswith("game: ")]
+    assert len(shown) == 1
+    path = tmp_path / "shown.yaml"
+    path.write_text(shown[0], encoding="utf-8")
+    monkeypatch.setenv("FORGE_CARDS", str(ROOT / "examples" / "cards"))
+    res = run_scenario(path)
+    assert res.passed, res.failures
