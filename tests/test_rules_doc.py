@@ -109,6 +109,17 @@ def test_the_example_checks_clean_and_plays_clean_and_alike_twice(every):
             assert runs[0] == runs[1]
 
 
+def test_the_example_prints_as_a_rulebook_in_each_language(every):
+    """Each construct has its words (forge/rulebook/phrases): the printed setup, turn and end."""
+    from forge.model import load_game
+    from forge.rulebook.played import played_rules
+    game, _ = load_game(every)
+    for lang, roll in (("en", "Roll a 6-sided die"), ("uk", "Киньте кубик із 6 гранями")):
+        played = played_rules(game, lang)
+        assert played and played.setup and played.turn and played.end
+        assert any(roll in line.text for line in played.turn), lang
+
+
 def test_the_pages_scenario_passes(tmp_path, monkeypatch):
     """The scenario the page shows is one «Скидачка» passes, keys and expectations alike."""
     from forge.scenario import run_scenario
