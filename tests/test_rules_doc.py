@@ -131,3 +131,19 @@ def test_the_pages_scenario_passes(tmp_path, monkeypatch):
     monkeypatch.setenv("FORGE_CARDS", str(ROOT / "examples" / "cards"))
     res = run_scenario(path)
     assert res.passed, res.failures
+
+
+def test_the_example_fits_the_rules_schema(every):
+    """Every construct the page shows is one `forge schema --rules` offers an editor."""
+    import json
+
+    import yaml
+
+    from conftest import forge_in_process
+    from test_schema import _errors
+    rules = yaml.safe_load((every / "game.yaml").read_text(encoding="utf-8"))["rules"]
+    for args in (("schema", "--rules"), ("schema", "--rules", str(every))):
+        done = forge_in_process(*args)
+        assert done.returncode == 0, done.stderr
+        schema = json.loads(done.stdout)
+        assert _errors(schema, rules, schema) == []
