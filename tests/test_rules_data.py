@@ -131,6 +131,13 @@ def hostile(tmp_path: Path, edit) -> Path:
      r"'purple' is never a value here"),
     (lambda t: t.replace('if: "count(hand where fits or', 'if: "false and count(hand where fits or'),
      r"action 'draw' can never be taken"),
+    # loops in loops: 28 cards to the eighth power a condition, as written; through definitions
+    (lambda t: t.replace('if: "count(hand where fits or', 'if: "count(all.hand where count(all.hand where '
+                         'count(all.hand where true) > 0) > 0) >= 0 and count(hand where fits or'),
+     r"loops nested more than 2 deep"),
+    (lambda t: t.replace("defs:\n", "defs:\n  many: \"most(count(all.hand where card.points > 5))\"\n")
+     .replace('if: "count(hand where fits or', 'if: "count(hand where many > 3) >= 0 and count(hand where fits or'),
+     r"loops nested more than 2 deep"),
 ])
 def test_hostile_rules_are_findings_at_their_line(tmp_path, edit, found):
     root = hostile(tmp_path, edit)

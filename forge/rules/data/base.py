@@ -85,6 +85,7 @@ class Compiler:
         self.zones: dict[str, Zone] = {}
         self.counters: dict[str, Counter] = {}
         self.defs: dict[str, tuple[str, Callable]] = {}
+        self.def_loops: dict[str, int] = {}     # how deep each definition's loops nest
         self.actions: dict[str, Action] = {}
         self.steps: dict[str, list[Action]] = {}
         self.ops: dict[str, tuple[Any, Any]] = {}      # name -> (body data, loc)
@@ -133,6 +134,8 @@ class Compiler:
             return None
         if consts is not None:
             self.used |= scope.used
+        if loc[:1] == ("defs",):
+            self.def_loops[loc[1]] = scope.loops
         return got
 
     def number(self, value: Any, loc: tuple, lo: int = 0, hi: int = MAX_VALUE) -> int | None:
