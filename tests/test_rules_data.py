@@ -131,6 +131,13 @@ def hostile(tmp_path: Path, edit) -> Path:
      r"'purple' is never a value here"),
     (lambda t: t.replace('if: "count(hand where fits or', 'if: "false and count(hand where fits or'),
      r"action 'draw' can never be taken"),
+    # loops in loops: 28 cards to the eighth power a condition, as written; through definitions
+    (lambda t: t.replace('if: "count(hand where fits or', 'if: "count(all.hand where count(all.hand where '
+                         'count(all.hand where true) > 0) > 0) >= 0 and count(hand where fits or'),
+     r"loops nested more than 2 deep"),
+    (lambda t: t.replace("defs:\n", "defs:\n  many: \"most(count(all.hand where card.points > 5))\"\n")
+     .replace('if: "count(hand where fits or', 'if: "count(hand where many > 3) >= 0 and count(hand where fits or'),
+     r"loops nested more than 2 deep"),
 ])
 def test_hostile_rules_are_findings_at_their_line(tmp_path, edit, found):
     root = hostile(tmp_path, edit)
@@ -156,11 +163,11 @@ def test_a_rules_file_outside_the_game_is_refused(tmp_path):
 
 def test_a_game_that_never_ends_is_stopped_by_the_cap_and_counted(tmp_path):
     """An end condition that can never hold (but is one): every game hits the work cap, and
-    `simulate` reports them as timeouts instead of hanging."""
+    `simulate` reports them as timeouts instead of hanging; as no game ended, it exits 1."""
     root = hostile(tmp_path, lambda t: t.replace('when: ["count(hand) == 0"]', 'when: ["players == 99"]'))
     done = forge_in_process("simulate", str(root), "--games", "3", "--players", "2",
                             "--option", "cap=500", "--format", "json")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1 and "every game hit the work cap" in done.stderr, done.stderr
     import json
     report = json.loads(done.stdout)
     assert report["engine"]["timeouts"] == 3 and report["engine"]["timeout_share"] == 1.0
@@ -535,3 +542,29 @@ def test_resolve_in_an_operations_body_resolves_the_card_revealed(tmp_path):
     assert m.result is not None                          # no choice to make
     assert m.pc[0] == [3 + 1 + 3, 3 + 1, 3]              # A's h reveals the three g in turn
     assert sorted(m.p.cid[h] for h in m.pz[1][0]) == ["g", "g", "g", "h"] and not m.gz[0]
+
+
+def test_a_card_that_resolves_itself_without_end_stops_as_a_timeout(tmp_path):
+    """`resolve` of the card on top of the pile the card itself lies on would resolve it again
+    and again: the match stops at MAX_RESOLVE cards deep, as a timeout, not a RecursionError."""
+    from forge.model import load_game
+    from forge.rules import get_engine
+    from forge.rules.data.base import MAX_RESOLVE
+    root = tmp_path / "tithe"
+    root.mkdir()
+    body = TITHE[TITHE.index("    tithe:\n      - each_player"):TITHE.index("  end:")]
+    (root / "game.yaml").write_text(TITHE.replace(body, """\
+    tithe:                      # gain, then resolve the top card of the table: this one
+      - gain: {counter: coins, amount: amount}
+      - top: {zone: table, do: [resolve]}
+"""))
+    (root / "goods.yaml").write_text("".join(
+        f"- {{id: {i}, type: good, set: base, copies: 3, name: {{uk: Т, en: {i}}}, "
+        "effects: [{tithe: {amount: 1}}]}\n" for i in "gh"))
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    m = get_engine("rules").prepare(game, {"cap": 1000}).new(3, 0)
+    while m.decision is not None:
+        m.step(tuple(o[0] for o in m.decision.options))
+    assert m.result is not None and m.result.capped
+    assert m.pc[0][0] == 3 + MAX_RESOLVE                 # A's card resolved itself 50 times

@@ -267,6 +267,11 @@ def simulate(
         from ..rules.report import write_report
         write_report(result, report, lang=lang, game=loaded)
     _emit(show, result)
+    timeouts = (result.get("engine") or {}).get("timeouts", 0)
+    if result["games"] and timeouts == result["games"]:
+        # no game ended by its rules: an end that never holds is a defect, not a statistic
+        show.error(f"{loaded.id}: every game hit the work cap (option cap): no end condition held")
+        raise typer.Exit(1)
     raise typer.Exit(1 if result["violation_count"] else 0)
 
 

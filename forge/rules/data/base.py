@@ -15,6 +15,10 @@ from .shapes import SHAPES
 #: A `repeat` runs its body at most this many times, however large its count; nested repeats
 #: and every loop of the flow also count against the match's work cap (`Option` `cap`).
 MAX_REPEAT = 1000
+#: How deep cards may resolve one another (`resolve` in a body): a card whose body resolves the
+#: card on top of a pile it stays on would resolve itself without end; past this depth the match
+#: stops as if capped (a timeout), far below Python's recursion limit.
+MAX_RESOLVE = 50
 #: A counter's bounds, and any count written in the rules.
 MAX_VALUE = 1_000_000_000
 VISIBILITY = ("hidden", "owner", "public")
@@ -81,6 +85,7 @@ class Compiler:
         self.zones: dict[str, Zone] = {}
         self.counters: dict[str, Counter] = {}
         self.defs: dict[str, tuple[str, Callable]] = {}
+        self.def_loops: dict[str, int] = {}     # how deep each definition's loops nest
         self.actions: dict[str, Action] = {}
         self.steps: dict[str, list[Action]] = {}
         self.ops: dict[str, tuple[Any, Any]] = {}      # name -> (body data, loc)
@@ -129,6 +134,8 @@ class Compiler:
             return None
         if consts is not None:
             self.used |= scope.used
+        if loc[:1] == ("defs",):
+            self.def_loops[loc[1]] = scope.loops
         return got
 
     def number(self, value: Any, loc: tuple, lo: int = 0, hi: int = MAX_VALUE) -> int | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from .base import _NOOP, MAX_REPEAT, Compiler, GameOver
+from .base import _NOOP, MAX_REPEAT, MAX_RESOLVE, Compiler, GameOver
 from .expr import BOOL, INT, WORD, _player
 from .shapes import PRIMITIVE_SHAPES
 
@@ -473,12 +473,17 @@ class Effects(Compiler):
         looked up as it runs: an operation's body, where it may stand too, is compiled before
         the cards' effects are."""
         def resolve(m: Any, s: int, c: int) -> Iterator:
-            if c >= 0:
-                for f, g in m.r.effects[c]:
-                    if g:
-                        yield from f(m, s, c)
-                    else:
-                        f(m, s, c)
+            if c < 0:
+                return
+            if m.resolving >= MAX_RESOLVE:
+                raise GameOver(capped=True)
+            m.resolving += 1
+            for f, g in m.r.effects[c]:
+                if g:
+                    yield from f(m, s, c)
+                else:
+                    f(m, s, c)
+            m.resolving -= 1
         return resolve, True
 
     def st_end(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:

@@ -32,11 +32,17 @@ from typing import Any, Callable
 MAX_LENGTH = 1000
 MAX_DEPTH = 40
 MAX_OPERATORS = 200
+#: Loops nested in one another: a `where` (over cards) or `most`/`least` (over players) inside
+#: another, through definitions too. Each multiplies an evaluation's work by the cards or players
+#: there are, so without a bound a short expression could take years.
+MAX_LOOPS = 2
 #: The largest number a literal may write.
 MAX_NUMBER = 1_000_000_000
 
 INT, BOOL, WORD, CARD = "number", "truth value", "word", "card"
 PLAYERS = ("me", "next", "prev", "target")
+#: The functions an expression may call; nothing else is called.
+FUNCTIONS = ("count", "sum", "distinct", "run", "top", "min", "max", "if", "most", "least")
 
 _TOKEN = re.compile(r"\s*(?:(\d+)|'([a-z0-9_]*)'|([a-z_][a-z0-9_]*)|(==|!=|<=|>=|[-+*/%<>(),.]))")
 
@@ -56,6 +62,7 @@ class Scope:
         self.rules = rules
         self.consts = consts or {}
         self.used: set[str] = set()     # parameters the expression read
+        self.loops = 0                  # the deepest its loops nest (MAX_LOOPS)
 
     def name(self, name: str, at: int) -> tuple[str, Callable]:
         if name in self.consts:
@@ -65,6 +72,10 @@ class Scope:
         if name in self.rules.defs:
             return self.rules.defs[name]
         return self.rules.counter_ref(name, None, at)
+
+    def def_loops(self, name: str) -> int:
+        """How deep a definition's loops nest (0 for any other name)."""
+        return self.rules.def_loops.get(name, 0) if name in self.rules.defs else 0
 
 
 def _player(word: str) -> Callable[[Any, int], int]:
@@ -107,6 +118,7 @@ class _Parser:
             raise ExprError(f"an expression has at most {MAX_OPERATORS} operators and brackets")
         self.i = 0
         self.depth = 0
+        self.loops = 0      # loops around the part being parsed
 
     # -- tokens
     def peek(self) -> tuple[str, str, int]:
@@ -133,6 +145,23 @@ class _Parser:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise ExprError(f"nested more than {MAX_DEPTH} levels deep", self.peek()[2])
+
+    def nest(self, loops: int, at: int) -> None:
+        """The part being parsed adds ``loops`` loops inside those around it."""
+        deepest = self.loops + loops
+        if deepest > MAX_LOOPS:
+            raise ExprError(f"loops nested more than {MAX_LOOPS} deep (a `where` or most()/least() "
+                            "inside another, definitions included): each multiplies the work "
+                            "by the cards or players there are", at)
+        self.scope.loops = max(self.scope.loops, deepest)
+
+    def loop(self, parse: Callable[[], tuple[str, Callable]]) -> tuple[str, Callable]:
+        """``parse()`` inside one more loop (a `where`'s condition, most()'s value)."""
+        self.nest(1, self.peek()[2])
+        self.loops += 1
+        out = parse()
+        self.loops -= 1
+        return out
 
     # -- grammar
     def parse(self) -> tuple[str, Callable]:
@@ -242,8 +271,7 @@ class _Parser:
             raise ExprError(f"unexpected {v or 'end'!r}", at)
         if v in ("true", "false"):
             return BOOL, _const(v == "true")
-        if v in ("count", "sum", "distinct", "run", "top", "min", "max", "if", "most", "least") \
-                and self.peek()[1] == "(":
+        if v in FUNCTIONS and self.peek()[1] == "(":
             return self.call(v, at)
         if v == "card":
             self.expect(".")
@@ -256,6 +284,7 @@ class _Parser:
             return INT, lambda m, s, c: m.n
         if v in ("round", "turn"):
             return INT, (lambda m, s, c: m.round) if v == "round" else (lambda m, s, c: m.turn)
+        self.nest(self.scope.def_loops(v), at)
         return self.scope.name(v, at)
 
     def ident(self) -> tuple[str, int]:
@@ -280,7 +309,7 @@ class _Parser:
     def cards(self, many: bool, z: Callable) -> Callable:
         """f(m, s) -> the handles of a zone (every player's, with ``many``), those for which an
         optional `where EXPR` holds (`card` each one)."""
-        p = self.want(BOOL, self.expr()) if self.accept("where") else None
+        p = self.want(BOOL, self.loop(self.expr)) if self.accept("where") else None
         if many:
             if p is None:
                 return lambda m, s: [h for zl in z(m, s) for h in zl]
@@ -293,7 +322,7 @@ class _Parser:
         self.expect("(")
         self.deeper()
         if fn in ("most", "least"):           # over every player, each in turn as `me`
-            f = self.want(INT, self.expr())
+            f = self.want(INT, self.loop(self.expr))
             self.expect(")")
             self.depth -= 1
             pick = max if fn == "most" else min

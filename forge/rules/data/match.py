@@ -85,6 +85,7 @@ class RulesMatch(Match):
         self.round = 0
         self.turn = 0
         self.work = 0         # loop iterations and actions: the cap bounds them
+        self.resolving = 0    # cards resolving one within another (`resolve`, MAX_RESOLVE)
         #: (zone name, owner) -> {handle: the round it came}, for zones whose cards expire (a
         #: name, as a game's zone and a player's zone may have the same index)
         self.entered: dict[tuple[str, int], dict[int, int]] = {}
