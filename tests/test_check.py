@@ -304,6 +304,8 @@ def test_one_run_reports_every_finding_and_fix_mends_the_typography(tmp_path):
      "the card has no `type` key", "did you mean 'type' where it says 'typ'?"),
     ("action.yaml", "type: action\n  set: base\n  name: {uk: \"Дія 1\"", "type: actoin\n  set: base\n  name: {uk: \"Дія 1\"",
      "type 'actoin' is not a card type of this game", "did you mean 'action'?"),
+    ("action.yaml", "type: action\n  set: base\n  name: {uk: \"Дія 1\"", "type:\n  set: base\n  name: {uk: \"Дія 1\"",
+     "`type` is empty: it names the card's type", "use one of: action"),
     ("action.yaml", "  name: {uk: \"Дія 1\"", "  nmae: {uk: \"Дія 1\"", "unknown key 'nmae'", "did you mean 'name'?"),
     ("game.yaml", "card_types:", "card_typs:", "unknown key 'card_typs'", "did you mean 'card_types'?"),
     ("action.yaml", "- draw: 1", "- draw: {cont: 1}", "unknown key 'cont'", "did you mean 'count'?"),

@@ -253,8 +253,10 @@ def read_cards(doc: Document, models: dict[str, type[Card]], out: list[Card],
                                             else "add type: one of " + ", ".join(models), card=card_id))
             else:
                 near = _near(str(type_id), list(models))
-                findings.append(doc.finding((i, "type"), "unknown-type",
-                                            f"type {_short(type_id) or repr(type_id)} is not a card type of this game",
+                said = (f"type {_short(type_id)} is not a card type of this game" if _short(type_id)
+                        else "`type` is empty: it names the card's type" if type_id in (None, "")
+                        else "`type` is a list or mapping, not the name of a card type")
+                findings.append(doc.finding((i, "type"), "unknown-type", said,
                                             f"did you mean {near!r}?" if near else "use one of: " + ", ".join(models),
                                             card=card_id))
             continue
