@@ -66,10 +66,11 @@ def run_checks(game: Game, complete: bool) -> tuple[list[Finding], list[Finding]
 
 
 def ordered(findings: list[Finding]) -> list[Finding]:
-    """Findings without repeats, sorted by file, line and column. A repeat says the same at the
-    same place: two findings at one place (an unknown icon in a text that also overflows) are
-    both kept, though `Finding`s compare by place alone."""
-    unique = {(f.file, f.line, f.col, f.code, f.message): f for f in reversed(findings)}
+    """Findings without repeats, sorted by file, line and column. A repeat is of the same kind
+    at the same place (a layout's text checked in each language): findings of two kinds at one
+    place (an unknown icon in a text that also overflows) are both kept, though `Finding`s
+    compare by place alone."""
+    unique = {(f.file, f.line, f.col, f.code): f for f in reversed(findings)}
     return sorted(unique.values(), key=lambda f: (f.file, f.line, f.col, f.code, f.message))
 
 
