@@ -60,6 +60,11 @@ def test_an_option_value_refused_is_worded_as_forge_words_it(args, says):
     assert "Value error" not in result.stderr and "Input should" not in result.stderr
 
 
+def test_one_is_counted_in_the_singular():
+    played = forge_in_process("simulate", "rules_does_not_exist", "--games", "1")
+    assert played.returncode == 0 and played.stdout.startswith("rules_does_not_exist: 1 game, "), played.stdout
+
+
 def test_a_game_with_findings_is_refused_and_good_files_stay(tmp_path, game_copy):
     folder = game_copy("rules_does_not_exist")
     out = tmp_path / "out"
