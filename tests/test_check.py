@@ -309,6 +309,7 @@ def test_one_run_reports_every_finding_and_fix_mends_the_typography(tmp_path):
     ("action.yaml", "  name: {uk: \"Дія 1\"", "  nmae: {uk: \"Дія 1\"", "unknown key 'nmae'", "did you mean 'name'?"),
     ("game.yaml", "card_types:", "card_typs:", "unknown key 'card_typs'", "did you mean 'card_types'?"),
     ("action.yaml", "- draw: 1", "- draw: {cont: 1}", "unknown key 'cont'", "did you mean 'count'?"),
+    ("action.yaml", "- draw: 1", "- drwa: 1", "'drwa' is not an operation of this game", "did you mean 'draw'?"),
     ("game.yaml", "card_size: {width: 63, height: 88}", "card_size: a3",
      "card_size: should be a mapping (key: value) (got 'a3')", ""),
     ("action.yaml", "cost: 1", "cost: one", "cost: should be a whole number (got 'one')", ""),

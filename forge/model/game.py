@@ -293,6 +293,8 @@ def validation_findings(doc: Document, exc: ValidationError, prefix: tuple, card
             given = err.get("input")
             name = next(iter(given)) if isinstance(given, dict) and given else given
             code, message = "unknown-operation", f"{here}: {name!r} is {err['msg']}"
+            near = _near(str(name), str((err.get("ctx") or {}).get("known", "")).split(", "))
+            fix = f"did you mean {near!r}?" if near else ""
         elif kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
             code, message = "out-of-range", f"{here}: {value}: {refusal_reason(err)}"
         elif kind in ("literal_error", "enum"):
