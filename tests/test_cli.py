@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT, forge_forked, tree_digest
+from conftest import ROOT, forge_forked, forge_in_process, tree_digest
 from pdfread import assert_fonts_embedded
 
 MM = 72 / 25.4
@@ -45,6 +45,24 @@ def test_unknown_product_language_and_paper_are_usage_errors(tmp_path):
         assert result.returncode == 2, (args, result.stdout, result.stderr)
         assert "Traceback" not in result.stderr
     assert not any(tmp_path.rglob("*.pdf"))
+
+
+@pytest.mark.parametrize("args, says", [
+    (["build", "--paper", "a3"], "Invalid value for '--paper': 'a3' is not one of 'a4', 'letter'"),
+    (["build", "--duplex", "x"], "Invalid value for '--duplex': 'x' is not one of 'long', 'short'."),
+    (["simulate", "--games", "x"], "Invalid value for '--games': should be a whole number (got 'x')"),
+    (["simulate", "--games", "0"], "Invalid value for '--games': should be greater than or equal to 1 (got '0')"),
+])
+def test_an_option_value_refused_is_worded_as_forge_words_it(args, says):
+    """typer coerces options with pydantic; its words ("Value error, ...", "Input should") never show."""
+    result = forge_in_process(*args)
+    assert result.returncode == 2 and says in result.stderr, result.stderr
+    assert "Value error" not in result.stderr and "Input should" not in result.stderr
+
+
+def test_one_is_counted_in_the_singular():
+    played = forge_in_process("simulate", "rules_does_not_exist", "--games", "1")
+    assert played.returncode == 0 and played.stdout.startswith("rules_does_not_exist: 1 game, "), played.stdout
 
 
 def test_a_game_with_findings_is_refused_and_good_files_stay(tmp_path, game_copy):

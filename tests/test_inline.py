@@ -21,6 +21,14 @@ def test_colons_and_asterisks_that_are_not_markup_print_as_written(text):
     assert inline.unknown_icons({"text": text}, BUILT_IN) == []
 
 
+@pytest.mark.parametrize("text, marks", [("**Draw 1 card", ["**Draw"]), ("Every *game begins", ["*game"]),
+                                         ("Draw 1**", ["1**"]), ("x**a**", ["x**a**"]),
+                                         ("**a** and *b*, 5*, 2 * 3, ** x **, \\*\\*x", [])])
+def test_a_mark_that_opens_or_closes_nothing_is_named(text, marks):
+    """Such a mark prints as an asterisk: `forge check` reports it (`unclosed-emphasis`)."""
+    assert inline.unclosed_marks({"text": text}) == marks
+
+
 def test_icons_emphasis_and_escapes_become_runs():
     got = inline.runs({"text": "**Draw** 2 :coin::coin:, *then* \\*x\\* \\:coin: :nope:"}, R, BUILT_IN)
     assert got == [(B, "Draw"), (R, " 2\u00a0"), ("icon:coin", inline.OBJECT), ("icon:coin", inline.OBJECT),
@@ -72,12 +80,14 @@ def test_icons_and_bold_are_drawn_on_a_built_card(tmp_path):
         "p.footer(W, H, set_name) }}", "p.footer(W, H, set_name ~ ' :heart:') }}\n{{ el('table', x=5, y=72, "
         "w=40, size=7.5, rows=[['**Price**', '3 :coin:']]) }}"), encoding="utf-8")
 
-    bad = data.replace(":mana:", ":manna:")
+    bad = data.replace(":mana:", ":manna:").replace("**Draw** 1", "**Draw 1")
     (cards / "action.yaml").write_text(bad, encoding="utf-8")
     checked = forge_in_process("check", "demo", cwd=tmp_path)
     line = next(n for n, text in enumerate(bad.splitlines(), 1) if ":manna:" in text)
     assert checked.returncode == 1 and f"cards/demo/action.yaml:{line}:" in checked.stderr
     assert "unknown-icon" in checked.stderr and "did you mean 'mana'?" in checked.stderr
+    unclosed, = [f for f in checked.stderr.splitlines() if "unclosed-emphasis" in f] or [checked.stderr]
+    assert unclosed.startswith(f"cards/demo/action.yaml:{line}:") and "«**Draw»" in unclosed
 
     (cards / "action.yaml").write_text(data, encoding="utf-8")
     built = forge_in_process("build", "demo", "--what", "printshop,cheatsheet,rulebook", "--lang", "en", cwd=tmp_path)

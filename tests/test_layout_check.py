@@ -115,6 +115,18 @@ def test_a_bad_element_in_a_once_block_is_reported_on_every_run(tmp_path):
         assert "circle needs r" in findings[0].message
 
 
+def test_a_backs_misspelt_icon_is_a_finding_at_the_manifest_not_in_forges_own_template(tmp_path):
+    """forge's shared back layout draws the manifest's `backs` entry: what to fix is the entry."""
+    scaffold(tmp_path, "g", ["en"], ["action"])
+    manifest = tmp_path / "cards" / "g" / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("icon: star}", "icon: strr}", 1), encoding="utf-8")
+    _, findings = check_game(tmp_path / "cards" / "g")
+    line = next(n for n, said in enumerate(text.splitlines(), 1) if "icon: star}" in said)
+    assert [(f.file, f.line, f.code) for f in findings] == [(str(manifest), line, "layout-element")], findings
+    assert "'strr'" in findings[0].message and "did you mean 'star'?" in findings[0].message
+
+
 def test_a_yaml_layout_reports_each_element_at_the_template_line_that_wrote_it(tmp_path):
     proj = _project(tmp_path)
     (proj / "templates" / "love_formula" / "cards" / "vp.yaml.j2").write_text(

@@ -174,3 +174,6 @@ def test_build_what_tts_writes_the_saved_object_and_its_images(tmp_path):
     bad = forge_in_process("build", "rules_does_not_exist", "--what", "tts", "--base-url", "example.org",
                            "--out", str(tmp_path / "no"))
     assert bad.returncode == 2 and "--base-url 'example.org'" in bad.stderr
+    unused = forge_in_process("build", "rules_does_not_exist", "--what", "pnp", "--base-url", base,
+                              "--out", str(tmp_path / "no"))
+    assert unused.returncode == 2 and "it needs --what tts" in unused.stderr

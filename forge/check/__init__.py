@@ -66,8 +66,12 @@ def run_checks(game: Game, complete: bool) -> tuple[list[Finding], list[Finding]
 
 
 def ordered(findings: list[Finding]) -> list[Finding]:
-    """Findings without repeats, sorted by file, line and column."""
-    return sorted(set(findings), key=lambda f: (f.file, f.line, f.col, f.code, f.message))
+    """Findings without repeats, sorted by file, line and column. A repeat is of the same kind
+    at the same place (a layout's text checked in each language): findings of two kinds at one
+    place (an unknown icon in a text that also overflows) are both kept, though `Finding`s
+    compare by place alone."""
+    unique = {(f.file, f.line, f.col, f.code): f for f in reversed(findings)}
+    return sorted(unique.values(), key=lambda f: (f.file, f.line, f.col, f.code, f.message))
 
 
 __all__ = ["DATA_CHECKS", "DECK_CHECKS", "FACE_CHECKS", "check_game", "ordered", "run_checks"]

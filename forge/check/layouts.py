@@ -19,30 +19,38 @@ from ..errors import Finding, display_path
 from ..model import Game
 from ..render.icons import game_icons
 from ..render.layout import LayoutError
+from ..templating import COMMON
 
 #: Where a designer finds the element kinds and their parameters.
 _REFERENCE = "see docs/layouts.md for the element kinds, their parameters and the icons"
 
 
 def layout_findings(exc: LayoutError, at_data: Finding) -> Iterator[Finding]:
-    """A failing layout, reported at the template's file and line when they are known (the
-    template is what to fix), naming the card; else at the card's data (`at_data`)."""
+    """A failing layout, reported at the template's file and line when they are known and the
+    game's (the template is what to fix), naming the card; else at the data that fed it
+    (`at_data`: the card, or the manifest's `backs` entry), as when forge's own shared template
+    (`templating.COMMON`) draws a back whose icon the manifest misspells."""
     if exc.problems:
         for problem in exc.problems:
-            if problem.file:
+            if problem.file and not _forges(problem.file):
                 yield Finding(display_path(Path(problem.file)), problem.line, 1 if problem.line else 0,
                               "layout-element", problem.message, _REFERENCE, at_data.card)
             else:
                 yield Finding(at_data.file, at_data.line, at_data.col, "layout-element",
                               problem.message, _REFERENCE, at_data.card)
         return
-    if not exc.file:
+    if not exc.file or _forges(exc.file):
         yield at_data
         return
     code = "unsafe-template" if isinstance(exc.__cause__, SecurityError) else "layout"
     where = display_path(Path(exc.file))
     message = str(exc).removeprefix(f"{where}:{exc.line}: ")  # said once, as the finding's place
     yield Finding(where, exc.line, 1 if exc.line else 0, code, message, at_data.fix, at_data.card)
+
+
+def _forges(file: str) -> bool:
+    """Whether `file` is one of forge's own shared templates, which a designer does not edit."""
+    return Path(file).resolve().is_relative_to(COMMON.resolve())
 
 
 def check_icons(game: Game) -> Iterator[Finding]:

@@ -7,7 +7,8 @@ locale of the game, and two things are reported with the card's id:
 - `text-overflow`: a text that does not fit its layout box even at the box's minimum font size
   (or a word wider than its box);
 - `unknown-icon`: a `:name:` in a text that names none of the game's icons (`forge.render.inline`),
-  at the card's string that says it when the card's data does.
+  at the card's string that says it when the card's data does;
+- `unclosed-emphasis`: a `*` or `**` that opens or closes no emphasis (it would print as an asterisk).
 
 Card backs are checked the same way and reported at the manifest's `backs` entry. A face whose
 layout fails is reported through `forge.check.layouts.layout_findings`: every bad element at the
@@ -78,7 +79,8 @@ def _face_findings(make, face, lang: str, what: str = "") -> Iterator[Finding]:
 
 
 _FIXES = {"text-overflow": "shorten the text",
-          "unknown-icon": "name one of the game's icons, or write \\: to print the colons as they are"}
+          "unknown-icon": "name one of the game's icons, or write \\: to print the colons as they are",
+          "unclosed-emphasis": "close it (**bold**, *italic*), or write \\* to print an asterisk"}
 
 
 def check_components(game: Game) -> Iterator[Finding]:

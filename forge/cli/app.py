@@ -102,6 +102,20 @@ class ForgeGroup(TyperGroup):
         # the options, as a plain command offers them (TyperGroup's would build every command)
         return names + super(TyperGroup, self).shell_complete(ctx, incomplete)
 
+    def invoke(self, ctx: typer.Context) -> Any:
+        """Run the command; a value typer's coercion refused is worded as forge words a data
+        file's (`refusal_reason`), not in pydantic's words ("Value error, ...", "Input should")."""
+        try:
+            return super().invoke(ctx)
+        except typer.BadParameter as exc:
+            from pydantic import ValidationError
+            if isinstance(exc.__cause__, ValidationError):
+                from ..model.fields import refusal_reason
+                err = exc.__cause__.errors()[0]
+                reason = refusal_reason(err)
+                exc.message = reason if repr(err["input"]) in reason else f"{reason} (got {err['input']!r})"
+            raise
+
     def resolve_command(self, ctx, args):
         name, command, rest = super().resolve_command(ctx, args)
         if command is not None and not ctx.resilient_parsing:

@@ -103,6 +103,8 @@ def build(
     papers = tuple(paper.value.split(","))
     products = split_names(what, "--what") if what is not None else list(DEFAULT_PRODUCTS)
     check_products(products)
+    if base_url and "tts" not in products:
+        raise UsageError("--base-url names where the Tabletop Simulator images go: it needs --what tts")
     offset = _pair(back_offset)
     check_output(out, "--out", folder=True)
     roots = resolve_games(games)

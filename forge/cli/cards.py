@@ -34,5 +34,5 @@ def cards(
             typer.echo(f"{r['set']:<8} {kind:<22} x{r['copies']:<3} {r['id']:<32} {r['name'][lang]}")
     per_file = Counter(card.source.file for card in loaded.cards)
     for file, designs in sorted(per_file.items()):
-        show.detail(f"{file}: {designs} designs")
+        show.detail(f"{file}: {counted(designs, 'design')}")
     show.summary(f"{loaded.id}: {counted(len(records), 'design')}, {counted(sum(r['copies'] for r in records), 'card')}")

@@ -12,7 +12,7 @@ import typer
 
 from ..errors import EngineError, FindingsError, UsageError
 from .app import (Format, FormatOption, Output, QuietOption, VerboseOption, app, check_output,
-                  resolve_games, split_names)
+                  counted, resolve_games, split_names)
 
 if TYPE_CHECKING:
     from ..rules.core import Engine
@@ -285,7 +285,7 @@ def _emit(show: Output, result: dict) -> None:
 def text_summary(r: dict) -> str:
     name = lambda a: r["agent_names"].get(a, {}).get("en", a)   # noqa: E731
     who = ", ".join(dict.fromkeys(map(name, r["agents"])))
-    lines = [f"{r['game']}: {r['games']} games, {r['players']} players, seed {r['seed']}, "
+    lines = [f"{r['game']}: {counted(r['games'], 'game')}, {r['players']} players, seed {r['seed']}, "
              f"sets {','.join(r['sets'])}, agents {','.join(map(name, r['agents']))}",
              f"speed: {r['games_per_s']} games/s, {r['decisions_per_s']} decisions/s, "
              f"{r['mean_decisions_per_game']} decisions/game"]

@@ -253,8 +253,10 @@ def read_cards(doc: Document, models: dict[str, type[Card]], out: list[Card],
                                             else "add type: one of " + ", ".join(models), card=card_id))
             else:
                 near = _near(str(type_id), list(models))
-                findings.append(doc.finding((i, "type"), "unknown-type",
-                                            f"type {_short(type_id) or repr(type_id)} is not a card type of this game",
+                said = (f"type {_short(type_id)} is not a card type of this game" if _short(type_id)
+                        else "`type` is empty: it names the card's type" if type_id in (None, "")
+                        else "`type` is a list or mapping, not the name of a card type")
+                findings.append(doc.finding((i, "type"), "unknown-type", said,
                                             f"did you mean {near!r}?" if near else "use one of: " + ", ".join(models),
                                             card=card_id))
             continue
@@ -291,6 +293,8 @@ def validation_findings(doc: Document, exc: ValidationError, prefix: tuple, card
             given = err.get("input")
             name = next(iter(given)) if isinstance(given, dict) and given else given
             code, message = "unknown-operation", f"{here}: {name!r} is {err['msg']}"
+            near = _near(str(name), str((err.get("ctx") or {}).get("known", "")).split(", "))
+            fix = f"did you mean {near!r}?" if near else ""
         elif kind in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
             code, message = "out-of-range", f"{here}: {value}: {refusal_reason(err)}"
         elif kind in ("literal_error", "enum"):

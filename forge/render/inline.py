@@ -159,6 +159,23 @@ def unknown_icons(item: dict, icons: Container[str]) -> list[str]:
     return list(found)
 
 
+#: A mark left over once emphasis is matched: one opening a word (`**Draw 1`), or `**` closing
+#: one (`Draw**`); a lone `*` after a word (`5*`, a footnote) or before a comma is left to print.
+_UNMATCHED = re.compile(r"(?<![\w*\\])\*\*?(?=[\w(«\"“‘':])\S{0,12}|\S{0,12}(?<=[^\s*\\])\*\*(?![\w*])")
+
+
+def unclosed_marks(item: dict) -> list[str]:
+    """The emphasis marks of a paragraph item that open or close nothing (they would print as
+    asterisks), each with the word it stands by, in order, each once."""
+    found: dict[str, None] = {}
+    for part, tag in _parts(item):
+        if not tag and "*" in part:
+            for _, _, text in _emphasis(part, False, False):
+                for m in _UNMATCHED.finditer(text):
+                    found.setdefault(m.group(0))
+    return list(found)
+
+
 def unsupported_tags(markup: str) -> list[str]:
     """The tags of `markup` that drawing does not know (it would drop them), each once."""
     found: dict[str, None] = {}

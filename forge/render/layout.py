@@ -942,7 +942,7 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
                 item = item if isinstance(item, dict) else {"text": item}
                 face.texts.append((_loc(el, lang), FACES.get(item.get("font", el.get("font", "regular")),
                                                             fonts.REGULAR), inline.plain(item, face.icons)))
-                _unknown_icons(face, card, el, lang, item)
+                _inline_problems(face, card, el, lang, item)
             if not ok:
                 what = el.get("what", "text")
                 face.problems.append(Problem(_loc(el, lang), "text-overflow",
@@ -967,20 +967,25 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
                                                  f"wider than {el['w']} mm even at {smallest} pt"))
             el = dict(el, _size=s, _face=face_name) if plain else dict(el, _size=s, _face=face_name, _runs=runs)
             face.texts.append((_loc(el, lang), face_name, text if plain else inline.plain({"text": text}, face.icons)))
-            _unknown_icons(face, card, el, lang, {"text": text})
+            _inline_problems(face, card, el, lang, {"text": text})
         elif kind == "table":
             el = _table_floor(el, face, card, lang)
         face.elements.append(el)
     return face
 
 
-def _unknown_icons(face: Face, card: Any | None, el: dict, lang: str, item: dict) -> None:
+def _inline_problems(face: Face, card: Any | None, el: dict, lang: str, item: dict) -> None:
     """An `unknown-icon` problem for each `:name:` of `item` that names none of the face's
-    icons, where the card's data says it (else where the element's `field` is)."""
+    icons, and an `unclosed-emphasis` one for each `*`/`**` that opens or closes nothing (both
+    would print as typed), where the card's data says it (else where the element's `field` is)."""
     for name in inline.unknown_icons(item, face.icons):
         face.problems.append(Problem(_written(card, lang, f":{name}:") or _loc(el, lang), "unknown-icon",
                                      f"{el.get('what', el['kind'])} ({lang}): :{name}: "
                                      f"{icon_problem(name, face.icons)}"))
+    for said in inline.unclosed_marks(item):
+        face.problems.append(Problem(_written(card, lang, said) or _loc(el, lang), "unclosed-emphasis",
+                                     f"{el.get('what', el['kind'])} ({lang}): the * of «{said}» opens or "
+                                     "closes no emphasis, so it would print as an asterisk"))
 
 
 def _written(card: Any | None, lang: str, text: str) -> tuple:
@@ -1017,7 +1022,7 @@ def _table_floor(el: dict, face: Face, card: Any | None, lang: str) -> dict:
             if not plain:
                 spec["_runs"] = runs
             face.texts.append((_loc(el, lang), fname, text if plain else inline.plain({"text": text}, face.icons)))
-            _unknown_icons(face, card, el, lang, {"text": text})
+            _inline_problems(face, card, el, lang, {"text": text})
             cells.append(spec)
         rows.append(cells)
     return dict(el, size=size, rows=rows)
