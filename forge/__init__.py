@@ -15,7 +15,7 @@ _API = {
     "Card": ".model", "Game": ".model", "Operation": ".model", "load_game": ".model",
     "Finding": ".errors", "FindingsError": ".errors", "ForgeError": ".errors", "UsageError": ".errors",
     "card_records": ".export", "check_game": ".check", "load_yaml": ".load",
-    "build_products": ".api", "render_card": ".api",
+    "build": ".api", "render_card": ".api",
 }
 
 __all__ = sorted(_API)
@@ -23,7 +23,7 @@ __getattr__, __dir__ = exports(__name__, _API, globals())
 
 
 if TYPE_CHECKING:  # what type checkers and IDEs see
-    from .api import build_products, render_card
+    from .api import build, render_card
     from .check import check_game
     from .errors import Finding, FindingsError, ForgeError, UsageError
     from .export import card_records

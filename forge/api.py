@@ -1,4 +1,4 @@
-"""What a program does with a game, in two calls: `build_products` writes its products,
+"""What a program does with a game, in two calls: `build` writes its products,
 `render_card` draws one card.
 
 They do what `forge build` and `forge preview` do, without the commands' messages, progress
@@ -6,7 +6,7 @@ bars and exit codes (`card_png` is the preview's own drawing); a script, a noteb
 tool calls them directly:
 
     import forge
-    files = forge.build_products("cards/mygame", what=["pnp", "tts"], lang="en", base_url="https://...")
+    files = forge.build("cards/mygame", what=["pnp", "tts"], lang="en", base_url="https://...")
     png = forge.render_card("mygame", "spell_1", lang="en")   # PNG bytes, 825 x 1125 px
 
 A game is named as on the command line: a game folder (`cards/<game>`), or the id of a game in
@@ -36,7 +36,7 @@ def _folder(game: str | os.PathLike) -> Path:
     return found
 
 
-def build_products(game: str | os.PathLike, what: Iterable[str] | None = None, out: str | os.PathLike = "output",
+def build(game: str | os.PathLike, what: Iterable[str] | None = None, out: str | os.PathLike = "output",
           **options: Any) -> list[Path]:
     """Check `game`, then write the products `what` (default: those `forge build` makes with no
     `--what`) into `out/<game>/<lang>/`; the paths written. `options` are `BuildOptions`'
@@ -44,13 +44,13 @@ def build_products(game: str | os.PathLike, what: Iterable[str] | None = None, o
     game's first. A game with findings raises `FindingsError` and writes nothing."""
     from dataclasses import fields
 
-    from .build import DEFAULT_PRODUCTS, BuildOptions, build_game
+    from .products import DEFAULT_PRODUCTS, BuildOptions, build_game
     from .check import check_game
 
     known = {f.name for f in fields(BuildOptions)} - {"progress"}
     unknown = sorted(set(options) - known)
     if unknown:
-        raise UsageError(f"build_products() has no option {', '.join(map(repr, unknown))} (it takes {', '.join(sorted(known))})")
+        raise UsageError(f"build() has no option {', '.join(map(repr, unknown))} (it takes {', '.join(sorted(known))})")
     loaded, findings = check_game(_folder(game))
     if findings or loaded is None:
         raise FindingsError(findings)

@@ -249,7 +249,7 @@ class Products:
 
     def build(self, game_id: str, product: str, **options) -> Made:
         """`build_game(game, [product], BuildOptions(**options), OUT)`, into a folder of its own."""
-        from forge.build import BuildOptions, build_game
+        from forge.products import BuildOptions, build_game
         key = ("build", game_id, product, BuildOptions(**options))
         if key not in self._made:
             steps: list[int] = []

@@ -7,14 +7,16 @@ import forge
 def test_public_api_is_pinned():
     assert sorted(forge.__all__) == sorted([
         "Card", "Finding", "FindingsError", "ForgeError", "Game", "Operation", "UsageError",
-        "build_products", "card_records", "check_game", "load_game", "load_yaml", "render_card"])
+        "build", "card_records", "check_game", "load_game", "load_yaml", "render_card"])
     for name in forge.__all__:
         assert hasattr(forge, name)
 
 
 def test_build_and_render_card_are_the_commands_as_calls(tmp_path):
-    """`forge.build_products` writes what `forge build` writes; `forge.render_card` draws what `forge
-    preview` draws; bad names and games with findings raise forge's own errors."""
+    """`forge.build` writes what `forge build` writes; `forge.render_card` draws what `forge
+    preview` draws; bad names and games with findings raise forge's own errors. `forge.build`
+    stays the function once a build has imported the products' modules (no submodule of that
+    name shadows it)."""
     import io
 
     import pytest
@@ -24,8 +26,10 @@ def test_build_and_render_card_are_the_commands_as_calls(tmp_path):
 
     assert forge_in_process("new", "demo", "--lang", "en", cwd=tmp_path).returncode == 0
     game = tmp_path / "cards" / "demo"
-    paths = forge.build_products(game, what=["pnp"], out=tmp_path / "out", paper=("a4",))
+    paths = forge.build(game, what=["pnp"], out=tmp_path / "out", paper=("a4",))
     assert [p.relative_to(tmp_path) for p in paths] == [Path("out/demo/en/pnp-a4.pdf")]
+    from forge import api
+    assert forge.build is api.build
     png = forge.render_card(game, "action_1")
     assert Image.open(io.BytesIO(png)).size == (825, 1125)
     loaded, _ = forge.load_game(game)
@@ -33,11 +37,11 @@ def test_build_and_render_card_are_the_commands_as_calls(tmp_path):
     with pytest.raises(forge.UsageError, match="did you mean action_1"):
         forge.render_card(game, "action_11")
     with pytest.raises(forge.UsageError, match="no option 'colour'"):
-        forge.build_products(game, colour="red")
+        forge.build(game, colour="red")
     with pytest.raises(forge.UsageError, match="neither a game folder"):
-        forge.build_products(tmp_path / "nowhere")
+        forge.build(tmp_path / "nowhere")
     card_file = game / "action.yaml"
     card_file.write_text(card_file.read_text(encoding="utf-8").replace("cost: 1", "cost: 99"), encoding="utf-8")
     with pytest.raises(forge.FindingsError) as found:
-        forge.build_products(game, what=["pnp"], out=tmp_path / "out2")
+        forge.build(game, what=["pnp"], out=tmp_path / "out2")
     assert any(f.code == "out-of-range" for f in found.value.findings) and not (tmp_path / "out2").exists()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from forge.build import BuildOptions, build_game, total_steps
+from forge.products import BuildOptions, build_game, total_steps
 from forge.model import load_game
 from conftest import forge_in_process
 from pdfread import assert_fonts_embedded
@@ -178,10 +178,10 @@ def test_png_product_gives_the_game_crafter_poker_size(products):
 
 def test_the_catalogue_lists_every_product_its_modules_register():
     """`forge build --help`, `--what` and the default build know products from
-    `forge.build.CATALOGUE` without importing them: it must say what the modules register."""
+    `forge.products.CATALOGUE` without importing them: it must say what the modules register."""
     from importlib import import_module
 
-    from forge.build import CATALOGUE, DEFAULT_PRODUCTS, PRODUCTS
+    from forge.products import CATALOGUE, DEFAULT_PRODUCTS, PRODUCTS
     for module, _ in CATALOGUE.values():
         import_module(module)
     assert set(PRODUCTS) == set(CATALOGUE)  # (registered in whatever order they were first asked for)
@@ -192,7 +192,7 @@ def test_the_catalogue_lists_every_product_its_modules_register():
 def test_a_product_is_imported_only_when_asked_for(tmp_path):
     """Building PnP sheets imports none of the rulebook's modules (platypus, markdown-it, pypdf)."""
     code = (f"import sys; from pathlib import Path; from forge.model import load_game; "
-            f"from forge.build import BuildOptions, build_game; "
+            f"from forge.products import BuildOptions, build_game; "
             f"game = load_game(Path({str(ROOT / 'cards' / 'rules_does_not_exist')!r}))[0]; "
             f"build_game(game, ['pnp'], BuildOptions(paper=('a4',)), Path({str(tmp_path)!r})); "
             f"print(sorted(m for m in sys.modules if m.startswith(('forge.rulebook', 'reportlab.platypus', 'pypdf'))))")

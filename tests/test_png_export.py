@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from conftest import CARDS, forge_in_process
-from forge.build import BuildOptions, total_steps
+from forge.products import BuildOptions, total_steps
 from forge.model import load_game
 from forge.render import layout, presets
 

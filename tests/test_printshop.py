@@ -10,7 +10,7 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from forge.build import BuildOptions, build_game
+from forge.products import BuildOptions, build_game
 from forge.model import load_game
 from forge.render import layout, tokens
 from forge.render.draw import RICH_BLACK, cmyk_of

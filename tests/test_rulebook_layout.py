@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from conftest import CARDS, GAMES
-from forge.build import DEFAULT_PRODUCTS
+from forge.products import DEFAULT_PRODUCTS
 from forge.model import load_game
 from forge.rulebook import build_cheatsheet
 from forge.rulebook.cheatsheet import GAP, MARGIN, build_summary

@@ -13,7 +13,7 @@ from PIL import Image, ImageChops
 
 from conftest import CARDS, GAMES, forge_in_process
 from forge import raster
-from forge.build import BuildOptions
+from forge.products import BuildOptions
 from forge.model import load_game
 from forge.render.sheets import png_faces, png_pdf
 from forge.render.tokens import printed_components

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from ..build import CATALOGUE, DEFAULT_PRODUCTS, BuildOptions, build_game, check_products, total_steps
+from ..products import CATALOGUE, DEFAULT_PRODUCTS, BuildOptions, build_game, check_products, total_steps
 from ..check import check_game
 from ..errors import FindingsError, UsageError, display_path
 from ..render import presets

@@ -31,7 +31,7 @@ from typing import Callable, Iterable, Iterator, Optional
 
 import typer
 
-from ..build import DEFAULT_PRODUCTS, check_products
+from ..products import DEFAULT_PRODUCTS, check_products
 from ..errors import UsageError, display_path
 from ..files import writing
 from ..templating import templates_root

@@ -9,7 +9,7 @@ Public API:
   `forge check`'s preflight.
 
 The drawing modules (`draw`, `sheets`, `tts`) are imported when first used: `forge check` lays
-faces out but never draws them. `forge.build.CATALOGUE` imports `sheets` and `tts`, which
+faces out but never draws them. `forge.products.CATALOGUE` imports `sheets` and `tts`, which
 register the `pnp`, `printshop`, `png` and `tts` products, when a build asks for one.
 """
 from __future__ import annotations

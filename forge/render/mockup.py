@@ -18,7 +18,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFilter
 
 from .. import raster
-from ..build import BuildOptions, product
+from ..products import BuildOptions, product
 from .sheets import deck_name, png_pdf
 
 DPI = 150

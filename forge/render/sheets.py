@@ -30,7 +30,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import raster
-from ..build import BuildOptions, product
+from ..products import BuildOptions, product
 from ..errors import ForgeError
 from . import fonts, layout, presets, tokens
 from .draw import art_path, color, draw_face, use_cmyk

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .. import raster
-from ..build import BuildOptions, product
+from ..products import BuildOptions, product
 from . import layout
 from .layout import PT
 from .sheets import Faces, new_canvas

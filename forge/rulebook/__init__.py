@@ -4,7 +4,7 @@ Jinja templates (`templates/<game>/rulebook.<lang>.md.j2`, `cheatsheet.<lang>.md
 Markdown with the game's data; markdown-it-py parses it; ReportLab lays it out (A5 or A4, table of
 contents, outline, page numbers, soft-hyphen hyphenation); pypdf imposes the saddle-stitch
 booklet. Importing `forge.rulebook.products` registers the `rulebook`, `rulebook-booklet`,
-`cheatsheet` and `summary` products of `forge.build`.
+`cheatsheet` and `summary` products (`forge.products`).
 
 Each name below is imported from its module on first use (PEP 562), as in `forge`: `forge check`
 renders the templates (`forge.rulebook.context`) and so imports this package, but never lays a

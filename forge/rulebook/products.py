@@ -12,7 +12,7 @@ import weakref
 
 from reportlab.lib.pagesizes import A3, A4, ELEVENSEVENTEEN, LETTER, landscape
 
-from ..build import BuildOptions, product
+from ..products import BuildOptions, product
 from ..errors import FindingsError
 from ..model import Game
 from .booklet import impose_booklet

@@ -1,4 +1,4 @@
-"""`build`: turn checked games into files under `output/<game>/<lang>/`.
+"""The products of a build: turn checked games into files under `output/<game>/<lang>/`.
 
 Each kind of output (pnp sheets, print-shop file, rulebook, cheat sheet ...) is a *product*: a
 function registered with `@product(name)` that draws one game in one language and returns the
@@ -86,7 +86,7 @@ def product(name: str, steps: Steps | None = None) -> Callable[[Product], Produc
     progress."""
     def register(fn: Product) -> Product:
         if CATALOGUE.get(name, ("",))[0] != fn.__module__:
-            raise ValueError(f"product {name!r} of {fn.__module__} is not in forge.build.CATALOGUE")
+            raise ValueError(f"product {name!r} of {fn.__module__} is not in forge.products.CATALOGUE")
         PRODUCTS[name] = fn
         if steps is not None:
             STEPS[name] = steps
