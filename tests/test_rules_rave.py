@@ -324,11 +324,12 @@ def test_statistics_from_two_known_games(prep):
     a player without one."""
     from forge.rules.rules_does_not_exist.statistics import statistics, tally
     from forge.rules.tally import add
-    one = tally(prep, {"turns": 4, "capped": False, "resets": 2, "invited": {"confetti_imp": 2},
-                       "satisfied": {"confetti_imp": 1}, "winner_classes": ["pocket_dj"]})
-    two = tally(prep, {"turns": 6, "capped": True, "resets": 0,
-                       "invited": {"confetti_imp": 2, "queue_wraith": 1},
-                       "satisfied": {"confetti_imp": 2}, "winner_classes": ["pocket_dj", ""]})
+    from forge.rules.rules_does_not_exist.state import GameStats
+    one = tally(prep, GameStats(turns=4, capped=False, resets=2, invited={"confetti_imp": 2},
+                                satisfied={"confetti_imp": 1}, winner_classes=["pocket_dj"]))
+    two = tally(prep, GameStats(turns=6, capped=True, resets=0,
+                                invited={"confetti_imp": 2, "queue_wraith": 1},
+                                satisfied={"confetti_imp": 2}, winner_classes=["pocket_dj", ""]))
     out = statistics(prep, add(add({}, one), two), 2)
     assert out["turns"] == {"mean": 5.0, "median": 6, "min": 4, "max": 6, "p90": 6}
     assert out["turn_cap_hits"] == 1
@@ -394,7 +395,7 @@ def test_the_rulebook_says_each_expectation_in_words(game):
         "Гравець Б не пропускає ходів.", "«Обнулення» стається 3 рази.", "Зіграно 1 хід.",
         "Рейв 1: очікування — 9; бонус лайнапу гравця А — 6, гравця Б — 2; сумарна тривалість "
         "лайнапу гравця А — 4; рейв не виграє ніхто.", "Рейв 2: рейв виграє гравець А.",
-        "Монстра «Конфетний біс» запрошують 2 рази, але не задовольняють жодного разу.",
+        "Монстра «Біс-конфеті» запрошують 2 рази, але не задовольняють жодного разу.",
         "Монстра «Привид черги» запрошують 3 рази і задовольняють 1 раз.",
         "Монстра «Тиша» не запрошують жодного разу.",
         "Монстра «Гідра BPM» не задовольняють жодного разу.",

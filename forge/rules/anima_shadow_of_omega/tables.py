@@ -81,7 +81,6 @@ RULES: Mapping[str, int] = {
     "locations_per_player": LOCATIONS_PER_PLAYER,  # active locations allowed per player
     "attack_spread": ATTACK_SPREAD,                # the most two groups' sizes may differ to fight
     "trade_offers": TRADE_OFFERS,                  # trades proposed to each player in one step
-    "win_score": WIN_SCORE,                        # the winner's score before basic missions
     "phases": len(PHASES),
 }
 
