@@ -7,11 +7,19 @@ needs a second pass) and `invariant=1`, so the same input gives the same bytes.
 Layout rules (docs/rulebooks.md, "Layout rules"), shared with the cheat sheets:
 - a heading never ends a column: it moves to the next column unless it fits together with the
   start of what follows it (two lines of a paragraph, a table's header and two rows, a whole
-  picture);
+  picture); a short paragraph under it is kept whole, and with what it leads to: the start of
+  the next section when it is a section's whole introduction, the start of what follows when it
+  ends in a colon (a lead-in);
+- a lead-in (a paragraph ending in a colon) never ends a column without the start of what it
+  introduces, and the text a card picture ends its section with never stays behind when the
+  picture moves to the next column: the paragraph's last two lines (all of a short one) go
+  along;
+- a worked example breaks across columns only with at least about three lines on either side;
 - a table breaks only between rows, repeats its header, and each part holds at least two rows;
   column widths come from the cells' text (`content_widths`);
 - a card picture that does not fit the rest of a column floats to the top of the next one while
-  the text after it fills the column (never past a heading);
+  the text after it fills the column (never past a heading, never into a paragraph or table
+  that continues from the column before: it is placed after it);
 - the table of contents is as deep as fits one page; a short one shares the title page, a tiny
   one (fewer than three lines) is left out (`contents_plan`).
 """
@@ -108,6 +116,8 @@ class HeaderTable(Table):
         if len(parts) > 1:
             for part in parts:
                 part._part = True
+            for part in parts[1:]:
+                part._rest = True
         return parts
 
     def header_text(self) -> str:
@@ -134,13 +144,62 @@ def _wrap(f, canv, width: float, height: float = _BIG) -> tuple[float, float]:
     return f.wrapOn(canv, width, height) if canv is not None else f.wrap(width, height)
 
 
-def start_height(flowables: list, width: float, most: float, canv=None) -> float:
+def leads_in(flowable) -> bool:
+    """Whether a paragraph introduces what follows it: its text ends in a colon."""
+    return (isinstance(flowable, Paragraph) and not isinstance(flowable, Heading)
+            and flowable.getPlainText().rstrip().endswith(":"))
+
+
+def _next(flowables: list, i: int) -> int:
+    """Index of the first flowable from `i` on that is not a bare Spacer."""
+    while i < len(flowables) and type(flowables[i]) is Spacer:
+        i += 1
+    return i
+
+
+def section_rest(flowables: list, i: int, width: float, limit: float, canv=None) -> float:
+    """Height of what follows flowables[i] in its section (up to the next heading), counted
+    until it exceeds `limit`."""
+    total = 0.0
+    for f in flowables[i + 1:]:
+        if isinstance(f, (Heading, ActionFlowable)) or total > limit:
+            break
+        total += _wrap(f, canv, width)[1] + _space(f) + _space(f, False)
+    return total
+
+
+def stays_in_section(flowables: list, i: int, width: float, room: float, canv=None) -> bool:
+    """Whether flowables[i] is a card picture that could not float: the rest of its section
+    fits in `room` (0: it ends its section), so a picture floated to the next column would
+    land on the next section's heading."""
+    if i >= len(flowables) or not is_picture(flowables[i]):
+        return False
+    return section_rest(flowables, i, width, room, canv) <= room
+
+
+def heading_height(flowables: list, width: float, most: float, canv=None, room: float = 0.0) -> float:
+    """Height the headings starting `flowables` need at a column foot with `room` left: theirs
+    and the start of what follows them (`start_height`, a short introduction with the next
+    section's start)."""
+    need, i = 0.0, 0
+    while i < len(flowables) and isinstance(flowables[i], Heading):
+        _, h = _wrap(flowables[i], canv, width)
+        need += h + _space(flowables[i]) + _space(flowables[i], False)
+        i += 1
+    level = flowables[i - 1].level if i else 0
+    return min(need + start_height(flowables[i:], width, most, canv, intro=level, room=room - need), most)
+
+
+def start_height(flowables: list, width: float, most: float, canv=None, intro: int = 0,
+                 room: float = 0.0) -> float:
     """Height the first flowable of `flowables` needs at a column foot for what comes before it
     to stay with it: the first KEEP_LINES lines of a paragraph (all of a paragraph too short to
-    break), a table's header and KEEP_LINES rows, all of anything that cannot break. Spacers are
-    added to what follows them; at most `most`."""
+    break, and then the start of what it leads in to, or of the first subsection when it is the
+    whole introduction of a section whose heading has level `intro`, or the picture that ends its section), a table's
+    header and KEEP_LINES rows, all of anything that cannot break. Spacers are added to what
+    follows them; at most `most`. `room`: what is left of the column (`carried`)."""
     total = 0.0
-    for f in flowables:
+    for n, f in enumerate(flowables):
         if isinstance(f, ActionFlowable):
             return total
         if type(f) is Spacer:
@@ -152,6 +211,9 @@ def start_height(flowables: list, width: float, most: float, canv=None) -> float
             lines = len(getattr(f.blPara, "lines", []) or [])
             if lines > 2 * KEEP_LINES - 1:
                 h = KEEP_LINES * f.style.leading
+            else:
+                h += _space(f, False)
+                h += carried(flowables, n + 1, width, most, canv, intro, max(room - total - before - h, 0))
             return min(total + before + h, most)
         if isinstance(f, Table):
             _, h = _wrap(f, canv, width)
@@ -168,6 +230,27 @@ def start_height(flowables: list, width: float, most: float, canv=None) -> float
         _, h = _wrap(f, canv, width)
         return min(total + before + h, most)
     return total
+
+
+def carried(flowables: list, i: int, width: float, most: float, canv=None, intro: int = 0,
+            room: float = 0.0) -> float:
+    """Height of what must share a column with the paragraph before flowables[i]: the start of
+    what a lead-in introduces, the card picture after it when the rest of its section would
+    fit in `room` (0: the picture ends its section; see `stays_in_section`), and (for the
+    whole introduction of a section whose heading has level `intro`) the heading and start of
+    its first subsection; else 0."""
+    j = _next(flowables, i)
+    if j >= len(flowables) or isinstance(flowables[j], ActionFlowable):
+        return 0.0
+    rest = flowables[i:]
+    if i and leads_in(flowables[i - 1]):
+        return start_height(rest, width, most, canv)
+    if stays_in_section(flowables, j, width, room, canv):
+        _wrap(flowables[j], canv, width)
+        return min(sum(f.height for f in flowables[i:j]) + _space(flowables[j]) + flowables[j]._H, most)
+    if intro and isinstance(flowables[j], Heading) and flowables[j].level > intro:
+        return min(sum(f.height for f in flowables[i:j]) + heading_height(flowables[j:], width, most, canv), most)
+    return 0.0
 
 
 class OutlinedDoc(BaseDocTemplate):
@@ -190,6 +273,7 @@ class OutlinedDoc(BaseDocTemplate):
         self.placements: list[Placement] = []
         self._floats: list = []
         self._placing: set[int] = set()
+        self._last = None  # the flowable drawn last in this column
 
     # --- layout rules ---------------------------------------------------------------------
     def filterFlowables(self, flowables):
@@ -198,9 +282,11 @@ class OutlinedDoc(BaseDocTemplate):
             return  # (the doc's own page-begin actions pass here too: not story)
         f = flowables[0]
         if self._floats and (frame._atTop or isinstance(f, (Heading, ActionFlowable))):
-            # a floated picture goes at the top of the next column, or before the next heading
+            # a floated picture goes at the top of the next column, or before the next heading;
+            # after the rest of a paragraph or table that continues from the column before
             self._placing.update(id(x) for x in self._floats)
-            flowables[0:0] = self._floats
+            at = 1 if frame._atTop and getattr(f, "_rest", False) else 0
+            flowables[at:at] = self._floats
             self._floats = []
             return
         if frame._atTop:
@@ -215,21 +301,46 @@ class OutlinedDoc(BaseDocTemplate):
             follows = flowables[1] if len(flowables) > 1 else None
             if (_space(f) + f._H > room and room >= FLOAT_ROOM * frame._height
                     and follows is not None and not isinstance(follows, (Heading, ActionFlowable))
-                    and not is_picture(follows)):
+                    and not is_picture(follows) and not stays_in_section(flowables, 0, width, room, self.canv)):
                 self._floats.append(flowables.pop(0))
             return
         if isinstance(f, Heading):
-            need, i = 0.0, 0
-            while i < len(flowables) and isinstance(flowables[i], Heading):
-                _, h = _wrap(flowables[i], self.canv, width)
-                need += h + _space(flowables[i]) + _space(flowables[i], False)
-                i += 1
-            need += start_height(flowables[i:], width, frame._height, self.canv)
+            need = heading_height(flowables, width, frame._height, self.canv, room)
             if need > room + 0.01 and need <= frame._height:
                 flowables.insert(0, FrameBreak())
+        elif not isinstance(f, ActionFlowable) and type(f) is not Spacer and not is_picture(f):
+            self._keep_with_next(flowables, width, room, frame._height)
+
+    def _keep_with_next(self, flowables: list, width: float, room: float, column: float) -> None:
+        """What fits here but not with what must follow it in the same column (a lead-in's
+        list, the picture that ends its section, `carried`) goes to the next column with it: a
+        paragraph's last KEEP_LINES lines, all of a paragraph too short to break or of a block
+        (an example, a table) at most a third of a column, unless a heading just above it kept
+        it here (`heading_height`)."""
+        f = flowables[0]
+        _, h = _wrap(f, self.canv, width)
+        h += _space(f) + _space(f, False)
+        after = carried(flowables, 1, width, column, self.canv, room=max(room - h, 0))
+        if not after:
+            return
+        if h > room + 0.01 or h + after <= room + 0.01:
+            return
+        if isinstance(f, Paragraph):
+            lines = len(getattr(f.blPara, "lines", []) or [])
+            if lines >= 2 * KEEP_LINES + 1:  # its first lines stay, at least KEEP_LINES + 1 of them
+                parts = f.split(width, (lines - KEEP_LINES) * f.style.leading + _space(f) + _TINY)
+                if len(parts) == 2:
+                    flowables[0:1] = [parts[0], FrameBreak(), parts[1]]
+                    return
+        elif h > column / 3:
+            return
+        if h + after <= column and not isinstance(self._last, Heading):
+            flowables.insert(0, FrameBreak())
 
     def afterFlowable(self, flowable):
         self._placing.discard(id(flowable))
+        if not isinstance(flowable, ActionFlowable):
+            self._last = flowable
         frame = getattr(self, "frame", None)
         height = getattr(flowable, "height", None) or getattr(flowable, "_height", None)
         if frame is not None and height and not isinstance(flowable, ActionFlowable):
