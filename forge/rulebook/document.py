@@ -401,11 +401,14 @@ def card_factory(game: Game, lang: str):
 class CellText:
     """What the column widths are chosen from, per cell (points, without padding): the text set
     on one line, its longest word, its longest piece between break points (soft hyphens
-    included: the narrowest the cell can be without cutting a word)."""
+    included: the narrowest the cell can be without cutting a word); each word's width and a
+    space's, to count the lines the words fill (`_lines`), when known."""
 
     natural: float
     word: float
     piece: float
+    words: tuple[float, ...] = ()
+    space: float = 0.0
 
 
 #: A line's share that word wrapping fills on average (the rest is lost at line ends).
@@ -418,11 +421,22 @@ _EACH_LINE = 0.1
 
 
 def _lines(cell: CellText, inner: float) -> float:
-    """Estimated lines of `cell` in a column with `inner` points of room, plus the cost of a
-    word split by a hyphen."""
+    """Lines of `cell` in a column with `inner` points of room (its words set one after the
+    other, as wrapping without hyphens sets them; estimated from its width when its words are
+    not known), plus the cost of a word split by a hyphen."""
     if inner <= 0:
         return _BIG
-    n = 1 if cell.natural <= inner + 0.5 else -(-cell.natural // (inner * _FILL))
+    if cell.natural <= inner + 0.5:
+        n = 1
+    elif cell.words:
+        n, line = 1, -cell.space
+        for w in cell.words:
+            if line + cell.space + w > inner + 0.5 and line > 0:
+                n, line = n + 1, w
+            else:
+                line += cell.space + w
+    else:
+        n = -(-cell.natural // (inner * _FILL))
     return n + (_HYPHEN_COST if cell.word > inner + 0.5 else 0)
 
 
@@ -454,7 +468,14 @@ def content_widths(cells: list[list[CellText]], total: float, pad: float) -> lis
     spare = total - sum(widths)
 
     def need(c: CellText, k: int) -> float:  # the width at which `c` takes at most k lines
-        return max(c.word, c.natural if k == 1 else c.natural / (k * _FILL)) + pad + 0.01
+        least = max(c.word, c.natural if k == 1 else c.natural / (k * _FILL))
+        if c.words and k > 1:  # the narrowest its words fill k lines at, within half a point
+            lo, hi = c.word, max(c.natural, c.word)
+            while hi - lo > 0.5:
+                mid = (lo + hi) / 2
+                lo, hi = (lo, mid) if _lines(c, mid) <= k else (mid, hi)
+            least = hi
+        return least + pad + 0.01
 
     def height(ws: list[float]) -> float:
         cells = [[_lines(r[i], ws[i] - pad) for i in range(n)] for r in rows]
@@ -519,9 +540,9 @@ def natural_width(para) -> float:
         icon_width(f) or 0 for f in para.frags)
 
 
-def longest_word(para) -> float:
-    """Width of a cell's longest word: no-break spaces and soft hyphens do not break it."""
-    best = width = 0.0
+def word_widths(para) -> list[float]:
+    """Width of each word of a cell: no-break spaces and soft hyphens do not break one."""
+    words, width = [], 0.0
     for frag in para.frags:
         icon = icon_width(frag)
         if icon is not None:  # a glyph of its word
@@ -532,15 +553,19 @@ def longest_word(para) -> float:
             continue
         for ch in text:
             if ch in " \t\n\r":
-                best, width = max(best, width), 0.0
+                if width:
+                    words.append(width)
+                width = 0.0
             elif ch != SHY:
                 width += stringWidth(ch, frag.fontName, frag.fontSize)
-    return max(best, width)
+    return words + [width] if width else words
 
 
 def cell_text(para) -> CellText:
-    return CellText(natural_width(para), longest_word(para),
-                    max((w for _, w in widest_pieces(para.frags)), default=0.0))
+    words = word_widths(para)
+    return CellText(natural_width(para), max(words, default=0.0),
+                    max((w for _, w in widest_pieces(para.frags)), default=0.0), tuple(words),
+                    stringWidth(" ", para.style.fontName, para.style.fontSize))
 
 
 #: A table wider than its column with its words whole is set at these fractions of its size,
