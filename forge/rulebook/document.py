@@ -159,12 +159,13 @@ def _next(flowables: list, i: int) -> int:
 
 def section_rest(flowables: list, i: int, width: float, limit: float, canv=None) -> float:
     """Height of what follows flowables[i] in its section (up to the next heading), counted
-    until it exceeds `limit`."""
-    total = 0.0
+    until it exceeds `limit`; the last one's space after is not counted (a column foot drops it)."""
+    total = after = 0.0
     for f in flowables[i + 1:]:
         if isinstance(f, (Heading, ActionFlowable)) or total > limit:
             break
-        total += _wrap(f, canv, width)[1] + _space(f) + _space(f, False)
+        total += after + _wrap(f, canv, width)[1] + _space(f)
+        after = _space(f, False)
     return total
 
 
@@ -319,15 +320,14 @@ class OutlinedDoc(BaseDocTemplate):
         it here (`heading_height`)."""
         f = flowables[0]
         _, h = _wrap(f, self.canv, width)
-        h += _space(f) + _space(f, False)
-        after = carried(flowables, 1, width, column, self.canv, room=max(room - h, 0))
-        if not after:
-            return
-        if h > room + 0.01 or h + after <= room + 0.01:
+        h += _space(f)  # (the space after it is dropped at a column foot)
+        after = _space(f, False) + carried(flowables, 1, width, column, self.canv,
+                                           room=max(room - h - _space(f, False), 0))
+        if after == _space(f, False) or h > room + 0.01 or h + after <= room + 0.01:
             return
         if isinstance(f, Paragraph):
             lines = len(getattr(f.blPara, "lines", []) or [])
-            if lines >= 2 * KEEP_LINES + 1:  # its first lines stay, at least KEEP_LINES + 1 of them
+            if lines >= 2 * KEEP_LINES:  # its first lines stay, at least KEEP_LINES of them
                 parts = f.split(width, (lines - KEEP_LINES) * f.style.leading + _space(f) + _TINY)
                 if len(parts) == 2:
                     flowables[0:1] = [parts[0], FrameBreak(), parts[1]]
