@@ -383,6 +383,8 @@ class Built:
     pages: int = 0
     #: where every flowable was drawn (the last pass), for tests and fill measurements
     placements: list[Placement] = field(default_factory=list)
+    #: the template it was made from, rendered (`typeset` keeps the layout's findings by it)
+    rendered: Rendered | None = None
 
 
 def card_factory(game: Game, lang: str):
@@ -622,7 +624,7 @@ def converted(game: Game, rendered: Rendered, lang: str, styles: Styles, column:
     """The rendered Markdown as flowables for a column, headings keyed for the outline."""
     ratio = game.manifest.card_size.height / game.manifest.card_size.width
     conv = LayoutConverter(rendered, styles, column, card_factory(game, lang) if pictures else None,
-                           picture_height, ratio, icons=game_icons(game))
+                           picture_height, ratio, icons=game_icons(game), game=game)
     story = conv.convert()
     for number, heading in enumerate(conv.headings, 1):
         heading.key = f"s{number}"
@@ -795,6 +797,32 @@ def contents_plan(headings: list, styles: Styles, width: float, title_room: floa
     return ContentsPlan(1, False)
 
 
+#: The width of a card picture in a rulebook.
+PICTURE = 38 * mm
+
+
+def _page(paper: str) -> tuple[int, float, float, float, Styles]:
+    """A rulebook page on `paper`: its columns, margin, the gap between columns, a column's
+    width (points) and the styles."""
+    columns = 1 if paper == "a5" else 2
+    margin, gap = (13 * mm, 0) if paper == "a5" else (17 * mm, 7 * mm)
+    column = (PAPERS[paper][0] - 2 * margin - gap * (columns - 1)) / columns
+    return columns, margin, gap, column, make_styles(9.0 if paper == "a5" else 9.5)
+
+
+def overfull_in(game: Game, rendered: Rendered, lang: str, paper: str = "a5") -> list[Finding]:
+    """What a rulebook's layout finds in its text, without paginating it: every paragraph,
+    table and example set at the column's width (pictures as placeholders), each word wider
+    than its column, each table wider than the page, each glyph the fonts lack."""
+    register()
+    _, _, _, column, styles = _page(paper)
+    conv, body = converted(game, rendered, lang, styles, column, PICTURE, False)
+    canvas = IconCanvas(io.BytesIO())
+    for flowable in body:
+        flowable.wrapOn(canvas, column, _BIG)
+    return overfull_findings(rendered, conv.sink, conv.wide_tables)
+
+
 def build_rulebook(game: Game, lang: str, paper: str = "a5", pictures: bool = True) -> Built:
     """The rulebook of `game` in `lang` as PDF bytes, with findings (missing cards, overfull ...).
 
@@ -805,12 +833,9 @@ def build_rulebook(game: Game, lang: str, paper: str = "a5", pictures: bool = Tr
         raise UsageError(f"unknown rulebook paper {paper!r} (known: {', '.join(PAPERS)})")
     rendered = render_template(game, "rulebook", lang)
     size = PAPERS[paper]
-    columns = 1 if paper == "a5" else 2
-    margin, gap = (13 * mm, 0) if paper == "a5" else (17 * mm, 7 * mm)
+    columns, margin, gap, column, styles = _page(paper)
     top, bottom = 14 * mm, 17 * mm
-    column = (size[0] - 2 * margin - gap * (columns - 1)) / columns
-    styles = make_styles(9.0 if paper == "a5" else 9.5)
-    conv, body = converted(game, rendered, lang, styles, column, 38 * mm, pictures)
+    conv, body = converted(game, rendered, lang, styles, column, PICTURE, pictures)
 
     title = game.manifest.title[lang]
     buf = io.BytesIO()
@@ -847,7 +872,7 @@ def build_rulebook(game: Game, lang: str, paper: str = "a5", pictures: bool = Tr
         doc.build(story)
     findings = [*rendered.findings, *overfull_findings(rendered, conv.sink, conv.wide_tables),
                 *failing_examples(game, rendered)]
-    return Built(buf.getvalue(), findings, doc.page, list(doc.placements))
+    return Built(buf.getvalue(), findings, doc.page, list(doc.placements), rendered)
 
 
 __all__ = ["Built", "CellText", "ContentsPlan", "FloatsEnd", "HeaderTable", "Heading", "LayoutConverter",

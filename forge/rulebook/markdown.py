@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -259,6 +259,8 @@ class Converter:
     headings: list = field(default_factory=list)
     #: The game's icons, which the rendered values' icon marks name.
     icons: IconSet = BUILT_IN
+    #: The game it sets, as loaded: its quoted scenarios are read against it, not loaded again.
+    game: Any = None
 
     @property
     def lang(self) -> str:

@@ -43,7 +43,7 @@ def localised(value: Any, lang: str) -> str:
     return "" if value is None else str(value)
 
 
-def outcome_sentences(data: dict, lang: str) -> list[str]:
+def outcome_sentences(data: dict, lang: str, game: Any = None) -> list[str]:
     """What the scenario's `expect:` asserts, as sentences a player reads in `lang` (see
     forge/rulebook/outcome.py): card names, not ids; «гравець А», not keys. Empty when the file
     cannot be read again or asserts nothing that can be put in words."""
@@ -51,7 +51,7 @@ def outcome_sentences(data: dict, lang: str) -> list[str]:
     if not path:
         return []
     try:
-        sc = load_scenario(path)
+        sc = load_scenario(path, game)
     except ScenarioError:
         return []
     names = {c.id: c.name for c in sc.game.cards} if sc.game is not None else {}
@@ -68,7 +68,7 @@ def scenario_flowables(conv, data: dict) -> list:
     story = localised(data.get("story"), lang)
     if story.strip():
         out.extend(conv.nodes(SyntaxTreeNode(parser().parse(story)).children, 0, s.quote))
-    sentences = outcome_sentences(data, lang)
+    sentences = outcome_sentences(data, lang, conv.game)
     if sentences:
         label = typeset(_LABEL.get(lang, _LABEL["en"]), lang)
         out.append(conv.para(f"<i>{conv.text(label)}.</i> "
