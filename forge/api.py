@@ -51,7 +51,7 @@ def build(game: str | os.PathLike, what: Iterable[str] | None = None, out: str |
     unknown = sorted(set(options) - known)
     if unknown:
         raise UsageError(f"build() has no option {', '.join(map(repr, unknown))} (it takes {', '.join(sorted(known))})")
-    loaded, findings = check_game(_folder(game))
+    loaded, findings = check_game(_folder(game), typeset=False)  # building lays them out
     if findings or loaded is None:
         raise FindingsError(findings)
     options.setdefault("lang", loaded.manifest.locales[0])

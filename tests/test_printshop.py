@@ -144,7 +144,7 @@ def test_printed_components_have_trim_and_bleed_boxes_and_a_page_per_side(shop):
     for comp in tokens.printed_components(game):
         reader = PdfReader(by_name[f"printshop-{comp.kind}-{comp.id}.pdf"])
         assert len(reader.pages) == 2 * comp.count
-        assert comp.shape in reader.metadata["/Subject"] and f"{comp.count} pcs" in reader.metadata["/Subject"]
+        assert reader.metadata["/Subject"] == tokens.describe(comp, "uk") and f"{comp.count} шт." in reader.metadata["/Subject"]
         for page in reader.pages[:4]:
             trim, bleed = page.trimbox, page.bleedbox
             assert float(trim.width) / MM == pytest.approx(comp.size.width, abs=0.01)

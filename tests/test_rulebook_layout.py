@@ -60,8 +60,9 @@ def is_heading(run) -> bool:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game_id", GAMES)
-def test_no_rulebook_page_ends_with_a_heading(products, game_id, lang):
-    """The last line of text above the page foot is never set in a heading style."""
+def test_no_rulebook_page_ends_with_a_heading_or_a_lead_in(products, game_id, lang):
+    """The last line of text above the page foot is never set in a heading style, nor ends in
+    a colon (a lead-in whose list is overleaf)."""
     reader = PdfReader(io.BytesIO(products.rulebook(game_id, lang).pdf))
     text_sizes = HEADING_SIZES | {round(BODY * s, 2) for s in (1.0, 0.95, 0.92, 0.85)}
     for number, page in enumerate(reader.pages, 1):
@@ -70,6 +71,8 @@ def test_no_rulebook_page_ends_with_a_heading(products, game_id, lang):
             continue
         last = min(lines, key=lambda r: (round(r[0], 1), not is_heading(r)))
         assert not is_heading(last), f"{game_id} {lang} page {number} ends with the heading {last[4]!r}"
+        text = "".join(r[4] for r in sorted(lines, key=lambda r: r[1]) if abs(r[0] - last[0]) < 1)
+        assert not text.rstrip().endswith(":"), f"{game_id} {lang} page {number} ends with the lead-in {text!r}"
 
 
 def check_headings_lead(built, what: str) -> int:
@@ -92,6 +95,33 @@ def test_headings_stay_with_what_follows(products, game_id, lang):
     assert check_headings_lead(sheet(products, "cheatsheet", game_id, lang), f"{game_id} cheat sheet {lang}") > 3
 
 
+def _by_column(built) -> list[list]:
+    """The placements of a built document, column by column, spacers left out."""
+    columns: dict[tuple, list] = {}
+    for p in built.placements:
+        if p.kind != "Spacer":
+            columns.setdefault((p.page, p.frame), []).append(p)
+    return list(columns.values())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_card_pictures_stay_in_their_section_and_out_of_tables(products, game_id, lang):
+    """A card picture (a `Row`) never opens a column with the next section's heading right
+    under it (it floated away from its own section), and never sits between two parts of a
+    table that broke across columns."""
+    built = products.rulebook(game_id, lang)
+    columns = _by_column(built)
+    assert any(p.kind == "Row" for column in columns for p in column)
+    for before, column in zip([[]] + columns, columns):
+        rows = [i for i, p in enumerate(column) if p.kind == "Row"]
+        if rows and rows[0] == 0 and len(column) > 1 and column[1].kind == "heading":
+            raise AssertionError(f"{game_id} {lang} page {column[0].page}: a picture above the next heading")
+        if rows and before and before[-1].kind == "HeaderTable/part" and rows[0] == 0 and any(
+                p.kind == "HeaderTable/part" and p.head == before[-1].head for p in column[1:2]):
+            raise AssertionError(f"{game_id} {lang} page {column[0].page}: a picture inside a table")
+
+
 # --- tables ---------------------------------------------------------------------------------
 
 def test_a_table_breaks_with_its_header_and_two_rows_on_each_side(products):
@@ -105,17 +135,19 @@ def test_a_table_breaks_with_its_header_and_two_rows_on_each_side(products):
 
 
 def test_table_pages_show_the_repeated_header(products):
-    """Read back: each page a broken table continues on prints its header row again, above
-    at least two of its rows."""
-    built = products.rulebook("love_formula", "uk")
-    reader = PdfReader(io.BytesIO(built.pdf))
-    parts = [p for p in built.placements if p.kind == "HeaderTable/part"]
-    assert len({p.page for p in parts}) >= 2
-    for part in parts:
-        lines = [normalised(line) for line in reader.pages[part.page - 1].extract_text().splitlines()]
-        head = normalised(part.head.split(" | ")[0]).strip()
-        at = [i for i, line in enumerate(lines) if line.strip().startswith(head)]
-        assert at and len(lines) - at[0] >= 3, (part, lines[:5])
+    """Read back: each page a broken rulebook table continues on prints its header row again,
+    above at least two of its rows."""
+    books = [products.rulebook(game_id, lang) for game_id in GAMES for lang in LANGS]
+    broken = [(built, [p for p in built.placements if p.kind == "HeaderTable/part"]) for built in books]
+    broken = [(built, parts) for built, parts in broken if len({p.page for p in parts}) >= 2]
+    assert broken, "no rulebook table continues on another page: the test would prove nothing"
+    for built, parts in broken:
+        reader = PdfReader(io.BytesIO(built.pdf))
+        for part in parts:
+            lines = [normalised(line) for line in reader.pages[part.page - 1].extract_text().splitlines()]
+            head = normalised(part.head.split(" | ")[0]).strip()
+            at = [i for i, line in enumerate(lines) if line.strip().startswith(head)]
+            assert at and len(lines) - at[0] >= 3, (part, lines[:5])
 
 
 def test_short_columns_get_their_text_and_long_ones_wrap():
@@ -262,3 +294,5 @@ def test_a_worked_example_box_leaves_no_empty_sliver_at_a_page_foot():
     assert box.split(300, 20) == []
     parts = box.split(300, 100)         # 150 pt of text: it splits where enough fits
     assert len(parts) == 2
+    parts = box.split(300, 140)         # not with a line overleaf: enough goes there too
+    assert len(parts) == 2 and parts[1].wrap(300, 1000)[1] >= 45

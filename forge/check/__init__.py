@@ -11,9 +11,10 @@ check is a function `(game) -> iterable of Finding`, listed in one of three tier
   nothing wrong with, unless a data finding is about the game as a whole (an operation's text,
   an icon, a folder), which every face would report again;
 - `DECK_CHECKS` compare cards with each other (counts, uniqueness), match the data to its rules
-  engine and render the rulebook templates. They need the whole deck: they run only when every
-  file loaded and the data checks found nothing, so one typo is reported once, not again as a
-  wrong count.
+  engine and render the rulebook templates (and lay them out, `typeset`: `forge build` skips
+  that, as it lays out the documents it makes and refuses them on what it finds). They need the
+  whole deck: they run only when every file loaded and the data checks found nothing, so one
+  typo is reported once, not again as a wrong count.
 """
 from __future__ import annotations
 
@@ -40,18 +41,19 @@ FACE_CHECKS = (check_glyphs_and_fit, check_components, check_shown_fields)
 DECK_CHECKS = (check_counts, check_unique, check_engine, check_rulebooks)
 
 
-def check_game(root: Path) -> tuple[Game | None, list[Finding]]:
+def check_game(root: Path, typeset: bool = True) -> tuple[Game | None, list[Finding]]:
     """Load and check one game folder; the findings come sorted by file and line."""
     game, findings = load_game(root)
     if game is not None:
-        data, rest = run_checks(game, complete=not findings)
+        data, rest = run_checks(game, complete=not findings, typeset=typeset)
         findings += data + rest
     return game, ordered(findings)
 
 
-def run_checks(game: Game, complete: bool) -> tuple[list[Finding], list[Finding]]:
+def run_checks(game: Game, complete: bool, typeset: bool = True) -> tuple[list[Finding], list[Finding]]:
     """The findings of the data checks, and of the face and deck checks, over a loaded game;
-    `complete`: every file loaded and every card in it validated (the deck checks need them)."""
+    `complete`: every file loaded and every card in it validated (the deck checks need them);
+    `typeset`: the rulebooks and sheets are laid out too (`check_rulebooks`)."""
     found = [finding for check in DATA_CHECKS for finding in check(game)]
     if not any(not f.card for f in found):
         faulty = {f.card for f in found}
@@ -61,7 +63,8 @@ def run_checks(game: Game, complete: bool) -> tuple[list[Finding], list[Finding]
     else:
         rest = []
     if complete and not found:
-        rest += [finding for check in DECK_CHECKS for finding in check(game)]
+        rest += [finding for check in DECK_CHECKS
+                 for finding in (check(game, typeset) if check is check_rulebooks else check(game))]
     return found, rest
 
 

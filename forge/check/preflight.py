@@ -6,6 +6,8 @@ locale of the game, and two things are reported with the card's id:
 - `missing-glyph`: a character the embedded fonts cannot draw (it would print as an empty box);
 - `text-overflow`: a text that does not fit its layout box even at the box's minimum font size
   (or a word wider than its box);
+- `text-over-art`: a text whose ink lies over an `art` box or past the card's edge
+  (`forge.render.overlap`);
 - `unknown-icon`: a `:name:` in a text that names none of the game's icons (`forge.render.inline`),
   at the card's string that says it when the card's data does;
 - `unclosed-emphasis`: a `*` or `**` that opens or closes no emphasis (it would print as an asterisk).
@@ -79,6 +81,7 @@ def _face_findings(make, face, lang: str, what: str = "") -> Iterator[Finding]:
 
 
 _FIXES = {"text-overflow": "shorten the text",
+          "text-over-art": "move the text or shrink the art in the layout template",
           "unknown-icon": "name one of the game's icons, or write \\: to print the colons as they are",
           "unclosed-emphasis": "close it (**bold**, *italic*), or write \\* to print an asterisk"}
 

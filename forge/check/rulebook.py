@@ -1,10 +1,12 @@
 """Rulebook and cheat-sheet templates agree with the data: each renders, every card id and
 scenario it names exists, and a rules game's words files name what its rules have. Findings point at the template file and line (forge.rulebook.context).
 
-Only the Jinja stage runs here, which keeps `forge check` fast; typesetting findings (a word
-wider than its column, a cheat sheet that needs a second page) belong to the layout and are
-reported by `forge build`, which refuses to write such a document. A game with no template of
-a kind is not checked for it; one that has a kind in one language must have it in all.
+Each document that renders is laid out too (unless `typeset` is off: `forge build` lays out
+the documents it makes itself), so what only typesetting finds (a word wider than
+its column, a table wider than the page, a cheat sheet that needs a second page) is a finding
+here as at `forge build`; what a layout found is kept between runs (`rulebook.typeset`), so a
+document is laid out again only when it or forge changed. A game with no template of a kind is
+not checked for it; one that has a kind in one language must have it in all.
 """
 from __future__ import annotations
 
@@ -14,9 +16,10 @@ from ..errors import Finding
 from ..model import Game
 
 
-def check_rulebooks(game: Game) -> Iterator[Finding]:
+def check_rulebooks(game: Game, typeset: bool = True) -> Iterator[Finding]:
     from ..rulebook.context import KINDS, name_forms, render_template, template_name
     from ..rulebook.played import words_file
+    from ..rulebook.typeset import typeset_findings
     from ..templating import templates_root
     from .cases import case_findings
 
@@ -31,5 +34,7 @@ def check_rulebooks(game: Game) -> Iterator[Finding]:
             for lang in game.manifest.locales:
                 rendered = render_template(game, kind, lang, root)
                 yield from rendered.findings
+                if typeset and not rendered.findings:
+                    yield from typeset_findings(game, kind, lang, rendered)
                 if lang == "uk":
                     yield from case_findings(game, rendered, forms[lang]["cards"])

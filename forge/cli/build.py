@@ -111,7 +111,7 @@ def build(
     loaded = []
     findings = []
     for root in roots:
-        game, found = check_game(root)
+        game, found = check_game(root, typeset=False)  # its own layouts find the rest
         findings += found
         if game is not None:
             loaded.append(game)

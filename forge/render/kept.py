@@ -204,6 +204,18 @@ def _documents(game: Any) -> list:
     return list({id(doc): doc for doc in (game.manifest_doc, *(card._doc for card in game.cards))}.values())
 
 
+def game_source(game: Any) -> bytes | None:
+    """forge's code, libraries and fonts, and the game as loaded: what anything laid out from a
+    game is made from (`rulebook.typeset` keys its findings by it); None when there is no
+    cache on disk or the game cannot be written out."""
+    if cache.directory(PART) is None:
+        return None
+    try:
+        return _installed(_FORGE) + b"\0" + _game(game)
+    except Exception:  # noqa: BLE001 (a game object of another making: not kept)
+        return None
+
+
 def source(game: Any, lang: str, folders: bytes | None) -> bytes | None:
     """The key of the entry of `game`'s faces in `lang`, its layout folders read as `folders`
     (`templates`); None when there is no cache on disk, the folders were not read, or the game

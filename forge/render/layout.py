@@ -50,7 +50,7 @@ from ..text.effects import OperationTextError, effect_text, operations_text
 from ..text.plural import plural
 from ..text.hyphenation import LEFT, MIN_FILL, RIGHT, can_hyphenate, hyphenate
 from ..text.typography import SHY, escape, typeset, typeset_markup
-from . import fonts, inline, kept
+from . import fonts, inline, kept, overlap
 from .elements import MAX_PARTS, Invalid, icon_problem, numbers, validate
 from .icons import BUILT_IN, IconSet, game_icons
 from .fonts import unit_width
@@ -971,6 +971,9 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
         elif kind == "table":
             el = _table_floor(el, face, card, lang)
         face.elements.append(el)
+    for el, why in overlap.misplaced(face.elements, face.width, face.height):
+        face.problems.append(Problem(_loc(el, lang), "text-over-art",
+                                     f"{el.get('what', el['kind'])} ({lang}) {why}"))
     return face
 
 

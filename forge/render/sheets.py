@@ -66,13 +66,17 @@ _WORDS = {
            "bar": "{n} мм", "fronts": "лицьовий бік", "backs": "зворот", "page": "аркуш {n} з {of}",
            "align": "Тестова сторінка суміщення: надрукуйте двобічно й подивіться на світло. "
                     "Якщо хрестики не збігаються, виміряйте зсув і задайте --back-offset X,Y (мм).",
-           "align_back": "Зворот тестової сторінки"},
+           "align_back": "Зворот тестової сторінки",
+           "pnp": "друк удома ({paper})", "printshop": "файл для друкарні",
+           "subject": "карти гри «{title}» для друку, українською"},
     "en": {"print": "Print at 100% (no “fit to page”)",
            "margin": "Printer margin 6 mm: no mark or cut line lies in it", "bar": "{n} mm",
            "fronts": "fronts", "backs": "backs", "page": "sheet {n} of {of}",
            "align": "Alignment test: print duplex and hold to the light. If the crosses do not "
                     "meet, measure the shift and pass --back-offset X,Y (mm).",
-           "align_back": "Alignment test, back"},
+           "align_back": "Alignment test, back",
+           "pnp": "print and play ({paper})", "printshop": "print shop",
+           "subject": "the cards of {title} for printing, in English"},
 }
 
 
@@ -85,12 +89,13 @@ def new_canvas(buf: io.BytesIO, pagesize: tuple[float, float], game: Any, what: 
     """A deterministic canvas whose only font is our embedded Roboto (no base-14 reference).
     `cmyk`: every colour is written as DeviceCMYK and the document names its OutputIntent."""
     fonts.register()  # (and binary streams for every document: see `fonts.register`)
+    title = game.manifest.title[lang]
     c = Canvas(buf, pagesize=pagesize, invariant=1, initialFontName=fonts.REGULAR,
-               initialFontSize=8, pageCompression=1)
-    c.setTitle(f"{game.manifest.title[lang]}: {what}")
+               initialFontSize=8, pageCompression=1, lang=lang)
+    c.setTitle(f"{title}: {what}")
     c.setAuthor("Card Forge")
     c.setCreator("Card Forge")
-    c.setSubject(f"{game.id} {lang}")
+    c.setSubject(words(lang)["subject"].format(title=title))
     if cmyk:
         use_cmyk(c)
         _output_intent(c)
@@ -503,7 +508,7 @@ def pnp_pdf(game: Any, opts: BuildOptions, paper: str) -> bytes:
     size = game.manifest.card_size
     g = grid(paper, size.width, size.height, opts.home)
     buf = io.BytesIO()
-    c = new_canvas(buf, g.pagesize, game, f"print and play ({paper.upper()})", opts.lang)
+    c = new_canvas(buf, g.pagesize, game, words(opts.lang)["pnp"].format(paper=paper.upper()), opts.lang)
     cards = copies(game)
     faces = Faces(c, game, opts.lang, g.bx, g.by, cards)
     w = words(opts.lang)
@@ -591,14 +596,14 @@ def _in_order(front: Any, back: Any, opts: BuildOptions) -> tuple[Any, Any]:
     return (back, front) if backs_first else (front, back)
 
 
-def printshop_pdf(game: Any, opts: BuildOptions, cards: list[Any], what: str = "print shop") -> bytes:
+def printshop_pdf(game: Any, opts: BuildOptions, cards: list[Any], what: str = "") -> bytes:
     """`cards` one side per page at trim + the preset's bleed (`Preset.card_bleed`), TrimBox and BleedBox set, each
     card's front and back together in the preset's order. DeviceCMYK with a FOGRA39
     OutputIntent, or RGB with `opts.rgb`."""
     size = game.manifest.card_size
     bx, by = presets.preset(opts.preset).card_bleed(size.width, size.height)
     buf = io.BytesIO()
-    c = _boxed_canvas(buf, game, opts, size.width, size.height, bx, what, by)
+    c = _boxed_canvas(buf, game, opts, size.width, size.height, bx, what or words(opts.lang)["printshop"], by)
     faces = Faces(c, game, opts.lang, bx, by, cards)
     for card in cards:
         for name, proof in _in_order((faces.front(card), card.id), (faces.back(card), None), opts):
@@ -618,8 +623,8 @@ def component_pdf(game: Any, comp: Any, opts: BuildOptions) -> bytes:
     bleed = presets.preset(opts.preset).bleed
     buf = io.BytesIO()
     c = _boxed_canvas(buf, game, opts, comp.size.width, comp.size.height, bleed,
-                      f"print shop: {comp.id}")
-    c.setSubject(f"{game.id} {opts.lang}: {tokens.describe(comp, opts.lang)}")
+                      f"{words(opts.lang)['printshop']}: {comp.name[opts.lang]}")
+    c.setSubject(tokens.describe(comp, opts.lang))
     faces = Faces(c, game, opts.lang, bleed, bleed, [])
     for design in tokens.copies(comp):
         for name in _in_order(faces.token(comp, design, "front", bleed),
@@ -643,7 +648,7 @@ def printshop(game: Any, opts: BuildOptions) -> dict[str, bytes]:
         decks: dict[str, list[Any]] = {}
         for card in copies(game):
             decks.setdefault(deck_name(game, card), []).append(card)
-        files = {f"{stem}-deck-{deck}{tail}": printshop_pdf(game, opts, cards, f"print shop: {deck}")
+        files = {f"{stem}-deck-{deck}{tail}": printshop_pdf(game, opts, cards, f"{words(opts.lang)['printshop']}: {deck}")
                  for deck, cards in decks.items()}
     else:
         files = {f"{stem}{tail}": printshop_pdf(game, opts, copies(game))}

@@ -105,7 +105,17 @@ def outline(comp: Any, x: float, y: float) -> str:
     return f"{X:.2f} {Y:.2f} {w:.2f} {h:.2f} re"
 
 
+#: A component's shape and count in the subject line, per language.
+_DESCRIBED = {
+    "uk": ({"circle": "коло", "square": "квадрат", "rect": "прямокутник", "hexagon": "шестикутник"},
+           "{w:g} × {h:g} мм, {n} шт."),
+    "en": ({}, "{w:g} x {h:g} mm, {n} pcs"),
+}
+
+
 def describe(comp: Any, lang: str) -> str:
-    """«heart token: circle 16 x 16 mm, 12 pcs» for a PDF's subject line (print shops read it)."""
-    return (f"{comp.name[lang]}: {comp.shape} {comp.size.width:g} x {comp.size.height:g} mm, "
-            f"{comp.count} pcs")
+    """«heart token: circle 16 x 16 mm, 12 pcs» for a PDF's subject line (print shops read it),
+    in the file's language."""
+    shapes, size = _DESCRIBED.get(lang, _DESCRIBED["en"])
+    return (f"{comp.name[lang]}: {shapes.get(comp.shape, comp.shape)} "
+            + size.format(w=comp.size.width, h=comp.size.height, n=comp.count))

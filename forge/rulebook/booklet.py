@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 
 from pypdf import PageObject, PdfReader, PdfWriter, Transformation
+from pypdf.generic import NameObject, TextStringObject
 
 
 def booklet_order(n_pages: int) -> list[tuple[int | None, int | None]]:
@@ -52,6 +53,9 @@ def impose_booklet(pdf: bytes, sheet: tuple[float, float] | None = None) -> byte
     info = reader.metadata or {}
     writer.add_metadata({k: v for k, v in info.items() if k in ("/Title", "/Author", "/Creator",
                                                                   "/Subject")})
+    lang = reader.root_object.get("/Lang")
+    if lang is not None:  # the book's language, as the rulebook states it
+        writer.root_object[NameObject("/Lang")] = TextStringObject(str(lang))
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

@@ -216,7 +216,7 @@ def build_sheet(game: Game, lang: str, sheet: Sheet = CHEATSHEET, pictures: bool
                                     f"shorten the template: a {sheet.kind} is one page"))
     findings += overfull_findings(rendered, best.conv.sink, best.conv.wide_tables)
     findings += failing_examples(game, rendered)
-    return Built(best.pdf, findings, best.pages, best.placements)
+    return Built(best.pdf, findings, best.pages, best.placements, rendered)
 
 
 def build_cheatsheet(game: Game, lang: str, pictures: bool = True, paper: str = "a4") -> Built:

@@ -7,11 +7,19 @@ needs a second pass) and `invariant=1`, so the same input gives the same bytes.
 Layout rules (docs/rulebooks.md, "Layout rules"), shared with the cheat sheets:
 - a heading never ends a column: it moves to the next column unless it fits together with the
   start of what follows it (two lines of a paragraph, a table's header and two rows, a whole
-  picture);
+  picture); a short paragraph under it is kept whole, and with what it leads to: the start of
+  the next section when it is a section's whole introduction, the start of what follows when it
+  ends in a colon (a lead-in);
+- a lead-in (a paragraph ending in a colon) never ends a column without the start of what it
+  introduces, and the text a card picture ends its section with never stays behind when the
+  picture moves to the next column: the paragraph's last two lines (all of a short one) go
+  along;
+- a worked example breaks across columns only with at least about three lines on either side;
 - a table breaks only between rows, repeats its header, and each part holds at least two rows;
   column widths come from the cells' text (`content_widths`);
 - a card picture that does not fit the rest of a column floats to the top of the next one while
-  the text after it fills the column (never past a heading);
+  the text after it fills the column (never past a heading, never into a paragraph or table
+  that continues from the column before: it is placed after it);
 - the table of contents is as deep as fits one page; a short one shares the title page, a tiny
   one (fewer than three lines) is left out (`contents_plan`).
 """
@@ -106,6 +114,8 @@ class HeaderTable(Table):
         if len(parts) > 1:
             for part in parts:
                 part._part = True
+            for part in parts[1:]:
+                part._rest = True
         return parts
 
     def header_text(self) -> str:
@@ -132,13 +142,63 @@ def _wrap(f, canv, width: float, height: float = _BIG) -> tuple[float, float]:
     return f.wrapOn(canv, width, height) if canv is not None else f.wrap(width, height)
 
 
-def start_height(flowables: list, width: float, most: float, canv=None) -> float:
+def leads_in(flowable) -> bool:
+    """Whether a paragraph introduces what follows it: its text ends in a colon."""
+    return (isinstance(flowable, Paragraph) and not isinstance(flowable, Heading)
+            and flowable.getPlainText().rstrip().endswith(":"))
+
+
+def _next(flowables: list, i: int) -> int:
+    """Index of the first flowable from `i` on that is not a bare Spacer."""
+    while i < len(flowables) and type(flowables[i]) is Spacer:
+        i += 1
+    return i
+
+
+def section_rest(flowables: list, i: int, width: float, limit: float, canv=None) -> float:
+    """Height of what follows flowables[i] in its section (up to the next heading), counted
+    until it exceeds `limit`; the last one's space after is not counted (a column foot drops it)."""
+    total = after = 0.0
+    for f in flowables[i + 1:]:
+        if isinstance(f, (Heading, ActionFlowable)) or total > limit:
+            break
+        total += after + _wrap(f, canv, width)[1] + _space(f)
+        after = _space(f, False)
+    return total
+
+
+def stays_in_section(flowables: list, i: int, width: float, room: float, canv=None) -> bool:
+    """Whether flowables[i] is a card picture that could not float: the rest of its section
+    fits in `room` (0: it ends its section), so a picture floated to the next column would
+    land on the next section's heading."""
+    if i >= len(flowables) or not is_picture(flowables[i]):
+        return False
+    return section_rest(flowables, i, width, room, canv) <= room
+
+
+def heading_height(flowables: list, width: float, most: float, canv=None, room: float = 0.0) -> float:
+    """Height the headings starting `flowables` need at a column foot with `room` left: theirs
+    and the start of what follows them (`start_height`, a short introduction with the next
+    section's start)."""
+    need, i = 0.0, 0
+    while i < len(flowables) and isinstance(flowables[i], Heading):
+        _, h = _wrap(flowables[i], canv, width)
+        need += h + _space(flowables[i]) + _space(flowables[i], False)
+        i += 1
+    level = flowables[i - 1].level if i else 0
+    return min(need + start_height(flowables[i:], width, most, canv, intro=level, room=room - need), most)
+
+
+def start_height(flowables: list, width: float, most: float, canv=None, intro: int = 0,
+                 room: float = 0.0) -> float:
     """Height the first flowable of `flowables` needs at a column foot for what comes before it
     to stay with it: the first KEEP_LINES lines of a paragraph (all of a paragraph too short to
-    break), a table's header and KEEP_LINES rows, all of anything that cannot break. Spacers are
-    added to what follows them; at most `most`."""
+    break, and then the start of what it leads in to, or of the first subsection when it is the
+    whole introduction of a section whose heading has level `intro`, or the picture that ends its section), a table's
+    header and KEEP_LINES rows, all of anything that cannot break. Spacers are added to what
+    follows them; at most `most`. `room`: what is left of the column (`carried`)."""
     total = 0.0
-    for f in flowables:
+    for n, f in enumerate(flowables):
         if isinstance(f, ActionFlowable):
             return total
         if type(f) is Spacer:
@@ -150,6 +210,9 @@ def start_height(flowables: list, width: float, most: float, canv=None) -> float
             lines = len(getattr(f.blPara, "lines", []) or [])
             if lines > 2 * KEEP_LINES - 1:
                 h = KEEP_LINES * f.style.leading
+            else:
+                h += _space(f, False)
+                h += carried(flowables, n + 1, width, most, canv, intro, max(room - total - before - h, 0))
             return min(total + before + h, most)
         if isinstance(f, Table):
             _, h = _wrap(f, canv, width)
@@ -166,6 +229,27 @@ def start_height(flowables: list, width: float, most: float, canv=None) -> float
         _, h = _wrap(f, canv, width)
         return min(total + before + h, most)
     return total
+
+
+def carried(flowables: list, i: int, width: float, most: float, canv=None, intro: int = 0,
+            room: float = 0.0) -> float:
+    """Height of what must share a column with the paragraph before flowables[i]: the start of
+    what a lead-in introduces, the card picture after it when the rest of its section would
+    fit in `room` (0: the picture ends its section; see `stays_in_section`), and (for the
+    whole introduction of a section whose heading has level `intro`) the heading and start of
+    its first subsection; else 0."""
+    j = _next(flowables, i)
+    if j >= len(flowables) or isinstance(flowables[j], ActionFlowable):
+        return 0.0
+    rest = flowables[i:]
+    if i and leads_in(flowables[i - 1]):
+        return start_height(rest, width, most, canv)
+    if stays_in_section(flowables, j, width, room, canv):
+        _wrap(flowables[j], canv, width)
+        return min(sum(f.height for f in flowables[i:j]) + _space(flowables[j]) + flowables[j]._H, most)
+    if intro and isinstance(flowables[j], Heading) and flowables[j].level > intro:
+        return min(sum(f.height for f in flowables[i:j]) + heading_height(flowables[j:], width, most, canv), most)
+    return 0.0
 
 
 class OutlinedDoc(BaseDocTemplate):
@@ -188,6 +272,7 @@ class OutlinedDoc(BaseDocTemplate):
         self.placements: list[Placement] = []
         self._floats: list = []
         self._placing: set[int] = set()
+        self._last = None  # the flowable drawn last in this column
 
     # --- layout rules ---------------------------------------------------------------------
     def filterFlowables(self, flowables):
@@ -196,9 +281,11 @@ class OutlinedDoc(BaseDocTemplate):
             return  # (the doc's own page-begin actions pass here too: not story)
         f = flowables[0]
         if self._floats and (frame._atTop or isinstance(f, (Heading, ActionFlowable))):
-            # a floated picture goes at the top of the next column, or before the next heading
+            # a floated picture goes at the top of the next column, or before the next heading;
+            # after the rest of a paragraph or table that continues from the column before
             self._placing.update(id(x) for x in self._floats)
-            flowables[0:0] = self._floats
+            at = 1 if frame._atTop and getattr(f, "_rest", False) else 0
+            flowables[at:at] = self._floats
             self._floats = []
             return
         if frame._atTop:
@@ -213,21 +300,45 @@ class OutlinedDoc(BaseDocTemplate):
             follows = flowables[1] if len(flowables) > 1 else None
             if (_space(f) + f._H > room and room >= FLOAT_ROOM * frame._height
                     and follows is not None and not isinstance(follows, (Heading, ActionFlowable))
-                    and not is_picture(follows)):
+                    and not is_picture(follows) and not stays_in_section(flowables, 0, width, room, self.canv)):
                 self._floats.append(flowables.pop(0))
             return
         if isinstance(f, Heading):
-            need, i = 0.0, 0
-            while i < len(flowables) and isinstance(flowables[i], Heading):
-                _, h = _wrap(flowables[i], self.canv, width)
-                need += h + _space(flowables[i]) + _space(flowables[i], False)
-                i += 1
-            need += start_height(flowables[i:], width, frame._height, self.canv)
+            need = heading_height(flowables, width, frame._height, self.canv, room)
             if need > room + 0.01 and need <= frame._height:
                 flowables.insert(0, FrameBreak())
+        elif not isinstance(f, ActionFlowable) and type(f) is not Spacer and not is_picture(f):
+            self._keep_with_next(flowables, width, room, frame._height)
+
+    def _keep_with_next(self, flowables: list, width: float, room: float, column: float) -> None:
+        """What fits here but not with what must follow it in the same column (a lead-in's
+        list, the picture that ends its section, `carried`) goes to the next column with it: a
+        paragraph's last KEEP_LINES lines, all of a paragraph too short to break or of a block
+        (an example, a table) at most a third of a column, unless a heading just above it kept
+        it here (`heading_height`)."""
+        f = flowables[0]
+        _, h = _wrap(f, self.canv, width)
+        h += _space(f)  # (the space after it is dropped at a column foot)
+        after = _space(f, False) + carried(flowables, 1, width, column, self.canv,
+                                           room=max(room - h - _space(f, False), 0))
+        if after == _space(f, False) or h > room + 0.01 or h + after <= room + 0.01:
+            return
+        if isinstance(f, Paragraph):
+            lines = len(getattr(f.blPara, "lines", []) or [])
+            if lines >= 2 * KEEP_LINES:  # its first lines stay, at least KEEP_LINES of them
+                parts = f.split(width, (lines - KEEP_LINES) * f.style.leading + _space(f) + _TINY)
+                if len(parts) == 2:
+                    flowables[0:1] = [parts[0], FrameBreak(), parts[1]]
+                    return
+        elif h > column / 3:
+            return
+        if h + after <= column and not isinstance(self._last, Heading):
+            flowables.insert(0, FrameBreak())
 
     def afterFlowable(self, flowable):
         self._placing.discard(id(flowable))
+        if not isinstance(flowable, ActionFlowable):
+            self._last = flowable
         frame = getattr(self, "frame", None)
         height = getattr(flowable, "height", None) or getattr(flowable, "_height", None)
         if frame is not None and height and not isinstance(flowable, ActionFlowable):
@@ -270,6 +381,8 @@ class Built:
     pages: int = 0
     #: where every flowable was drawn (the last pass), for tests and fill measurements
     placements: list[Placement] = field(default_factory=list)
+    #: the template it was made from, rendered (`typeset` keeps the layout's findings by it)
+    rendered: Rendered | None = None
 
 
 def card_factory(game: Game, lang: str):
@@ -288,11 +401,14 @@ def card_factory(game: Game, lang: str):
 class CellText:
     """What the column widths are chosen from, per cell (points, without padding): the text set
     on one line, its longest word, its longest piece between break points (soft hyphens
-    included: the narrowest the cell can be without cutting a word)."""
+    included: the narrowest the cell can be without cutting a word); each word's width and a
+    space's, to count the lines the words fill (`_lines`), when known."""
 
     natural: float
     word: float
     piece: float
+    words: tuple[float, ...] = ()
+    space: float = 0.0
 
 
 #: A line's share that word wrapping fills on average (the rest is lost at line ends).
@@ -305,11 +421,22 @@ _EACH_LINE = 0.1
 
 
 def _lines(cell: CellText, inner: float) -> float:
-    """Estimated lines of `cell` in a column with `inner` points of room, plus the cost of a
-    word split by a hyphen."""
+    """Lines of `cell` in a column with `inner` points of room (its words set one after the
+    other, as wrapping without hyphens sets them; estimated from its width when its words are
+    not known), plus the cost of a word split by a hyphen."""
     if inner <= 0:
         return _BIG
-    n = 1 if cell.natural <= inner + 0.5 else -(-cell.natural // (inner * _FILL))
+    if cell.natural <= inner + 0.5:
+        n = 1
+    elif cell.words:
+        n, line = 1, -cell.space
+        for w in cell.words:
+            if line + cell.space + w > inner + 0.5 and line > 0:
+                n, line = n + 1, w
+            else:
+                line += cell.space + w
+    else:
+        n = -(-cell.natural // (inner * _FILL))
     return n + (_HYPHEN_COST if cell.word > inner + 0.5 else 0)
 
 
@@ -341,7 +468,14 @@ def content_widths(cells: list[list[CellText]], total: float, pad: float) -> lis
     spare = total - sum(widths)
 
     def need(c: CellText, k: int) -> float:  # the width at which `c` takes at most k lines
-        return max(c.word, c.natural if k == 1 else c.natural / (k * _FILL)) + pad + 0.01
+        least = max(c.word, c.natural if k == 1 else c.natural / (k * _FILL))
+        if c.words and k > 1:  # the narrowest its words fill k lines at, within half a point
+            lo, hi = c.word, max(c.natural, c.word)
+            while hi - lo > 0.5:
+                mid = (lo + hi) / 2
+                lo, hi = (lo, mid) if _lines(c, mid) <= k else (mid, hi)
+            least = hi
+        return least + pad + 0.01
 
     def height(ws: list[float]) -> float:
         cells = [[_lines(r[i], ws[i] - pad) for i in range(n)] for r in rows]
@@ -406,9 +540,9 @@ def natural_width(para) -> float:
         icon_width(f) or 0 for f in para.frags)
 
 
-def longest_word(para) -> float:
-    """Width of a cell's longest word: no-break spaces and soft hyphens do not break it."""
-    best = width = 0.0
+def word_widths(para) -> list[float]:
+    """Width of each word of a cell: no-break spaces and soft hyphens do not break one."""
+    words, width = [], 0.0
     for frag in para.frags:
         icon = icon_width(frag)
         if icon is not None:  # a glyph of its word
@@ -419,15 +553,19 @@ def longest_word(para) -> float:
             continue
         for ch in text:
             if ch in " \t\n\r":
-                best, width = max(best, width), 0.0
+                if width:
+                    words.append(width)
+                width = 0.0
             elif ch != SHY:
                 width += stringWidth(ch, frag.fontName, frag.fontSize)
-    return max(best, width)
+    return words + [width] if width else words
 
 
 def cell_text(para) -> CellText:
-    return CellText(natural_width(para), longest_word(para),
-                    max((w for _, w in widest_pieces(para.frags)), default=0.0))
+    words = word_widths(para)
+    return CellText(natural_width(para), max(words, default=0.0),
+                    max((w for _, w in widest_pieces(para.frags)), default=0.0), tuple(words),
+                    stringWidth(" ", para.style.fontName, para.style.fontSize))
 
 
 #: A table wider than its column with its words whole is set at these fractions of its size,
@@ -484,7 +622,7 @@ def converted(game: Game, rendered: Rendered, lang: str, styles: Styles, column:
     """The rendered Markdown as flowables for a column, headings keyed for the outline."""
     ratio = game.manifest.card_size.height / game.manifest.card_size.width
     conv = LayoutConverter(rendered, styles, column, card_factory(game, lang) if pictures else None,
-                           picture_height, ratio, icons=game_icons(game))
+                           picture_height, ratio, icons=game_icons(game), game=game)
     story = conv.convert()
     for number, heading in enumerate(conv.headings, 1):
         heading.key = f"s{number}"
@@ -627,6 +765,32 @@ def contents_plan(headings: list, styles: Styles, width: float, title_room: floa
     return ContentsPlan(1, False)
 
 
+#: The width of a card picture in a rulebook.
+PICTURE = 38 * mm
+
+
+def _page(paper: str) -> tuple[int, float, float, float, Styles]:
+    """A rulebook page on `paper`: its columns, margin, the gap between columns, a column's
+    width (points) and the styles."""
+    columns = 1 if paper == "a5" else 2
+    margin, gap = (13 * mm, 0) if paper == "a5" else (17 * mm, 7 * mm)
+    column = (PAPERS[paper][0] - 2 * margin - gap * (columns - 1)) / columns
+    return columns, margin, gap, column, make_styles(9.0 if paper == "a5" else 9.5)
+
+
+def overfull_in(game: Game, rendered: Rendered, lang: str, paper: str = "a5") -> list[Finding]:
+    """What a rulebook's layout finds in its text, without paginating it: every paragraph,
+    table and example set at the column's width (pictures as placeholders), each word wider
+    than its column, each table wider than the page, each glyph the fonts lack."""
+    register()
+    _, _, _, column, styles = _page(paper)
+    conv, body = converted(game, rendered, lang, styles, column, PICTURE, False)
+    canvas = IconCanvas(io.BytesIO())
+    for flowable in body:
+        flowable.wrapOn(canvas, column, _BIG)
+    return overfull_findings(rendered, conv.sink, conv.wide_tables)
+
+
 def build_rulebook(game: Game, lang: str, paper: str = "a5", pictures: bool = True) -> Built:
     """The rulebook of `game` in `lang` as PDF bytes, with findings (missing cards, overfull ...).
 
@@ -637,12 +801,9 @@ def build_rulebook(game: Game, lang: str, paper: str = "a5", pictures: bool = Tr
         raise UsageError(f"unknown rulebook paper {paper!r} (known: {', '.join(PAPERS)})")
     rendered = render_template(game, "rulebook", lang)
     size = PAPERS[paper]
-    columns = 1 if paper == "a5" else 2
-    margin, gap = (13 * mm, 0) if paper == "a5" else (17 * mm, 7 * mm)
+    columns, margin, gap, column, styles = _page(paper)
     top, bottom = 14 * mm, 17 * mm
-    column = (size[0] - 2 * margin - gap * (columns - 1)) / columns
-    styles = make_styles(9.0 if paper == "a5" else 9.5)
-    conv, body = converted(game, rendered, lang, styles, column, 38 * mm, pictures)
+    conv, body = converted(game, rendered, lang, styles, column, PICTURE, pictures)
 
     title = game.manifest.title[lang]
     buf = io.BytesIO()
@@ -679,7 +840,7 @@ def build_rulebook(game: Game, lang: str, paper: str = "a5", pictures: bool = Tr
         doc.build(story)
     findings = [*rendered.findings, *overfull_findings(rendered, conv.sink, conv.wide_tables),
                 *failing_examples(game, rendered)]
-    return Built(buf.getvalue(), findings, doc.page, list(doc.placements))
+    return Built(buf.getvalue(), findings, doc.page, list(doc.placements), rendered)
 
 
 __all__ = ["Built", "CellText", "ContentsPlan", "FloatsEnd", "HeaderTable", "Heading", "LayoutConverter",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -108,6 +108,8 @@ class Para(Paragraph):
         while len(parts) == 2 and _broken(parts[0].blPara.lines[-1]):
             availHeight -= self.style.leading
             parts = super().split(availWidth, availHeight)
+        if len(parts) == 2:
+            parts[1]._rest = True  # a floated picture is not placed before it (`OutlinedDoc`)
         return parts
 
 
@@ -221,14 +223,26 @@ _INLINE_MARKUP = {"strong_open": "<b>", "strong_close": "</b>", "em_open": "<i>"
 
 class Callout(Table):
     """A tinted box around a worked example: split across columns or pages only when at least
-    `min_part` of it fits here, so no empty sliver of the box is left at a page foot."""
+    `min_part` of it (about three lines) is left on either side, so no sliver of the box is left
+    at a page foot or overleaf."""
 
     min_part: float = 0.0
 
     def split(self, availWidth, availHeight):
-        if availHeight < self.min_part:
-            return []
-        return super().split(availWidth, availHeight)
+        while availHeight >= self.min_part:
+            parts = super().split(availWidth, availHeight)
+            if len(parts) < 2:
+                return parts
+            first, rest = (part.wrap(availWidth, 1e6)[1] for part in parts)
+            if first < self.min_part:
+                return []
+            if rest >= self.min_part:
+                for part in parts:
+                    part.min_part = self.min_part
+                parts[1]._rest = True  # a floated picture is not placed before it (`OutlinedDoc`)
+                return parts
+            availHeight -= self.min_part - rest  # leave enough for the part overleaf
+        return []
 
 
 @dataclass
@@ -245,6 +259,8 @@ class Converter:
     headings: list = field(default_factory=list)
     #: The game's icons, which the rendered values' icon marks name.
     icons: IconSet = BUILT_IN
+    #: The game it sets, as loaded: its quoted scenarios are read against it, not loaded again.
+    game: Any = None
 
     @property
     def lang(self) -> str:

@@ -19,6 +19,7 @@ from .booklet import impose_booklet
 from .cheatsheet import build_cheatsheet, build_summary
 from .context import has_template
 from .document import Built, build_rulebook
+from .typeset import remember
 
 _CACHE: "weakref.WeakKeyDictionary[Game, dict]" = weakref.WeakKeyDictionary()
 
@@ -41,8 +42,15 @@ def rulebook_for(game: Game, lang: str, paper: str) -> Built:
     """The rulebook, built once per loaded game, language and paper (booklet reuses it)."""
     cache = _CACHE.setdefault(game, {})
     if (lang, paper) not in cache:
-        cache[(lang, paper)] = build_rulebook(game, lang, paper)
+        cache[(lang, paper)] = _kept(game, "rulebook", lang, paper, build_rulebook(game, lang, paper))
     return cache[(lang, paper)]
+
+
+def _kept(game: Game, kind: str, lang: str, paper: str, built: Built) -> Built:
+    """`built`, its layout's findings kept for `forge check` (`typeset`)."""
+    if built.rendered is not None and not built.rendered.findings:
+        remember(game, kind, lang, paper, built.rendered, built.findings)
+    return built
 
 
 def _require(built: Built) -> bytes:
@@ -65,7 +73,9 @@ def rulebook_booklet(game: Game, options: BuildOptions) -> dict[str, bytes]:
 
 @product("cheatsheet")
 def cheatsheet(game: Game, options: BuildOptions) -> dict[str, bytes]:
-    return {"cheatsheet.pdf": _require(build_cheatsheet(game, options.lang, paper=sheet_paper(options)))}
+    paper = sheet_paper(options)
+    return {"cheatsheet.pdf": _require(_kept(game, "cheatsheet", options.lang, paper,
+                                             build_cheatsheet(game, options.lang, paper=paper)))}
 
 
 @product("summary")
@@ -73,4 +83,6 @@ def summary(game: Game, options: BuildOptions) -> dict[str, bytes]:
     """The one-page ultra-short rules, for a game that has `summary.<lang>.md.j2` (others: none)."""
     if not has_template(game, "summary"):
         return {}
-    return {"summary.pdf": _require(build_summary(game, options.lang, paper=sheet_paper(options)))}
+    paper = sheet_paper(options)
+    return {"summary.pdf": _require(_kept(game, "summary", options.lang, paper,
+                                          build_summary(game, options.lang, paper=paper)))}

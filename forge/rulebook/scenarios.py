@@ -46,7 +46,7 @@ def localised(value: Any, lang: str) -> str:
     return "" if value is None else str(value)
 
 
-def outcome_sentences(data: dict, lang: str) -> list[str]:
+def outcome_sentences(data: dict, lang: str, game: Any = None) -> list[str]:
     """What the scenario's `expect:` asserts under the keys of its `shows:`, as sentences a player reads in `lang` (see
     forge/rulebook/outcome.py): card names, not ids; «гравець А», not keys. Empty when the file
     cannot be read again or asserts nothing that can be put in words."""
@@ -54,7 +54,7 @@ def outcome_sentences(data: dict, lang: str) -> list[str]:
     if not path:
         return []
     try:
-        sc = load_scenario(path)
+        sc = load_scenario(path, game)
     except ScenarioError:
         return []
     names = {c.id: c.name for c in sc.game.cards} if sc.game is not None else {}
@@ -73,7 +73,7 @@ def scenario_flowables(conv, data: dict) -> list:
     story = localised(data.get("story"), lang)
     if story.strip():
         out.extend(conv.nodes(SyntaxTreeNode(parser().parse(story)).children, 0, s.quote))
-    sentences = outcome_sentences(data, lang)
+    sentences = outcome_sentences(data, lang, conv.game)
     if sentences:
         out.append(conv.para(" ".join(conv.text(line) for line in sentences), s.quote))
     return out
