@@ -73,16 +73,21 @@ class Effects(Compiler):
             return _NOOP
         if len(parts) == 1:
             return parts[0]
+        # a block spends its statements (`RulesMatch.spend`): operations calling operations
+        # twice each would otherwise multiply their work with no loop at all
+        n = len(parts)
         if not any(g for _, g in parts):
             fns = [f for f, _ in parts]
 
             def run(m: Any, s: int, c: int) -> None:
+                m.spend(n)
                 for f in fns:
                     f(m, s, c)
             return run, False
         steps = parts
 
         def run_gen(m: Any, s: int, c: int) -> Iterator:
+            m.spend(n)
             for f, g in steps:
                 if g:
                     yield from f(m, s, c)
@@ -149,7 +154,8 @@ class Effects(Compiler):
 
         def move(m: Any, s: int, c: int) -> None:
             a, b = src(m, s), dst(m, s)
-            n = len(a) if count is None else min(count(m, s, c), MAX_REPEAT)
+            n = len(a) if count is None else max(0, min(count(m, s, c), MAX_REPEAT))
+            m.spend(n)
             for _ in range(n):
                 if not a:
                     if restock is None or not m.restock(a, restock, keep):
@@ -171,6 +177,7 @@ class Effects(Compiler):
         def move(m: Any, s: int, c: int) -> None:
             a, b = src(m, s), dst(m, s)
             n = len(a) if count is None else min(count(m, s, c), MAX_REPEAT)
+            m.spend(len(a))
             picked = [h for h in reversed(a) if cond(m, s, h)][:n]
             if limit is not None:
                 picked = picked[:max(0, limit - len(b))]
@@ -303,6 +310,7 @@ class Effects(Compiler):
                 cards = list(owner)
             else:
                 cards = z(m, s)
+            m.spend(len(cards))
             opts = [("pick", h) for h in cards if where is None or where(m, s, h)]
             if not opts:
                 return
@@ -415,11 +423,13 @@ class Effects(Compiler):
         body, gen = self.block(spec, loc)
         if gen:
             def each_gen(m: Any, s: int, c: int) -> Iterator:
+                m.spend(m.n)
                 for i in range(first, m.n):
                     yield from body(m, (s + i * m.dir) % m.n, c)
             return each_gen, True
 
         def each(m: Any, s: int, c: int) -> None:
+            m.spend(m.n)
             for i in range(first, m.n):
                 body(m, (s + i * m.dir) % m.n, c)
         return each, False
@@ -477,6 +487,7 @@ class Effects(Compiler):
                 return
             if m.resolving >= MAX_RESOLVE:
                 raise GameOver(capped=True)
+            m.spend(len(m.r.effects[c]))
             m.resolving += 1
             for f, g in m.r.effects[c]:
                 if g:

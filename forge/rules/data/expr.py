@@ -163,6 +163,14 @@ class _Parser:
         self.loops -= 1
         return out
 
+    def looped(self, kind: str = BOOL) -> tuple[Callable, int]:
+        """The body of a loop (a `where`'s condition, most()'s value) of type ``kind``, and its
+        weight: the tokens it is written with, as what one pass of it costs (`RulesMatch.spend`
+        is charged the passes times this; loops in it charge their own)."""
+        start = self.i
+        f = self.want(kind, self.loop(self.expr))
+        return f, self.i - start
+
     # -- grammar
     def parse(self) -> tuple[str, Callable]:
         out = self.expr()
@@ -308,25 +316,35 @@ class _Parser:
 
     def cards(self, many: bool, z: Callable) -> Callable:
         """f(m, s) -> the handles of a zone (every player's, with ``many``), those for which an
-        optional `where EXPR` holds (`card` each one)."""
-        p = self.want(BOOL, self.loop(self.expr)) if self.accept("where") else None
+        optional `where EXPR` holds (`card` each one). Each call spends the cards it visits
+        (`RulesMatch.spend`), before it visits them: a scan inside a `where` is a scan per card."""
+        p, w = self.looped() if self.accept("where") else (None, 1)
         if many:
-            if p is None:
-                return lambda m, s: [h for zl in z(m, s) for h in zl]
-            return lambda m, s: [h for zl in z(m, s) for h in zl if p(m, s, h)]
-        if p is None:
-            return z
-        return lambda m, s: [h for h in z(m, s) if p(m, s, h)]
+            def every(m: Any, s: int) -> list[int]:
+                out = [h for zl in z(m, s) for h in zl]
+                m.spend(len(out) * w)
+                return out if p is None else [h for h in out if p(m, s, h)]
+            return every
+
+        def one(m: Any, s: int) -> list[int]:
+            zl = z(m, s)
+            m.spend(len(zl) * w)
+            return zl if p is None else [h for h in zl if p(m, s, h)]
+        return one
 
     def call(self, fn: str, at: int) -> tuple[str, Callable]:
         self.expect("(")
         self.deeper()
         if fn in ("most", "least"):           # over every player, each in turn as `me`
-            f = self.want(INT, self.loop(self.expr))
+            f, w = self.looped(INT)
             self.expect(")")
             self.depth -= 1
             pick = max if fn == "most" else min
-            return INT, lambda m, s, c: pick([f(m, p, c) for p in range(m.n)])
+
+            def over_players(m: Any, s: int, c: int) -> int:
+                m.spend(m.n * w)
+                return pick([f(m, p, c) for p in range(m.n)])
+            return INT, over_players
         if fn in ("min", "max", "if"):
             args = [self.expr()]
             while self.accept(","):
@@ -351,6 +369,8 @@ class _Parser:
         if fn == "count":
             if many and self.peek()[1] != "where":
                 out = INT, lambda m, s, c: sum(map(len, z(m, s)))
+            elif self.peek()[1] != "where":
+                out = INT, lambda m, s, c: len(z(m, s))
             else:
                 cards = self.cards(many, z)
                 out = INT, lambda m, s, c: len(cards(m, s))

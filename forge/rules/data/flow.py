@@ -155,7 +155,9 @@ class FlowBlocks(Effects):
                     continue
                 seen = set()
                 cond = a.cond
-                for h in a.source(m, s):
+                cards = a.source(m, s)
+                m.spend(len(cards))
+                for h in cards:
                     k = cid[h]
                     if k not in seen and (cond is None or cond(m, s, h)) \
                             and (not cost or affords(m, s, cost, h)):
