@@ -93,6 +93,7 @@ class Compiler:
         self.counters: dict[str, Counter] = {}
         self.defs: dict[str, tuple[str, Callable]] = {}
         self.def_loops: dict[str, int] = {}     # how deep each definition's loops nest
+        self.def_cost: dict[str, int] = {}      # what one evaluation of each costs (`Scope.cost`)
         self.actions: dict[str, Action] = {}
         self.steps: dict[str, list[Action]] = {}
         self.ops: dict[str, tuple[Any, Any]] = {}      # name -> (body data, loc)
@@ -143,6 +144,7 @@ class Compiler:
             self.used |= scope.used
         if loc[:1] == ("defs",):
             self.def_loops[loc[1]] = scope.loops
+            self.def_cost[loc[1]] = scope.cost
         return got
 
     def number(self, value: Any, loc: tuple, lo: int = 0, hi: int = MAX_VALUE) -> int | None:

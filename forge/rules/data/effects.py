@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from .base import _NOOP, MAX_REPEAT, MAX_RESOLVE, Compiler, GameOver
+from .base import _NOOP, CAP, MAX_REPEAT, MAX_RESOLVE, Compiler, GameOver
 from .expr import BOOL, INT, WORD, _player
 from .shapes import PRIMITIVE_SHAPES
 
@@ -83,7 +83,7 @@ class Effects(Compiler):
                 m.spend(n)
                 for f in fns:
                     f(m, s, c)
-            return run, False
+            return _rounds(run, sum(map(_rounds_of, fns))), False
         steps = parts
 
         def run_gen(m: Any, s: int, c: int) -> Iterator:
@@ -93,7 +93,7 @@ class Effects(Compiler):
                     yield from f(m, s, c)
                 else:
                     f(m, s, c)
-        return run_gen, True
+        return _rounds(run_gen, sum(_rounds_of(f) for f, _ in steps)), True
 
     def statement(self, st: Any, loc: tuple) -> tuple[Callable, bool]:
         if isinstance(st, str):
@@ -377,11 +377,11 @@ class Effects(Compiler):
                     yield from f(m, s, c)
                 else:
                     f(m, s, c)
-            return if_gen, True
+            return _rounds(if_gen, max(_rounds_of(then), _rounds_of(other))), True
 
         def if_(m: Any, s: int, c: int) -> None:
             (then if cond(m, s, c) else other)(m, s, c)
-        return if_, False
+        return _rounds(if_, max(_rounds_of(then), _rounds_of(other))), False
 
     def st_repeat(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
@@ -391,6 +391,13 @@ class Effects(Compiler):
         if times is None and cond is None:
             self.error(loc, f"repeat: give `times:` or `while:` (at most {MAX_REPEAT} times)")
             return _NOOP
+
+        # repeats of written counts nested past the work cap stop every game that reaches them
+        inner = _rounds_of(body)
+        total = (times.const if hasattr(times, "const") else 0) * (1 + inner)
+        if total > CAP >= inner:
+            self.error(loc, f"repeats nested here run {total:,} rounds each time, past the work "
+                       f"cap of {CAP:,}: a game that gets here stops as a timeout", "rules-cap")
 
         def rounds(m: Any, s: int, c: int) -> range:
             return range(min(MAX_REPEAT, max(0, times(m, s, c))) if times else MAX_REPEAT)
@@ -402,7 +409,7 @@ class Effects(Compiler):
                         return
                     m.work_step()
                     yield from body(m, s, c)
-            return repeat_gen, True
+            return _rounds(repeat_gen, total), True
 
         def repeat(m: Any, s: int, c: int) -> None:
             for _ in rounds(m, s, c):
@@ -410,7 +417,7 @@ class Effects(Compiler):
                     return
                 m.work_step()
                 body(m, s, c)
-        return repeat, False
+        return _rounds(repeat, total), False
 
     def st_each_player(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         """The effects for each player in turn order from the acting one, each as `me`;
@@ -426,13 +433,13 @@ class Effects(Compiler):
                 m.spend(m.n)
                 for i in range(first, m.n):
                     yield from body(m, (s + i * m.dir) % m.n, c)
-            return each_gen, True
+            return _rounds(each_gen, _rounds_of(body)), True
 
         def each(m: Any, s: int, c: int) -> None:
             m.spend(m.n)
             for i in range(first, m.n):
                 body(m, (s + i * m.dir) % m.n, c)
-        return each, False
+        return _rounds(each, _rounds_of(body)), False
 
     def st_top(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
@@ -503,6 +510,16 @@ class Effects(Compiler):
         def end(m: Any, s: int, c: int) -> None:
             raise GameOver()
         return end, False
+
+
+def _rounds(f: Callable, n: int) -> Callable:
+    """``f``, marked with the `repeat` rounds of written counts it runs (`st_repeat`)."""
+    f.rounds = n           # type: ignore[attr-defined]
+    return f
+
+
+def _rounds_of(f: Callable) -> int:
+    return getattr(f, "rounds", 0)
 
 
 PRIMITIVES = tuple(k[3:] for k in vars(Effects) if k.startswith("st_") and k != "st_call") + ("if",)

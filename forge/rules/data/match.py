@@ -127,7 +127,7 @@ class RulesMatch(Match):
             yield from r.flow(self, resume)
         except GameOver as over:
             self.capped = over.capped
-        self.spent = 0        # the final scoring has a budget of its own
+        self.budget = self.spent + self.p.budget      # the final scoring has a budget of its own
         scores = self.scores()
         self.finish(scores, turns=self.turn, capped=self.capped)
 
