@@ -145,6 +145,7 @@ class Compiler:
         if loc[:1] == ("defs",):
             self.def_loops[loc[1]] = scope.loops
             self.def_cost[loc[1]] = scope.cost
+        got[1].cost = scope.cost     # type: ignore[attr-defined]  # what a step's offer charges
         return got
 
     def number(self, value: Any, loc: tuple, lo: int = 0, hi: int = MAX_VALUE) -> int | None:

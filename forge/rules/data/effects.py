@@ -10,6 +10,9 @@ from .base import _NOOP, CAP, MAX_REPEAT, MAX_RESOLVE, Compiler, GameOver
 from .expr import BOOL, INT, WORD, _player
 from .shapes import PRIMITIVE_SHAPES
 
+#: A `move` of at most this many cards, as written, is not charged to the budget on its own.
+FEW = 8
+
 
 class Effects(Compiler):
     """The effect primitives (`st_NAME`) and the operations' bodies."""
@@ -80,14 +83,18 @@ class Effects(Compiler):
             fns = [f for f, _ in parts]
 
             def run(m: Any, s: int, c: int) -> None:
-                m.spend(n)
+                m.spent += n          # `RulesMatch.spend`, inline: it is hot
+                if m.spent > m.budget:
+                    m.spend(0)
                 for f in fns:
                     f(m, s, c)
             return _rounds(run, sum(map(_rounds_of, fns))), False
         steps = parts
 
         def run_gen(m: Any, s: int, c: int) -> Iterator:
-            m.spend(n)
+            m.spent += n          # `RulesMatch.spend`, inline: it is hot
+            if m.spent > m.budget:
+                m.spend(0)
             for f, g in steps:
                 if g:
                     yield from f(m, s, c)
@@ -151,11 +158,15 @@ class Effects(Compiler):
             return self.move_where(src, dst, count, limit, spec["where"], (*loc, "where"))
         restock = zsrc.restock if zsrc is not None else None
         keep = zsrc.keep if zsrc is not None else 0
+        # a few cards, as written, are the statement's own cost (its block's charge): most moves
+        # draw one, and charging each would cost normal games more than the bound is worth
+        few = getattr(count, "const", MAX_REPEAT) <= FEW
 
         def move(m: Any, s: int, c: int) -> None:
             a, b = src(m, s), dst(m, s)
             n = len(a) if count is None else max(0, min(count(m, s, c), MAX_REPEAT))
-            m.spend(n)
+            if not few:
+                m.spend(n)
             for _ in range(n):
                 if not a:
                     if restock is None or not m.restock(a, restock, keep):
@@ -430,13 +441,17 @@ class Effects(Compiler):
         body, gen = self.block(spec, loc)
         if gen:
             def each_gen(m: Any, s: int, c: int) -> Iterator:
-                m.spend(m.n)
+                m.spent += m.n          # `RulesMatch.spend`, inline: it is hot
+                if m.spent > m.budget:
+                    m.spend(0)
                 for i in range(first, m.n):
                     yield from body(m, (s + i * m.dir) % m.n, c)
             return _rounds(each_gen, _rounds_of(body)), True
 
         def each(m: Any, s: int, c: int) -> None:
-            m.spend(m.n)
+            m.spent += m.n          # `RulesMatch.spend`, inline: it is hot
+            if m.spent > m.budget:
+                m.spend(0)
             for i in range(first, m.n):
                 body(m, (s + i * m.dir) % m.n, c)
         return _rounds(each, _rounds_of(body)), False
@@ -494,9 +509,11 @@ class Effects(Compiler):
                 return
             if m.resolving >= MAX_RESOLVE:
                 raise GameOver(capped=True)
-            m.spend(len(m.r.effects[c]))
+            effects = m.r.effects[c]
+            if len(effects) > 1:       # a card's effects would multiply down a chain of resolves
+                m.spend(len(effects))
             m.resolving += 1
-            for f, g in m.r.effects[c]:
+            for f, g in effects:
                 if g:
                     yield from f(m, s, c)
                 else:

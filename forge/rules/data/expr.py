@@ -336,13 +336,17 @@ class _Parser:
         if many:
             def every(m: Any, s: int) -> list[int]:
                 out = [h for zl in z(m, s) for h in zl]
-                m.spend(len(out) * w)
+                m.spent += len(out) * w          # `RulesMatch.spend`, inline: it is hot
+                if m.spent > m.budget:
+                    m.spend(0)
                 return out if p is None else [h for h in out if p(m, s, h)]
             return every
 
         def one(m: Any, s: int) -> list[int]:
             zl = z(m, s)
-            m.spend(len(zl) * w)
+            m.spent += len(zl) * w          # `RulesMatch.spend`, inline: it is hot
+            if m.spent > m.budget:
+                m.spend(0)
             return zl if p is None else [h for h in zl if p(m, s, h)]
         return one
 

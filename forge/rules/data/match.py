@@ -174,8 +174,8 @@ class RulesMatch(Match):
         card's round of arrival is the round at whose end it is first seen there."""
         for z, after, to in self.r.expiry:
             lists = self.pz[z.index] if z.per_player else [self.gz[z.index]]
+            self.spend(sum(map(len, lists)))
             for owner, zl in enumerate(lists):
-                self.spend(len(zl))
                 key = (z.name, owner)
                 came = self.entered.get(key, {})
                 stay = []
