@@ -405,7 +405,7 @@ class Effects(Compiler):
 
         # repeats of written counts nested past the work cap stop every game that reaches them
         inner = _rounds_of(body)
-        total = (times.const if hasattr(times, "const") else 0) * (1 + inner)
+        total = getattr(times, "const", 0) * (1 + inner)
         if total > CAP >= inner:
             self.error(loc, f"repeats nested here run {total:,} rounds each time, past the work "
                        f"cap of {CAP:,}: a game that gets here stops as a timeout", "rules-cap")
