@@ -7,11 +7,15 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator
 
 from .base import _NOOP, CAP, MAX_REPEAT, MAX_RESOLVE, Compiler, GameOver
+from ..core import SEAT_NAMES
 from .expr import BOOL, INT, WORD, _player
 from .shapes import PRIMITIVE_SHAPES
 
-#: A `move` of at most this many cards, as written, is not charged to the budget on its own.
+#: A `move` of at most this many cards, as written, is not charged to the budget on its own,
+#: nor a block or `each_player` of at most this many statements (the players at the most):
+#: what runs uncharged is bounded by these, and normal games do not pay for charging it.
 FEW = 8
+SMALL = 64
 
 
 class Effects(Compiler):
@@ -76,31 +80,33 @@ class Effects(Compiler):
             return _NOOP
         if len(parts) == 1:
             return parts[0]
-        # a block spends its statements (`RulesMatch.spend`): operations calling operations
-        # twice each would otherwise multiply their work with no loop at all
-        n = len(parts)
+        # a large block spends its statements (`RulesMatch.spend`): operations calling
+        # operations twice each would otherwise multiply their work with no loop at all
+        n = sum(_size_of(f) for f, _ in parts)
+        rounds = sum(_rounds_of(f) for f, _ in parts)
         if not any(g for _, g in parts):
             fns = [f for f, _ in parts]
 
             def run(m: Any, s: int, c: int) -> None:
-                m.spent += n          # `RulesMatch.spend`, inline: it is hot
-                if m.spent > m.budget:
-                    m.spend(0)
                 for f in fns:
                     f(m, s, c)
-            return _rounds(run, sum(map(_rounds_of, fns))), False
+
+            def run_spent(m: Any, s: int, c: int) -> None:
+                m.spend(n)
+                for f in fns:
+                    f(m, s, c)
+            return _mark(run if n <= SMALL else run_spent, rounds, n), False
         steps = parts
 
         def run_gen(m: Any, s: int, c: int) -> Iterator:
-            m.spent += n          # `RulesMatch.spend`, inline: it is hot
-            if m.spent > m.budget:
-                m.spend(0)
+            if n > SMALL:
+                m.spend(n)
             for f, g in steps:
                 if g:
                     yield from f(m, s, c)
                 else:
                     f(m, s, c)
-        return _rounds(run_gen, sum(_rounds_of(f) for f, _ in steps)), True
+        return _mark(run_gen, rounds, n), True
 
     def statement(self, st: Any, loc: tuple) -> tuple[Callable, bool]:
         if isinstance(st, str):
@@ -332,7 +338,7 @@ class Effects(Compiler):
                 yield from body(m, s, got[1])
             else:
                 body(m, s, got[1])
-        return choose_card, True
+        return _mark(choose_card, _rounds_of(body), 1 + _size_of(body)), True
 
     def st_choose_player(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
@@ -388,11 +394,13 @@ class Effects(Compiler):
                     yield from f(m, s, c)
                 else:
                     f(m, s, c)
-            return _rounds(if_gen, max(_rounds_of(then), _rounds_of(other))), True
+            return _mark(if_gen, max(_rounds_of(then), _rounds_of(other)),
+                         1 + max(_size_of(then), _size_of(other))), True
 
         def if_(m: Any, s: int, c: int) -> None:
             (then if cond(m, s, c) else other)(m, s, c)
-        return _rounds(if_, max(_rounds_of(then), _rounds_of(other))), False
+        return _mark(if_, max(_rounds_of(then), _rounds_of(other)),
+                     1 + max(_size_of(then), _size_of(other))), False
 
     def st_repeat(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
@@ -420,7 +428,7 @@ class Effects(Compiler):
                         return
                     m.work_step()
                     yield from body(m, s, c)
-            return _rounds(repeat_gen, total), True
+            return _mark(repeat_gen, total, 1 + _size_of(body)), True
 
         def repeat(m: Any, s: int, c: int) -> None:
             for _ in rounds(m, s, c):
@@ -428,7 +436,7 @@ class Effects(Compiler):
                     return
                 m.work_step()
                 body(m, s, c)
-        return _rounds(repeat, total), False
+        return _mark(repeat, total, 1 + _size_of(body)), False
 
     def st_each_player(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         """The effects for each player in turn order from the acting one, each as `me`;
@@ -439,22 +447,23 @@ class Effects(Compiler):
             first = 1 if spec.get("others") else 0
             spec, loc = spec["do"], (*loc, "do")
         body, gen = self.block(spec, loc)
+        inner = _size_of(body)
+        size = 1 + len(SEAT_NAMES) * inner        # at the most players
+        spent = size > SMALL
         if gen:
             def each_gen(m: Any, s: int, c: int) -> Iterator:
-                m.spent += m.n          # `RulesMatch.spend`, inline: it is hot
-                if m.spent > m.budget:
-                    m.spend(0)
+                if spent:
+                    m.spend(m.n * inner)
                 for i in range(first, m.n):
                     yield from body(m, (s + i * m.dir) % m.n, c)
-            return _rounds(each_gen, _rounds_of(body)), True
+            return _mark(each_gen, _rounds_of(body), size), True
 
         def each(m: Any, s: int, c: int) -> None:
-            m.spent += m.n          # `RulesMatch.spend`, inline: it is hot
-            if m.spent > m.budget:
-                m.spend(0)
+            if spent:
+                m.spend(m.n * inner)
             for i in range(first, m.n):
                 body(m, (s + i * m.dir) % m.n, c)
-        return _rounds(each, _rounds_of(body)), False
+        return _mark(each, _rounds_of(body), size), False
 
     def st_top(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
@@ -467,13 +476,13 @@ class Effects(Compiler):
                 zl = z(m, s)
                 if zl:
                     yield from body(m, s, zl[-1])
-            return top_gen, True
+            return _mark(top_gen, _rounds_of(body), 1 + _size_of(body)), True
 
         def top(m: Any, s: int, c: int) -> None:
             zl = z(m, s)
             if zl:
                 body(m, s, zl[-1])
-        return top, False
+        return _mark(top, _rounds_of(body), 1 + _size_of(body)), False
 
     def st_skip(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         n = self.value(spec if spec != {} else 1, loc)
@@ -510,8 +519,7 @@ class Effects(Compiler):
             if m.resolving >= MAX_RESOLVE:
                 raise GameOver(capped=True)
             effects = m.r.effects[c]
-            if len(effects) > 1:       # a card's effects would multiply down a chain of resolves
-                m.spend(len(effects))
+            m.spend(len(effects))      # two in a body would multiply down a chain of resolves
             m.resolving += 1
             for f, g in effects:
                 if g:
@@ -529,14 +537,20 @@ class Effects(Compiler):
         return end, False
 
 
-def _rounds(f: Callable, n: int) -> Callable:
-    """``f``, marked with the `repeat` rounds of written counts it runs (`st_repeat`)."""
-    f.rounds = n           # type: ignore[attr-defined]
+def _mark(f: Callable, rounds: int, size: int) -> Callable:
+    """``f``, marked with the `repeat` rounds of written counts it runs (`st_repeat`) and the
+    statements one run of it runs, a round of each repeat in it and every player counted
+    (`block`)."""
+    f.rounds, f.size = rounds, size       # type: ignore[attr-defined]
     return f
 
 
 def _rounds_of(f: Callable) -> int:
     return getattr(f, "rounds", 0)
+
+
+def _size_of(f: Callable) -> int:
+    return getattr(f, "size", 1)
 
 
 PRIMITIVES = tuple(k[3:] for k in vars(Effects) if k.startswith("st_") and k != "st_call") + ("if",)
