@@ -216,6 +216,20 @@ def test_the_worst_hostile_rules_end_within_the_work_budget(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_statements_that_multiply_without_a_loop_are_charged_before_they_run(tmp_path):
+    """`each_player` in `each_player`, 12 deep: 4^12 statements with no loop and no scan."""
+    nested = "reverse"
+    for _ in range(12):
+        nested = f"{{each_player: [{nested}]}}"
+    root = hostile(tmp_path, lambda t: t.replace("  - shuffle: deck\n", f"  - shuffle: deck\n  - {nested}\n", 1))
+    from forge.model import load_game
+    from forge.rules import get_engine
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    m = get_engine("rules").prepare(game, {"budget": 100_000}).new(4, 0)
+    assert m.result is not None and m.result.capped and m.work == 0 and m.spent > 100_000
+
+
 def test_a_flow_of_rounds_only_reports_rounds_not_zero_turns():
     from forge.rules.data import statistics
     lines = statistics(None, {"rounds": 30, "turns": 0}, 10)["lines"]
