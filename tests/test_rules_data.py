@@ -173,9 +173,77 @@ def test_a_game_that_never_ends_is_stopped_by_the_cap_and_counted(tmp_path):
     assert report["engine"]["timeouts"] == 3 and report["engine"]["timeout_share"] == 1.0
 
 
+def test_nested_repeats_past_the_cap_as_written_are_a_finding(tmp_path):
+    inner = "{repeat: {times: 1000, do: [{repeat: {times: 1000, do: [reverse]}}]}}"
+    root = hostile(tmp_path, lambda t: t.replace("  - shuffle: deck\n", f"  - shuffle: deck\n  - {inner}\n", 1))
+    done = forge_in_process("check", str(root))
+    assert done.returncode == 1
+    assert re.search(r"rules\.yaml:\d+:\d+: rules-cap: repeats nested here run 1,001,000 rounds",
+                     done.stderr), done.stderr
+
+
+def test_definitions_that_multiply_without_a_loop_are_a_finding(tmp_path):
+    """Each definition names the one before ten times: 10^6 evaluations of the first, no loop."""
+    chain = "".join(f'  d{i}: "{" + ".join([f"d{i - 1}"] * 10)}"\n' for i in range(1, 7))
+    root = hostile(tmp_path, lambda t: t.replace("defs:\n", f'defs:\n  d0: "players"\n{chain}', 1))
+    done = forge_in_process("check", str(root))
+    assert done.returncode == 1
+    assert re.search(r"rules\.yaml:\d+:\d+: rules-expr: this costs [\d,]+ steps", done.stderr), done.stderr
+
+
+#: The worst work rules can ask for: repeats whose counts are not written (so no finding), each
+#: round a scan of the deck in a scan of the deck (108 x 108 cards), with a costly condition.
+WORST = ("{repeat: {times: 'players * 1000', do: [{repeat: {times: 'players * 1000', do: ["
+         "{if: 'count(deck where count(deck where " + " or ".join(["card.points > 1"] * 30)
+         + ") >= 0) < 0', then: [reverse]}]}}]}}")
+
+
+def test_the_worst_hostile_rules_end_within_the_work_budget(tmp_path):
+    """Each round of the repeats is one unit of the cap but some 300,000 of the budget: the game
+    stops as a timeout once it has spent its budget, counted before the work is done (so at
+    most one scan over), with the cap far from reached."""
+    root = hostile(tmp_path, lambda t: t.replace("  - shuffle: deck\n", f"  - shuffle: deck\n  - {WORST}\n", 1))
+    from forge.model import load_game
+    from forge.rules import get_engine
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    m = get_engine("rules").prepare(game, {"budget": 100_000}).new(2, 0)
+    assert m.result is not None and m.result.capped and m.work < 5
+    assert 100_000 < m.spent <= 100_000 + 108 * 200      # the scan that went past it: not run
+    done = forge_in_process("simulate", str(root), "--games", "2", "--players", "2",
+                            "--option", "budget=100000", "--format", "json")
+    assert done.returncode == 1 and "every game hit the work cap" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_statements_that_multiply_without_a_loop_are_charged_before_they_run(tmp_path):
+    """`each_player` in `each_player`, 12 deep: 4^12 statements with no loop and no scan."""
+    nested = "reverse"
+    for _ in range(12):
+        nested = f"{{each_player: [{nested}]}}"
+    root = hostile(tmp_path, lambda t: t.replace("  - shuffle: deck\n", f"  - shuffle: deck\n  - {nested}\n", 1))
+    from forge.model import load_game
+    from forge.rules import get_engine
+    game, findings = load_game(root)
+    assert game is not None and not findings
+    m = get_engine("rules").prepare(game, {"budget": 100_000}).new(4, 0)
+    assert m.result is not None and m.result.capped and m.work == 0 and m.spent > 100_000
+
+
+def test_a_flow_of_rounds_only_reports_rounds_not_zero_turns():
+    from forge.rules.data import statistics
+    lines = statistics(None, {"rounds": 30, "turns": 0}, 10)["lines"]
+    assert lines["en"][0].startswith("rounds per game: 3.0;") and "turns" not in lines["en"][0]
+    assert lines["uk"][0].startswith("раундів за гру: 3,0;")
+    both = statistics(None, {"rounds": 30, "turns": 50}, 10)["lines"]["en"][0]
+    assert both.startswith("turns per game: 5.0, rounds: 3.0;")
+
+
 def test_nested_repeats_are_bounded_by_the_cap(tmp_path):
-    """1000 x 1000 x 1000 rounds of a `repeat` are cut at the work cap, not run."""
-    inner = "{repeat: {times: 1000, do: [{repeat: {times: 1000, do: [{repeat: {times: 1000, do: [reverse]}}]}}]}}"
+    """1000 x 1000 x 1000 rounds of a `repeat` (counts not written, so no finding) are cut at
+    the work cap, not run."""
+    inner = ("{repeat: {times: 'players * 500', do: [{repeat: {times: 'players * 500', do: "
+             "[{repeat: {times: 'players * 500', do: [reverse]}}]}}]}}")
     root = hostile(tmp_path, lambda t: t.replace("  - shuffle: deck\n", f"  - shuffle: deck\n  - {inner}\n", 1))
     from forge.model import load_game
     from forge.rules import get_engine

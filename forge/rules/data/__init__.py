@@ -15,6 +15,7 @@ from ...errors import Finding
 from ...load import Document
 from ..core import SEAT_NAMES, Engine, Flow, Operation, Option, Param, ScenarioKeys
 from ..scenario import ANY, Int, Map, N, SEAT, SetupContext
+from .base import BUDGET, CAP
 from .compile import Rules
 from .match import RulesMatch, RulesPrepared
 
@@ -191,8 +192,11 @@ def statistics(prepared: RulesPrepared, totals: dict, games: int) -> dict:
     capped = totals.get("capped", 0)
     turns = totals.get("turns", 0) / games
     rounds = totals.get("rounds", 0) / games
-    uk = f"ходів за гру: {turns:.1f}" + (f", раундів: {rounds:.1f}" if rounds else "")
-    en = f"turns per game: {turns:.1f}" + (f", rounds: {rounds:.1f}" if rounds else "")
+    if rounds and not turns:        # a flow of rounds only has no turns to count
+        uk, en = f"раундів за гру: {rounds:.1f}", f"rounds per game: {rounds:.1f}"
+    else:
+        uk = f"ходів за гру: {turns:.1f}" + (f", раундів: {rounds:.1f}" if rounds else "")
+        en = f"turns per game: {turns:.1f}" + (f", rounds: {rounds:.1f}" if rounds else "")
     return {"turns_per_game": round(turns, 2), "rounds_per_game": round(rounds, 2),
             "timeouts": capped, "timeout_share": round(capped / games, 4),
             "lines": {"uk": [f"{uk}; зупинено межею: {capped} з {games}".replace(".", ",")],
@@ -205,9 +209,12 @@ ENGINE = Engine(
     players=(1, len(SEAT_NAMES)),
     prepare=prepare,
     operations={},          # a rules game's operations are its own: `operations_for(game)`
-    options=(Option("cap", int, 100_000, min=100, max=10_000_000,
+    options=(Option("cap", int, CAP, min=100, max=10_000_000,
                     help="Actions and loop rounds a game may take before it is stopped and "
-                         "counted as a timeout."),),
+                         "counted as a timeout."),
+             Option("budget", int, BUDGET, min=1000, max=1_000_000_000,
+                    help="Work a game may take (cards visited by scans and moves, statements "
+                         "run) before it is stopped and counted as a timeout.")),
     scenario=ScenarioKeys(
         setup={"zones": Map(str, [ANY]), "counters": Map(str, _VALUE), "turn": SEAT,
                "reversed": bool, "round": N},

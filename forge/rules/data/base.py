@@ -15,6 +15,13 @@ from .shapes import SHAPES
 #: A `repeat` runs its body at most this many times, however large its count; nested repeats
 #: and every loop of the flow also count against the match's work cap (`Option` `cap`).
 MAX_REPEAT = 1000
+#: The defaults of the work cap (`Option` `cap`: actions and loop rounds) and of the budget
+#: (`Option` `budget`: cards visited by scans and moves, statements run, `RulesMatch.spend`).
+#: An action or loop round may cost up to players x cards^2 card visits (a `where` in a
+#: `where`), so the cap alone does not bound a game's time; the budget does. The examples
+#: spend well under 100,000 per game; 20,000,000 is some seconds of CPU at the worst.
+CAP = 100_000
+BUDGET = 20_000_000
 #: How deep cards may resolve one another (`resolve` in a body): a card whose body resolves the
 #: card on top of a pile it stays on would resolve itself without end; past this depth the match
 #: stops as if capped (a timeout), far below Python's recursion limit.
@@ -86,6 +93,7 @@ class Compiler:
         self.counters: dict[str, Counter] = {}
         self.defs: dict[str, tuple[str, Callable]] = {}
         self.def_loops: dict[str, int] = {}     # how deep each definition's loops nest
+        self.def_cost: dict[str, int] = {}      # what one evaluation of each costs (`Scope.cost`)
         self.actions: dict[str, Action] = {}
         self.steps: dict[str, list[Action]] = {}
         self.ops: dict[str, tuple[Any, Any]] = {}      # name -> (body data, loc)
@@ -136,6 +144,8 @@ class Compiler:
             self.used |= scope.used
         if loc[:1] == ("defs",):
             self.def_loops[loc[1]] = scope.loops
+            self.def_cost[loc[1]] = scope.cost
+        got[1].cost = scope.cost     # type: ignore[attr-defined]  # what a step's offer charges
         return got
 
     def number(self, value: Any, loc: tuple, lo: int = 0, hi: int = MAX_VALUE) -> int | None:

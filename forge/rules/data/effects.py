@@ -6,9 +6,16 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from .base import _NOOP, MAX_REPEAT, MAX_RESOLVE, Compiler, GameOver
+from .base import _NOOP, CAP, MAX_REPEAT, MAX_RESOLVE, Compiler, GameOver
+from ..core import SEAT_NAMES
 from .expr import BOOL, INT, WORD, _player
 from .shapes import PRIMITIVE_SHAPES
+
+#: A `move` of at most this many cards, as written, is not charged to the budget on its own,
+#: nor a block or `each_player` of at most this many statements (the players at the most):
+#: what runs uncharged is bounded by these, and normal games do not pay for charging it.
+FEW = 8
+SMALL = 64
 
 
 class Effects(Compiler):
@@ -73,22 +80,33 @@ class Effects(Compiler):
             return _NOOP
         if len(parts) == 1:
             return parts[0]
+        # a large block spends its statements (`RulesMatch.spend`): operations calling
+        # operations twice each would otherwise multiply their work with no loop at all
+        n = sum(_size_of(f) for f, _ in parts)
+        rounds = sum(_rounds_of(f) for f, _ in parts)
         if not any(g for _, g in parts):
             fns = [f for f, _ in parts]
 
             def run(m: Any, s: int, c: int) -> None:
                 for f in fns:
                     f(m, s, c)
-            return run, False
+
+            def run_spent(m: Any, s: int, c: int) -> None:
+                m.spend(n)
+                for f in fns:
+                    f(m, s, c)
+            return _mark(run if n <= SMALL else run_spent, rounds, n), False
         steps = parts
 
         def run_gen(m: Any, s: int, c: int) -> Iterator:
+            if n > SMALL:
+                m.spend(n)
             for f, g in steps:
                 if g:
                     yield from f(m, s, c)
                 else:
                     f(m, s, c)
-        return run_gen, True
+        return _mark(run_gen, rounds, n), True
 
     def statement(self, st: Any, loc: tuple) -> tuple[Callable, bool]:
         if isinstance(st, str):
@@ -146,10 +164,15 @@ class Effects(Compiler):
             return self.move_where(src, dst, count, limit, spec["where"], (*loc, "where"))
         restock = zsrc.restock if zsrc is not None else None
         keep = zsrc.keep if zsrc is not None else 0
+        # a few cards, as written, are the statement's own cost (its block's charge): most moves
+        # draw one, and charging each would cost normal games more than the bound is worth
+        few = getattr(count, "const", MAX_REPEAT) <= FEW
 
         def move(m: Any, s: int, c: int) -> None:
             a, b = src(m, s), dst(m, s)
-            n = len(a) if count is None else min(count(m, s, c), MAX_REPEAT)
+            n = len(a) if count is None else max(0, min(count(m, s, c), MAX_REPEAT))
+            if not few:
+                m.spend(n)
             for _ in range(n):
                 if not a:
                     if restock is None or not m.restock(a, restock, keep):
@@ -171,6 +194,7 @@ class Effects(Compiler):
         def move(m: Any, s: int, c: int) -> None:
             a, b = src(m, s), dst(m, s)
             n = len(a) if count is None else min(count(m, s, c), MAX_REPEAT)
+            m.spend(len(a))
             picked = [h for h in reversed(a) if cond(m, s, h)][:n]
             if limit is not None:
                 picked = picked[:max(0, limit - len(b))]
@@ -303,6 +327,7 @@ class Effects(Compiler):
                 cards = list(owner)
             else:
                 cards = z(m, s)
+            m.spend(len(cards))
             opts = [("pick", h) for h in cards if where is None or where(m, s, h)]
             if not opts:
                 return
@@ -313,7 +338,7 @@ class Effects(Compiler):
                 yield from body(m, s, got[1])
             else:
                 body(m, s, got[1])
-        return choose_card, True
+        return _mark(choose_card, _rounds_of(body), 1 + _size_of(body)), True
 
     def st_choose_player(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
@@ -369,11 +394,13 @@ class Effects(Compiler):
                     yield from f(m, s, c)
                 else:
                     f(m, s, c)
-            return if_gen, True
+            return _mark(if_gen, max(_rounds_of(then), _rounds_of(other)),
+                         1 + max(_size_of(then), _size_of(other))), True
 
         def if_(m: Any, s: int, c: int) -> None:
             (then if cond(m, s, c) else other)(m, s, c)
-        return if_, False
+        return _mark(if_, max(_rounds_of(then), _rounds_of(other)),
+                     1 + max(_size_of(then), _size_of(other))), False
 
     def st_repeat(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
@@ -383,6 +410,13 @@ class Effects(Compiler):
         if times is None and cond is None:
             self.error(loc, f"repeat: give `times:` or `while:` (at most {MAX_REPEAT} times)")
             return _NOOP
+
+        # repeats of written counts nested past the work cap stop every game that reaches them
+        inner = _rounds_of(body)
+        total = getattr(times, "const", 0) * (1 + inner)
+        if total > CAP >= inner:
+            self.error(loc, f"repeats nested here run {total:,} rounds each time, past the work "
+                       f"cap of {CAP:,}: a game that gets here stops as a timeout", "rules-cap")
 
         def rounds(m: Any, s: int, c: int) -> range:
             return range(min(MAX_REPEAT, max(0, times(m, s, c))) if times else MAX_REPEAT)
@@ -394,7 +428,7 @@ class Effects(Compiler):
                         return
                     m.work_step()
                     yield from body(m, s, c)
-            return repeat_gen, True
+            return _mark(repeat_gen, total, 1 + _size_of(body)), True
 
         def repeat(m: Any, s: int, c: int) -> None:
             for _ in rounds(m, s, c):
@@ -402,7 +436,7 @@ class Effects(Compiler):
                     return
                 m.work_step()
                 body(m, s, c)
-        return repeat, False
+        return _mark(repeat, total, 1 + _size_of(body)), False
 
     def st_each_player(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         """The effects for each player in turn order from the acting one, each as `me`;
@@ -413,16 +447,23 @@ class Effects(Compiler):
             first = 1 if spec.get("others") else 0
             spec, loc = spec["do"], (*loc, "do")
         body, gen = self.block(spec, loc)
+        inner = _size_of(body)
+        size = 1 + len(SEAT_NAMES) * inner        # at the most players
+        spent = size > SMALL
         if gen:
             def each_gen(m: Any, s: int, c: int) -> Iterator:
+                if spent:
+                    m.spend(m.n * inner)
                 for i in range(first, m.n):
                     yield from body(m, (s + i * m.dir) % m.n, c)
-            return each_gen, True
+            return _mark(each_gen, _rounds_of(body), size), True
 
         def each(m: Any, s: int, c: int) -> None:
+            if spent:
+                m.spend(m.n * inner)
             for i in range(first, m.n):
                 body(m, (s + i * m.dir) % m.n, c)
-        return each, False
+        return _mark(each, _rounds_of(body), size), False
 
     def st_top(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         spec = self.mapping(spec, loc)
@@ -435,13 +476,13 @@ class Effects(Compiler):
                 zl = z(m, s)
                 if zl:
                     yield from body(m, s, zl[-1])
-            return top_gen, True
+            return _mark(top_gen, _rounds_of(body), 1 + _size_of(body)), True
 
         def top(m: Any, s: int, c: int) -> None:
             zl = z(m, s)
             if zl:
                 body(m, s, zl[-1])
-        return top, False
+        return _mark(top, _rounds_of(body), 1 + _size_of(body)), False
 
     def st_skip(self, spec: Any, loc: tuple) -> tuple[Callable, bool]:
         n = self.value(spec if spec != {} else 1, loc)
@@ -477,8 +518,10 @@ class Effects(Compiler):
                 return
             if m.resolving >= MAX_RESOLVE:
                 raise GameOver(capped=True)
+            effects = m.r.effects[c]
+            m.spend(len(effects))      # two in a body would multiply down a chain of resolves
             m.resolving += 1
-            for f, g in m.r.effects[c]:
+            for f, g in effects:
                 if g:
                     yield from f(m, s, c)
                 else:
@@ -492,6 +535,22 @@ class Effects(Compiler):
         def end(m: Any, s: int, c: int) -> None:
             raise GameOver()
         return end, False
+
+
+def _mark(f: Callable, rounds: int, size: int) -> Callable:
+    """``f``, marked with the `repeat` rounds of written counts it runs (`st_repeat`) and the
+    statements one run of it runs, a round of each repeat in it and every player counted
+    (`block`)."""
+    f.rounds, f.size = rounds, size       # type: ignore[attr-defined]
+    return f
+
+
+def _rounds_of(f: Callable) -> int:
+    return getattr(f, "rounds", 0)
+
+
+def _size_of(f: Callable) -> int:
+    return getattr(f, "size", 1)
 
 
 PRIMITIVES = tuple(k[3:] for k in vars(Effects) if k.startswith("st_") and k != "st_call") + ("if",)

@@ -36,6 +36,9 @@ MAX_OPERATORS = 200
 #: another, through definitions too. Each multiplies an evaluation's work by the cards or players
 #: there are, so without a bound a short expression could take years.
 MAX_LOOPS = 2
+#: What one evaluation may cost outside its loops: its tokens, a definition's counted in full
+#: wherever it is named (definitions naming definitions would otherwise multiply with no loop).
+MAX_COST = 5000
 #: The largest number a literal may write.
 MAX_NUMBER = 1_000_000_000
 
@@ -63,6 +66,7 @@ class Scope:
         self.consts = consts or {}
         self.used: set[str] = set()     # parameters the expression read
         self.loops = 0                  # the deepest its loops nest (MAX_LOOPS)
+        self.cost = 0                   # tokens, definitions' in full (MAX_COST)
 
     def name(self, name: str, at: int) -> tuple[str, Callable]:
         if name in self.consts:
@@ -76,6 +80,10 @@ class Scope:
     def def_loops(self, name: str) -> int:
         """How deep a definition's loops nest (0 for any other name)."""
         return self.rules.def_loops.get(name, 0) if name in self.rules.defs else 0
+
+    def def_cost(self, name: str) -> int:
+        """What evaluating a definition costs beyond naming it (0 for any other name)."""
+        return self.rules.def_cost.get(name, 1) - 1 if name in self.rules.defs else 0
 
 
 def _player(word: str) -> Callable[[Any, int], int]:
@@ -119,6 +127,7 @@ class _Parser:
         self.i = 0
         self.depth = 0
         self.loops = 0      # loops around the part being parsed
+        self.extra = 0      # the cost of the definitions named so far, beyond their names
 
     # -- tokens
     def peek(self) -> tuple[str, str, int]:
@@ -163,12 +172,24 @@ class _Parser:
         self.loops -= 1
         return out
 
+    def looped(self, kind: str = BOOL) -> tuple[Callable, int]:
+        """The body of a loop (a `where`'s condition, most()'s value) of type ``kind``, and its
+        weight: the tokens it is written with, as what one pass of it costs (`RulesMatch.spend`
+        is charged the passes times this; loops in it charge their own)."""
+        start, extra = self.i, self.extra
+        f = self.want(kind, self.loop(self.expr))
+        return f, self.i - start + self.extra - extra
+
     # -- grammar
     def parse(self) -> tuple[str, Callable]:
         out = self.expr()
         kind, v, at = self.peek()
         if kind != "end":
             raise ExprError(f"unexpected {v!r}", at)
+        self.scope.cost = len(self.toks) - 1 + self.extra
+        if self.scope.cost > MAX_COST:
+            raise ExprError(f"this costs {self.scope.cost:,} steps to evaluate, definitions named "
+                            f"in it counted in full (at most {MAX_COST:,})")
         return out
 
     def expr(self) -> tuple[str, Callable]:
@@ -285,6 +306,7 @@ class _Parser:
         if v in ("round", "turn"):
             return INT, (lambda m, s, c: m.round) if v == "round" else (lambda m, s, c: m.turn)
         self.nest(self.scope.def_loops(v), at)
+        self.extra += self.scope.def_cost(v)
         return self.scope.name(v, at)
 
     def ident(self) -> tuple[str, int]:
@@ -308,25 +330,39 @@ class _Parser:
 
     def cards(self, many: bool, z: Callable) -> Callable:
         """f(m, s) -> the handles of a zone (every player's, with ``many``), those for which an
-        optional `where EXPR` holds (`card` each one)."""
-        p = self.want(BOOL, self.loop(self.expr)) if self.accept("where") else None
+        optional `where EXPR` holds (`card` each one). Each call spends the cards it visits
+        (`RulesMatch.spend`), before it visits them: a scan inside a `where` is a scan per card."""
+        p, w = self.looped() if self.accept("where") else (None, 1)
         if many:
-            if p is None:
-                return lambda m, s: [h for zl in z(m, s) for h in zl]
-            return lambda m, s: [h for zl in z(m, s) for h in zl if p(m, s, h)]
-        if p is None:
-            return z
-        return lambda m, s: [h for h in z(m, s) if p(m, s, h)]
+            def every(m: Any, s: int) -> list[int]:
+                out = [h for zl in z(m, s) for h in zl]
+                m.spent += len(out) * w          # `RulesMatch.spend`, inline: it is hot
+                if m.spent > m.budget:
+                    m.spend(0)
+                return out if p is None else [h for h in out if p(m, s, h)]
+            return every
+
+        def one(m: Any, s: int) -> list[int]:
+            zl = z(m, s)
+            m.spent += len(zl) * w          # `RulesMatch.spend`, inline: it is hot
+            if m.spent > m.budget:
+                m.spend(0)
+            return zl if p is None else [h for h in zl if p(m, s, h)]
+        return one
 
     def call(self, fn: str, at: int) -> tuple[str, Callable]:
         self.expect("(")
         self.deeper()
         if fn in ("most", "least"):           # over every player, each in turn as `me`
-            f = self.want(INT, self.loop(self.expr))
+            f, w = self.looped(INT)
             self.expect(")")
             self.depth -= 1
             pick = max if fn == "most" else min
-            return INT, lambda m, s, c: pick([f(m, p, c) for p in range(m.n)])
+
+            def over_players(m: Any, s: int, c: int) -> int:
+                m.spend(m.n * w)
+                return pick([f(m, p, c) for p in range(m.n)])
+            return INT, over_players
         if fn in ("min", "max", "if"):
             args = [self.expr()]
             while self.accept(","):
@@ -351,6 +387,8 @@ class _Parser:
         if fn == "count":
             if many and self.peek()[1] != "where":
                 out = INT, lambda m, s, c: sum(map(len, z(m, s)))
+            elif self.peek()[1] != "where":
+                out = INT, lambda m, s, c: len(z(m, s))
             else:
                 cards = self.cards(many, z)
                 out = INT, lambda m, s, c: len(cards(m, s))

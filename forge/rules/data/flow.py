@@ -145,9 +145,14 @@ class FlowBlocks(Effects):
                     return False
             return True
 
+        # what asking one card of an action costs: its condition and costs (`Scope.cost`)
+        weighed = [(a, 1 + sum(getattr(f, "cost", 1) for f in (a.cond, *(n for _, n in a.cost))
+                                if f is not None)) for a in acts]
+
         def offer(m: Any, s: int) -> list:
             out: list[tuple] = []
-            for a in acts:
+            visits = 0
+            for a, weight in weighed:
                 cost = a.cost
                 if a.source is None:
                     if (a.cond is None or a.cond(m, s, -1)) and (not cost or affords(m, s, cost, -1)):
@@ -155,12 +160,15 @@ class FlowBlocks(Effects):
                     continue
                 seen = set()
                 cond = a.cond
-                for h in a.source(m, s):
+                cards = a.source(m, s)
+                visits += len(cards) * weight
+                for h in cards:
                     k = cid[h]
                     if k not in seen and (cond is None or cond(m, s, h)) \
                             and (not cost or affords(m, s, cost, h)):
                         seen.add(k)
                         out.append((a.name, h))
+            m.spend(visits)            # after the cards: one charge a step (it is hot)
             return out
         return offer
 

@@ -7,7 +7,7 @@ from typing import Any, Iterable, Mapping, Sequence, TypeAlias
 
 from ...errors import EngineError
 from ..core import SEAT_NAMES, Flow, InvariantViolation, Match, Prepared, View
-from .base import MAX_VALUE, Action, GameOver
+from .base import BUDGET, CAP, MAX_VALUE, Action, GameOver
 from .compile import Rules
 
 
@@ -55,7 +55,8 @@ class RulesPrepared(Prepared):
         if self.rules.findings:
             raise EngineError(f"{game.id}: the rules do not compile: {self.rules.findings[0]} "
                               "(run `forge check`)")
-        self.cap = int(self.options.get("cap") or 100_000)
+        self.cap = int(self.options.get("cap") or CAP)
+        self.budget = int(self.options.get("budget") or BUDGET)
 
     def new(self, players: int, seed: int, log: bool = False, deal: bool = True) -> "RulesMatch":
         m = RulesMatch(self, players, seed, log)
@@ -85,6 +86,9 @@ class RulesMatch(Match):
         self.round = 0
         self.turn = 0
         self.work = 0         # loop iterations and actions: the cap bounds them
+        #: Cards visited and statements run (`spend`): the budget bounds them.
+        self.spent = 0
+        self.budget = p.budget
         self.resolving = 0    # cards resolving one within another (`resolve`, MAX_RESOLVE)
         #: (zone name, owner) -> {handle: the round it came}, for zones whose cards expire (a
         #: name, as a game's zone and a player's zone may have the same index)
@@ -123,7 +127,9 @@ class RulesMatch(Match):
             yield from r.flow(self, resume)
         except GameOver as over:
             self.capped = over.capped
-        self.finish(turns=self.turn, capped=self.capped)
+        self.budget = self.spent + self.p.budget      # the final scoring has a budget of its own
+        scores = self.scores()
+        self.finish(scores, turns=self.turn, capped=self.capped)
 
     def act(self, a: Action, s: int, option: tuple, source: Any = None) -> Flow[None]:
         """Carry out action ``a`` for seat ``s``: pay, move the card (from ``source`` when the
@@ -155,11 +161,20 @@ class RulesMatch(Match):
         if self.work > self.p.cap:
             raise GameOver(capped=True)
 
+    def spend(self, n: int) -> None:
+        """``n`` more units of work (cards a scan is about to visit, statements a block is about
+        to run): past the budget the game stops as a timeout. Charged before the work is done,
+        so what runs between two charges is bounded by the rules' size, not by the cards."""
+        self.spent += n
+        if self.spent > self.budget:
+            raise GameOver(capped=True)
+
     def expire(self) -> None:
         """A round's end: cards that have lasted their rounds in an expiring zone move on. A
         card's round of arrival is the round at whose end it is first seen there."""
         for z, after, to in self.r.expiry:
             lists = self.pz[z.index] if z.per_player else [self.gz[z.index]]
+            self.spend(sum(map(len, lists)))
             for owner, zl in enumerate(lists):
                 key = (z.name, owner)
                 came = self.entered.get(key, {})
@@ -180,6 +195,7 @@ class RulesMatch(Match):
         moved = pile[:len(pile) - keep] if keep else pile[:]
         if not moved:
             return False
+        self.spend(len(moved))
         del pile[:len(moved)]
         zone.extend(moved)
         self.shuffle_cards(zone, "restock")
@@ -203,10 +219,20 @@ class RulesMatch(Match):
                 raise InvariantViolation(f"zone {z.name} holds more than its limit of {z.limit}")
 
     def scores(self) -> list[int]:
-        return [_bounded(self.r.score(self, s, -1)) for s in range(self.n)]
+        """The players' scores; a scoring past the budget (`spend`) makes the game a timeout
+        with no scores (all 0), as an agent may ask for them mid-game too."""
+        try:
+            return [_bounded(self.r.score(self, s, -1)) for s in range(self.n)]
+        except GameOver:
+            self.capped = True
+            return [0] * self.n
 
     def tiebreak(self, seat: int) -> tuple:
-        return tuple(_bounded(f(self, seat, -1)) for f in self.r.tiebreak)
+        try:
+            return tuple(_bounded(f(self, seat, -1)) for f in self.r.tiebreak)
+        except GameOver:
+            self.capped = True
+            return ()
 
     def view(self, seat: int) -> RulesView:
         """Public zones' cards, the seat's own cards in owner-only zones, and every hidden
