@@ -402,3 +402,19 @@ def test_the_rulebook_says_each_expectation_in_words(game):
     one = {lang: describe({"out": ["B"]}, lang, names, rave.ENGINE, game) for lang in ("en", "uk")}
     assert [s.replace("\u00a0", " ") for s in one["en"] + one["uk"]] == [
         "Player B is out of the game.", "Гравець Б вибуває з гри."]
+
+
+def test_a_game_capped_before_any_turn_still_checks_the_hand_limit(prep):
+    """The limits hold between turns from the very start of play: a game that ends before its
+    first turn (the turn cap already reached) still refuses a hand over its limit at the end,
+    so an engine change that overfills a hand cannot slip through a short game."""
+    from forge.errors import InvariantViolation
+    m = prep.new(2, 0, deal=False)
+    m.setup()
+    m.hand[0] += [m.deck.pop() for _ in range(m.hand_limit(0) + 1 - len(m.hand[0]))]
+    m.turns = m.turn_cap
+    with pytest.raises(InvariantViolation, match="over its hand or inventory limit"):
+        next(m.play_from(0), None)
+    m.discard.append(m.hand[0].pop())        # at the limit exactly: the game just ends
+    next(m.play_from(0), None)
+    assert m.result is not None and m.result.capped
