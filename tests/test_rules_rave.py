@@ -2,6 +2,7 @@
 lineup strength, the data checks, statistics and agents."""
 from __future__ import annotations
 
+import random
 import shutil
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from forge.render.layout import layout_elements
 from forge.rulebook.context import render_template
 from forge.rules import ENGINES, rules_does_not_exist as rave
 from forge.rules.agents import random_agent
-from forge.rules.core import play_game, replay
+from forge.rules.core import SEAT_NAMES, play_game, replay
 from forge.rules.rules_does_not_exist.agents import sensible_agent
 from forge.scenario import run_scenario
 from conftest import forge_forked, modules_imported_alone
@@ -418,3 +419,42 @@ def test_a_game_capped_before_any_turn_still_checks_the_hand_limit(prep):
     m.discard.append(m.hand[0].pop())        # at the limit exactly: the game just ends
     next(m.play_from(0), None)
     assert m.result is not None and m.result.capped
+
+
+SENSIBLE_POSITION = """title: {uk: Хід розважливого, en: A sensible turn}
+story: {uk: Позиція, en: A position}
+players: 2
+seats:
+  A: {hand: [bass_quake, cloud_drift, last_train_home, earthquake_protocol]}
+deck: [neon_drizzle, first_kick]
+rolls: {d20: [4]}
+"""
+
+
+def test_sensible_plays_a_known_turn_as_its_docstring_promises(tmp_path):
+    """What a designer relies on `sensible` for, choice by choice in one known turn: over the
+    hand limit it stashes its best card; with fair odds it invites the richest monster it may
+    risk and pays its weakest card (bonus 1, the shorter of two); it lays the weakest card that
+    beats the expectation (5 over 4, not 6) and then stands; it buys a Class with souls to
+    spare and hires with a spare card, paying the weakest."""
+    from forge.rules.scenario import build
+    from forge.scenario import load_scenario
+    folder = tmp_path / "rules_does_not_exist"
+    folder.mkdir()
+    (folder / "turn.yaml").write_text(SENSIBLE_POSITION, encoding="utf-8")
+    m, _ = build(load_scenario(folder / "turn.yaml"))
+    played = []
+    while m.decision is not None and m.turns <= 1:
+        d = m.decision
+        if not d.seats:
+            m.step(())
+            continue
+        got = sensible_agent(m, d.seats[0], d.options[0], random.Random(0))
+        played.append(f"{SEAT_NAMES[d.seats[0]]} {d.kind}: {m.label(got)}")
+        m.step((got,))
+    assert played == [
+        "A limit: stash last_train_home", "A open: invite", "A monster: invite fog_machine_djinn",
+        "A pay: pay first_kick", "A open: rave", "B deal: done", "A rave: lay earthquake_protocol",
+        "A rave: stand", "A rave: stand", "A keep: keep earthquake_protocol", "A shop: buy",
+        "A shop: hire", "A hire: pay neon_drizzle", "A shop: end"]
+    assert m.souls == [2, 0]                # 3 for the success, 1 spent on the Class
