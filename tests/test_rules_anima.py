@@ -3,6 +3,7 @@ replay, hidden information, the data checks, statistics and agents."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -519,3 +520,57 @@ def test_the_rulebook_says_each_expectation_in_words(game):
         "Сталася одна хибна тривога.",
         "Гра дійшла до ходу 1.",
     ]
+
+
+PURSUER_POSITION = """title: {uk: Два ходи переслідувача, en: Two pursuer turns}
+story: {uk: Позиція, en: A position}
+players: 2
+locations: [greyfen_marsh, library_of_whispers]
+seats:
+  A: {group: [rain_the_nameless], missions: [fen_guide]}
+  B: {group: [gideon_vane], missions: [forbidden_folio]}
+rolls: {d6: [1, 2, 5, 2, 3, 4, 6, 1]}
+"""
+
+
+def test_pursuer_chases_its_missions_in_a_known_position(tmp_path):
+    """What a designer relies on `pursuer` for, choice by choice over two known turns: each
+    group heads for its goal's location and A takes the mission goal as its reward; B, with no
+    Magic for its goal, takes a bonus card, plays its draw card, then walks to another location
+    and hires; A, its next goal (Willowmere) not on the table, opens a new location from the
+    deck and hires while its group is small; neither attacks or trades with nothing to gain."""
+    from forge.rules.core import SEAT_NAMES
+    from forge.rules.scenario import build
+    from forge.scenario import load_scenario
+    folder = tmp_path / "anima_shadow_of_omega"
+    folder.mkdir()
+    (folder / "pursuer.yaml").write_text(PURSUER_POSITION, encoding="utf-8")
+    m, _ = build(load_scenario(folder / "pursuer.yaml"))
+    played = []
+    while m.decision is not None and m.turn <= 2:
+        d = m.decision
+        if not d.seats:
+            m.step(())
+            continue
+        got = tuple(pursuer_agent(m, s, o, random.Random(0)) for s, o in zip(d.seats, d.options))
+        played += [f"{SEAT_NAMES[s]} {d.kind}: {m.label(g)}" for s, g in zip(d.seats, got)]
+        m.step(got)
+    assert played == [
+        "A discard: pass", "B discard: pass", "A move: go", "A go: go greyfen_marsh", "B move: go",
+        "B go: go library_of_whispers", "A interact: pass", "B interact: pass",
+        "A explore: explore", "A reward: reward mission fen_guide", "B explore: explore",
+        "B reward: reward bonus", "A discard: pass", "B discard: play lucky_find", "B discard: pass",
+        "A move: new", "A new: new deck", "B move: go", "B go: go velmar_citadel",
+        "A interact: pass", "B interact: pass", "A explore: explore", "A reward: reward hire",
+        "B explore: explore", "B reward: reward hire"]
+
+
+@pytest.mark.parametrize("me, foe, tie_wins, chances", [
+    (4, 4, False, 15 / 30), (4, 4, True, 21 / 36), (5, 4, False, 21 / 31), (4, 9, False, 0.0),
+    (9, 4, True, 1.0)])
+def test_pursuer_attack_odds_are_the_dice_odds(me, foe, tie_wins, chances):
+    """The odds `pursuer` attacks on (at least 60 %) are the exact d6-against-d6 odds of the two
+    Strengths: a tie rolled again (so equal groups are even) or won outright."""
+    from forge.rules.anima_shadow_of_omega.agents import ATTACK_ODDS, _odds
+    assert _odds(me, foe, tie_wins) == pytest.approx(chances)
+    assert _odds(5, 4, False) >= ATTACK_ODDS > _odds(4, 4, False)     # one Strength ahead: attack
