@@ -458,3 +458,34 @@ def test_sensible_plays_a_known_turn_as_its_docstring_promises(tmp_path):
         "A rave: stand", "A rave: stand", "A keep: keep earthquake_protocol", "A shop: buy",
         "A shop: hire", "A hire: pay neon_drizzle", "A shop: end"]
     assert m.souls == [2, 0]                # 3 for the success, 1 spent on the Class
+
+
+@pytest.mark.parametrize("b, puts, want, answer", [
+    ("{hand: [hands_to_the_horizon]}", "hands_to_the_horizon", 0, "accept"),
+    ("{hand: [hands_to_the_horizon], souls: 8}", "hands_to_the_horizon", 0, "decline"),
+    ("{hand: [soundcheck_static]}", "soundcheck_static", 1, "decline"),
+    ("{hand: [hands_to_the_horizon]}", "hands_to_the_horizon", 1, "accept")],
+    ids=["gift", "gift-from-a-player-about-to-win", "worse-swap", "better-swap"])
+def test_sensible_answers_an_offer_as_its_docstring_promises(tmp_path, b, puts, want, answer):
+    """Offered a deal in its turn (its hand: a bonus 6 card and two bonus 1 cards drawn),
+    `sensible` accepts a gift, and a swap after which its cards, giving back its weakest, make a
+    stronger lineup (a bonus 4 card for a bonus 1 one); it declines a swap that does not (a
+    bonus 1 card for another) and even a gift from a player one success from winning (8 souls
+    of 10)."""
+    from forge.rules.scenario import build
+    from forge.scenario import load_scenario
+    folder = tmp_path / "rules_does_not_exist"
+    folder.mkdir()
+    (folder / "offer.yaml").write_text(
+        "title: {uk: Обмін, en: A deal}\nstory: {uk: Позиція, en: A position}\nplayers: 2\n"
+        f"seats:\n  A: {{hand: [last_train_home]}}\n  B: {b}\ndeck: [neon_drizzle, first_kick]\n"
+        "rolls: {d20: [12]}\n", encoding="utf-8")
+    m, _ = build(load_scenario(folder / "offer.yaml"))
+    for label in ("rave", "trade A", f"put {puts}", f"want {want}"):
+        while not m.decision.seats:
+            m.step(())
+        opts = m.decision.options[0]
+        m.step((next(o for o in opts if m.label(o) == label),))
+    d = m.decision
+    assert (d.kind, d.seats) == ("answer", (0,))
+    assert m.label(sensible_agent(m, 0, d.options[0], random.Random(0))) == answer
