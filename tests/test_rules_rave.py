@@ -465,7 +465,7 @@ def test_sensible_plays_a_known_turn_as_its_docstring_promises(tmp_path):
     ("{hand: [hands_to_the_horizon], souls: 8}", "hands_to_the_horizon", 0, "decline"),
     ("{hand: [soundcheck_static]}", "soundcheck_static", 1, "decline"),
     ("{hand: [hands_to_the_horizon]}", "hands_to_the_horizon", 1, "accept")],
-    ids=["gift", "gift-from-a-player-about-to-win", "worse-swap", "better-swap"])
+    ids=["gift", "gift-from-a-player-about-to-win", "no-better-swap", "better-swap"])
 def test_sensible_answers_an_offer_as_its_docstring_promises(tmp_path, b, puts, want, answer):
     """Offered a deal in its turn (its hand: a bonus 6 card and two bonus 1 cards drawn),
     `sensible` accepts a gift, and a swap after which its cards, giving back its weakest, make a
