@@ -10,7 +10,8 @@ Run from the checkout, after `pip install -e '.[test,mutation]' -c constraints.t
 
 `mutmut run` alone runs every mutant. A mutant counts as killed when a test failed, timed out
 or crashed on it; one no test reaches ("no tests") counts as a survivor. Changing the test
-selection in [tool.mutmut] makes mutmut forget earlier results: run the sample again.
+selection in [tool.mutmut] makes mutmut forget earlier results: run the sample again. mutmut
+runs its own copy of tests/ (mutants/tests, made once): delete it after changing a test.
 """
 from __future__ import annotations
 
