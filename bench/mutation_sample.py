@@ -10,7 +10,8 @@ Run from the checkout, after `pip install -e '.[test,mutation]' -c constraints.t
 
 `mutmut run` alone runs every mutant. A mutant counts as killed when a test failed, timed out
 or crashed on it; one no test reaches ("no tests") counts as a survivor. Changing the test
-selection in [tool.mutmut] makes mutmut forget earlier results: run the sample again.
+selection in [tool.mutmut] makes mutmut forget earlier results: run the sample again. mutmut
+runs its own copy of tests/ (mutants/tests, made once): delete it after changing a test.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from pathlib import Path
 
 ENGINES = ("love_formula", "rules_does_not_exist", "anima_shadow_of_omega")
 KILLED = {1, 3, 36, 24, -24, 152, 255, -11, -9, 37}       # mutmut's exit codes for a detected mutant
+AGENTS = ".agents."        # the agents' strategy (how well they play), scored apart from the rules
 
 
 def mutants(root: Path) -> dict[str, dict[str, int | None]]:
@@ -49,6 +51,16 @@ def wilson(killed: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def rate(codes: list[int | None]) -> str:
+    """`k/n killed = r % (95 % interval)` over the mutants that have run."""
+    run = [c for c in codes if c is not None]
+    killed = sum(c in KILLED for c in run)
+    if not run:
+        return "none has run"
+    low, high = wilson(killed, len(run))
+    return f"{killed}/{len(run)} killed = {killed / len(run):.0%} (95 % interval {low:.0%}-{high:.0%})"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("what", choices=("pick", "score"))
@@ -63,14 +75,12 @@ def main() -> None:
         return
     for part, names in chosen.items():
         codes = [parts[part][n] for n in names]
-        run = [c for c in codes if c is not None]
-        killed = sum(c in KILLED for c in run)
-        if not run:
+        if not any(c is not None for c in codes):
             print(f"{part}: none of the {len(names)} sampled mutants has run yet")
             continue
-        low, high = wilson(killed, len(run))
-        print(f"{part}: {killed}/{len(run)} killed = {killed / len(run):.0%} "
-              f"(95 % interval {low:.0%}-{high:.0%}; {len(parts[part])} mutants in all)")
+        rules = [c for n, c in zip(names, codes) if AGENTS not in n]
+        print(f"{part}: {rate(codes)}; {len(parts[part])} mutants in all")
+        print(f"  without the agents' strategy ({len(codes) - len(rules)} of the sample): {rate(rules)}")
         for name, code in zip(names, codes):
             if code is not None and code not in KILLED:
                 print(f"  survived{' (no tests)' if code in (5, 33) else ''}: {name}")

@@ -3,6 +3,7 @@ replay, hidden information, the data checks, statistics and agents."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 import subprocess
@@ -347,9 +348,9 @@ def test_statistics_from_two_known_games(prep):
     one of two; a monster that won 1 of 4 fights and one never fought (a rate of 0 at 0 fights,
     not a division by zero); a character kept both times and dead once, one offered and never
     kept, one never offered."""
+    from forge.rules.anima_shadow_of_omega.state import GameStats
     from forge.rules.anima_shadow_of_omega.statistics import statistics, tally
     from forge.rules.tally import add
-    from forge.rules.anima_shadow_of_omega.state import GameStats
     one = tally(prep, GameStats(**{"turns": 8, "capped": False, "winner": 0, "alarms": 1,
                        "missions": {"lost_courier": 3, "seal_the_rift": 8}, "final": "seal_the_rift",
                        "fights": {"marsh_leech": 2}, "monster_wins": {"marsh_leech": 1},
@@ -424,20 +425,6 @@ seats:
 """
 
 
-def _plain(value):
-    """A view as plain data: dataclasses and named tuples as dicts, lists as lists."""
-    import dataclasses
-    if dataclasses.is_dataclass(value):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple) and hasattr(value, "_fields"):
-        return {name: _plain(v) for name, v in zip(value._fields, value)}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
 def test_a_seats_view_of_a_known_position(tmp_path):
     """Everything B sees, key by key: its own hand and missions; of A only the hand size and
     the mission under way (progress 1), not the one at 0; the face-up lead event by name, the
@@ -448,9 +435,14 @@ def test_a_seats_view_of_a_known_position(tmp_path):
     folder.mkdir()
     (folder / "view.yaml").write_text(VIEW_POSITION, encoding="utf-8")
     m, _ = build(load_scenario(folder / "view.yaml"))
-    seen = {key: value for key, value in _plain(m.view(1)).items() if key not in ("players", "trade", "proposed")}
-    assert seen == {
-        "seat": 1, "turn": 4, "phase": "discard", "order": [0, 1], "hand": ["iron_fist", "sabotage"],
+    def plain(x):            # the typed view as nested dicts, to compare key by key
+        x = asdict(x) if hasattr(x, "__dataclass_fields__") else x._asdict() if hasattr(x, "_asdict") else x
+        if isinstance(x, dict):
+            return {k: plain(v) for k, v in x.items()}
+        return [plain(v) for v in x] if isinstance(x, list) else x
+    assert plain(m.view(1)) == {
+        "seat": 1, "players": 2, "trade": None, "proposed": [], "turn": 4, "phase": "discard",
+        "order": [0, 1], "hand": ["iron_fist", "sabotage"],
         "missions": {"market_debts": 0}, "final": None, "final_progress": [0, 0],
         "groups": [[{"card": "rain_the_nameless", "rotated": False, "asleep": False},
                     {"card": "zlata_spark", "rotated": False, "asleep": False}],
@@ -535,3 +527,57 @@ def test_the_rulebook_says_each_expectation_in_words(game):
         "Сталася одна хибна тривога.",
         "Гра дійшла до ходу 1.",
     ]
+
+
+PURSUER_POSITION = """title: {uk: Два ходи переслідувача, en: Two pursuer turns}
+story: {uk: Позиція, en: A position}
+players: 2
+locations: [greyfen_marsh, library_of_whispers]
+seats:
+  A: {group: [rain_the_nameless], missions: [fen_guide]}
+  B: {group: [gideon_vane], missions: [forbidden_folio]}
+rolls: {d6: [1, 2, 5, 2, 3, 4, 6, 1]}
+"""
+
+
+def test_pursuer_chases_its_missions_in_a_known_position(tmp_path):
+    """What a designer relies on `pursuer` for, choice by choice over two known turns: each
+    group heads for its goal's location and A takes the mission goal as its reward; B, with no
+    Magic for its goal, takes a bonus card, plays its draw card, then walks to another location
+    and hires; A, its next goal (Willowmere) not on the table, opens a new location from the
+    deck and hires while its group is small; neither attacks or trades with nothing to gain."""
+    from forge.rules.core import SEAT_NAMES
+    from forge.rules.scenario import build
+    from forge.scenario import load_scenario
+    folder = tmp_path / "anima_shadow_of_omega"
+    folder.mkdir()
+    (folder / "pursuer.yaml").write_text(PURSUER_POSITION, encoding="utf-8")
+    m, _ = build(load_scenario(folder / "pursuer.yaml"))
+    played = []
+    while m.decision is not None and m.turn <= 2:
+        d = m.decision
+        if not d.seats:
+            m.step(())
+            continue
+        got = tuple(pursuer_agent(m, s, o, random.Random(0)) for s, o in zip(d.seats, d.options))
+        played += [f"{SEAT_NAMES[s]} {d.kind}: {m.label(g)}" for s, g in zip(d.seats, got)]
+        m.step(got)
+    assert played == [
+        "A discard: pass", "B discard: pass", "A move: go", "A go: go greyfen_marsh", "B move: go",
+        "B go: go library_of_whispers", "A interact: pass", "B interact: pass",
+        "A explore: explore", "A reward: reward mission fen_guide", "B explore: explore",
+        "B reward: reward bonus", "A discard: pass", "B discard: play lucky_find", "B discard: pass",
+        "A move: new", "A new: new deck", "B move: go", "B go: go velmar_citadel",
+        "A interact: pass", "B interact: pass", "A explore: explore", "A reward: reward hire",
+        "B explore: explore", "B reward: reward hire"]
+
+
+@pytest.mark.parametrize("me, foe, tie_wins, chances", [
+    (4, 4, False, 15 / 30), (4, 4, True, 21 / 36), (5, 4, False, 21 / 31), (4, 9, False, 0.0),
+    (9, 4, True, 1.0)])
+def test_pursuer_attack_odds_are_the_dice_odds(me, foe, tie_wins, chances):
+    """The odds `pursuer` attacks on (at least 60 %) are the exact d6-against-d6 odds of the two
+    Strengths: a tie rolled again (so equal groups are even) or won outright."""
+    from forge.rules.anima_shadow_of_omega.agents import ATTACK_ODDS, _odds
+    assert _odds(me, foe, tie_wins) == pytest.approx(chances)
+    assert _odds(5, 4, False) >= ATTACK_ODDS > _odds(4, 4, False)     # one Strength ahead: attack

@@ -2,6 +2,7 @@
 lineup strength, the data checks, statistics and agents."""
 from __future__ import annotations
 
+import random
 import shutil
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from forge.render.layout import layout_elements
 from forge.rulebook.context import render_template
 from forge.rules import ENGINES, rules_does_not_exist as rave
 from forge.rules.agents import random_agent
-from forge.rules.core import play_game, replay
+from forge.rules.core import SEAT_NAMES, play_game, replay
 from forge.rules.rules_does_not_exist.agents import sensible_agent
 from forge.scenario import run_scenario
 from conftest import forge_forked, modules_imported_alone
@@ -322,9 +323,9 @@ def test_statistics_from_two_known_games(prep):
     invited 4 times and satisfied 3, one invited once and never satisfied, the rest never
     invited (a rate of 0 at 0 invitations, not a division by zero); a win shared by a Class and
     a player without one."""
+    from forge.rules.rules_does_not_exist.state import GameStats
     from forge.rules.rules_does_not_exist.statistics import statistics, tally
     from forge.rules.tally import add
-    from forge.rules.rules_does_not_exist.state import GameStats
     one = tally(prep, GameStats(turns=4, capped=False, resets=2, invited={"confetti_imp": 2},
                                 satisfied={"confetti_imp": 1}, winner_classes=["pocket_dj"]))
     two = tally(prep, GameStats(turns=6, capped=True, resets=0,
@@ -403,3 +404,89 @@ def test_the_rulebook_says_each_expectation_in_words(game):
     one = {lang: describe({"out": ["B"]}, lang, names, rave.ENGINE, game) for lang in ("en", "uk")}
     assert [s.replace("\u00a0", " ") for s in one["en"] + one["uk"]] == [
         "Player B is out of the game.", "Гравець Б вибуває з гри."]
+
+
+def test_a_game_capped_before_any_turn_still_checks_the_hand_limit(prep):
+    """The limits hold between turns from the very start of play: a game that ends before its
+    first turn (the turn cap already reached) still refuses a hand over its limit at the end,
+    so an engine change that overfills a hand cannot slip through a short game."""
+    from forge.errors import InvariantViolation
+    m = prep.new(2, 0, deal=False)
+    m.setup()
+    m.hand[0] += [m.deck.pop() for _ in range(m.hand_limit(0) + 1 - len(m.hand[0]))]
+    m.turns = m.turn_cap
+    with pytest.raises(InvariantViolation, match="over its hand or inventory limit"):
+        next(m.play_from(0), None)
+    m.discard.append(m.hand[0].pop())        # at the limit exactly: the game just ends
+    next(m.play_from(0), None)
+    assert m.result is not None and m.result.capped
+
+
+SENSIBLE_POSITION = """title: {uk: Хід розважливого, en: A sensible turn}
+story: {uk: Позиція, en: A position}
+players: 2
+seats:
+  A: {hand: [bass_quake, cloud_drift, last_train_home, earthquake_protocol]}
+deck: [neon_drizzle, first_kick]
+rolls: {d20: [4]}
+"""
+
+
+def test_sensible_plays_a_known_turn_as_its_docstring_promises(tmp_path):
+    """What a designer relies on `sensible` for, choice by choice in one known turn: over the
+    hand limit it stashes its best card; with fair odds it invites the richest monster it may
+    risk and pays its weakest card (bonus 1, the shorter of two); it lays the weakest card that
+    beats the expectation (5 over 4, not 6) and then stands; it buys a Class with souls to
+    spare and hires with a spare card, paying the weakest."""
+    from forge.rules.scenario import build
+    from forge.scenario import load_scenario
+    folder = tmp_path / "rules_does_not_exist"
+    folder.mkdir()
+    (folder / "turn.yaml").write_text(SENSIBLE_POSITION, encoding="utf-8")
+    m, _ = build(load_scenario(folder / "turn.yaml"))
+    played = []
+    while m.decision is not None and m.turns <= 1:
+        d = m.decision
+        if not d.seats:
+            m.step(())
+            continue
+        got = sensible_agent(m, d.seats[0], d.options[0], random.Random(0))
+        played.append(f"{SEAT_NAMES[d.seats[0]]} {d.kind}: {m.label(got)}")
+        m.step((got,))
+    assert played == [
+        "A limit: stash last_train_home", "A open: invite", "A monster: invite fog_machine_djinn",
+        "A pay: pay first_kick", "A open: rave", "B deal: done", "A rave: lay earthquake_protocol",
+        "A rave: stand", "A rave: stand", "A keep: keep earthquake_protocol", "A shop: buy",
+        "A shop: hire", "A hire: pay neon_drizzle", "A shop: end"]
+    assert m.souls == [2, 0]                # 3 for the success, 1 spent on the Class
+
+
+@pytest.mark.parametrize("b, puts, want, answer", [
+    ("{hand: [hands_to_the_horizon]}", "hands_to_the_horizon", 0, "accept"),
+    ("{hand: [hands_to_the_horizon], souls: 8}", "hands_to_the_horizon", 0, "decline"),
+    ("{hand: [soundcheck_static]}", "soundcheck_static", 1, "decline"),
+    ("{hand: [hands_to_the_horizon]}", "hands_to_the_horizon", 1, "accept")],
+    ids=["gift", "gift-from-a-player-about-to-win", "no-better-swap", "better-swap"])
+def test_sensible_answers_an_offer_as_its_docstring_promises(tmp_path, b, puts, want, answer):
+    """Offered a deal in its turn (its hand: a bonus 6 card and two bonus 1 cards drawn),
+    `sensible` accepts a gift, and a swap after which its cards, giving back its weakest, make a
+    stronger lineup (a bonus 4 card for a bonus 1 one); it declines a swap that does not (a
+    bonus 1 card for another) and even a gift from a player one success from winning (8 souls
+    of 10)."""
+    from forge.rules.scenario import build
+    from forge.scenario import load_scenario
+    folder = tmp_path / "rules_does_not_exist"
+    folder.mkdir()
+    (folder / "offer.yaml").write_text(
+        "title: {uk: Обмін, en: A deal}\nstory: {uk: Позиція, en: A position}\nplayers: 2\n"
+        f"seats:\n  A: {{hand: [last_train_home]}}\n  B: {b}\ndeck: [neon_drizzle, first_kick]\n"
+        "rolls: {d20: [12]}\n", encoding="utf-8")
+    m, _ = build(load_scenario(folder / "offer.yaml"))
+    for label in ("rave", "trade A", f"put {puts}", f"want {want}"):
+        while not m.decision.seats:
+            m.step(())
+        opts = m.decision.options[0]
+        m.step((next(o for o in opts if m.label(o) == label),))
+    d = m.decision
+    assert (d.kind, d.seats) == ("answer", (0,))
+    assert m.label(sensible_agent(m, 0, d.options[0], random.Random(0))) == answer
