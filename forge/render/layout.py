@@ -971,9 +971,11 @@ def _fit(game: Any, card: Any | None, lang: str, raw: list[dict]) -> Face:
         elif kind == "table":
             el = _table_floor(el, face, card, lang)
         face.elements.append(el)
+    overflowing = {p.loc for p in face.problems if p.code == "text-overflow"}
     for el, why in overlap.misplaced(face.elements, face.width, face.height):
-        face.problems.append(Problem(_loc(el, lang), "text-over-art",
-                                     f"{el.get('what', el['kind'])} ({lang}) {why}"))
+        if _loc(el, lang) not in overflowing:   # a text that does not fit spills: one finding says so
+            face.problems.append(Problem(_loc(el, lang), "text-over-art",
+                                         f"{el.get('what', el['kind'])} ({lang}) {why}"))
     return face
 
 
