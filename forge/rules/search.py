@@ -9,17 +9,21 @@ with the tree cut to the root's options, which is where a small budget pays): ea
    world consistent with what the seat has seen, sampled afresh each time;
 2. gives the copy new random streams (`Match.reseed`), so the dice, shuffles and draws to come
    are sampled too, never read from the match's own stream;
-3. takes one of the seat's options, chosen by UCB1 over the playouts so far (the other seats of a
-   simultaneous decision choose with the rollout policy), then lets the rollout policy (the
-   engine's own heuristic, `rollout_policy`) play every seat, for `HORIZON` seat decisions or to
-   the end;
+3. takes one of the seat's options (the other seats of a simultaneous decision choose with the
+   rollout policy), then lets the rollout policy (the engine's own heuristic, `rollout_policy`)
+   play every seat, for `HORIZON` seat decisions or to the end;
 4. scores the end for the seat: its share of the win, or, when cut off, the share of the other
    seats it ranks above by the engine's score and tie-break (`Match.scores`, `Match.tiebreak`).
 
-The option played most wins. Rolling out with the heuristic makes this one step of policy
-improvement over it: the search keeps the heuristic's choice (it is tried first and preferred on a
-tie) unless the playouts say that another one does better. ``budget`` is the playouts per decision
-with more than one option (``--option search_budget=N``); a decision with one option costs none.
+The options share their worlds: each sampled world (hidden cards and future dice) is played once
+with every option still in the race, so two options are compared on the same luck (common random
+numbers), and after each round of worlds the worse half drops out (sequential halving, Karnin et
+al. 2013: the budget goes to the options that might be best, which is what a single choice needs).
+Rolling out with the heuristic makes this one step of policy improvement over it: the heuristic's
+choice is always in the race and wins a tie, so the search departs from it only when the playouts
+say another option does better. ``budget`` is the playouts per decision with more than one
+option (``--option search_budget=N``); with more options than that, the heuristic's choice and
+others drawn at random run; a decision with one option costs none.
 The agent reads the match only through copies it has dealt anew, the options it was offered and
 the engine's hooks, so its choice never depends on a card its seat cannot see.
 """
@@ -37,8 +41,6 @@ if TYPE_CHECKING:
 BUDGET = 16
 #: Seat decisions a playout's rollout plays before it is cut off and scored.
 HORIZON = 40
-#: UCB1's exploration constant (values are in [0, 1]).
-EXPLORE = 0.7
 
 Policy = Callable[[Any, int, list, random.Random], tuple]
 
@@ -60,18 +62,23 @@ class Search:
         if k == 1 or self.budget < 1:
             return options[0]
         first = options.index(self.policy(match, seat, options, random.Random(rng.random())))
-        order = [first] + [i for i in range(k) if i != first]
-        visits, total = [0] * k, [0.0] * k
-        for t in range(self.budget):
-            if t < k:
-                i = order[t]
-            else:
-                log_t = math.log(t)
-                i = max(order, key=lambda j: total[j] / visits[j]
-                        + EXPLORE * math.sqrt(log_t / visits[j]) if visits[j] else math.inf)
-            visits[i] += 1
-            total[i] += self.playout(match, seat, options[i], rng)
-        return options[max(order, key=lambda j: (visits[j], total[j] / visits[j] if visits[j] else 0))]
+        rest = [i for i in range(k) if i != first]
+        if k > self.budget:
+            rest = rng.sample(rest, self.budget - 1)
+        alive = [first, *rest]
+        total = [0.0] * k
+        left = self.budget
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        while len(alive) > 1 and left >= len(alive):
+            each = max(1, self.budget // rounds // len(alive))
+            for _ in range(min(each, left // len(alive))):
+                world = rng.getrandbits(64)       # one world for every option: a fair comparison
+                for i in alive:
+                    total[i] += self.playout(match, seat, options[i], random.Random(world))
+                left -= len(alive)
+            alive.sort(key=lambda i: -total[i])   # stable: the heuristic's choice wins a tie
+            alive = alive[:(len(alive) + 1) // 2]
+        return options[alive[0]]
 
     def playout(self, match: Any, seat: int, option: tuple, rng: random.Random) -> float:
         """One world sampled for ``seat``, ``option`` taken in it, played on; its value."""
