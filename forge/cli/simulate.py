@@ -218,8 +218,8 @@ def simulate(
     sets: Optional[str] = typer.Option(None, "--sets", help="Sets in play, comma-separated (default: "
                                        "the engine's, usually the first set)."),
     agents: Optional[str] = typer.Option(None, "--agents", help="Agents per seat, comma-separated, "
-                                         "repeated over the seats (random, and the engine's own: "
-                                         "--help-options); default: the engine's own choice "
+                                         "repeated over the seats (random, search, and the engine's "
+                                         "own: --help-options); default: the engine's own choice "
                                          "(random, unless --help-options names another)."),
     option: list[str] = typer.Option([], "--option", help="An engine option, NAME=VALUE "
                                      "(repeatable; --help-options lists them). An engine option "

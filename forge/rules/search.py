@@ -15,15 +15,16 @@ with the tree cut to the root's options, which is where a small budget pays): ea
 4. scores the end for the seat: its share of the win, or, when cut off, the share of the other
    seats it ranks above by the engine's score and tie-break (`Match.scores`, `Match.tiebreak`).
 
-The options share their worlds: each sampled world (hidden cards and future dice) is played once
-with every option still in the race, so two options are compared on the same luck (common random
-numbers), and after each round of worlds the worse half drops out (sequential halving, Karnin et
-al. 2013: the budget goes to the options that might be best, which is what a single choice needs).
-Rolling out with the heuristic makes this one step of policy improvement over it: the heuristic's
-choice is always in the race and wins a tie, so the search departs from it only when the playouts
-say another option does better. ``budget`` is the playouts per decision with more than one
-option (``--option search_budget=N``); with more options than that, the heuristic's choice and
-others drawn at random run; a decision with one option costs none.
+The heuristic's own choice is the one to beat: each sampled world (hidden cards and future dice)
+is played once with it and once with every other option still in the race, so that the two are
+compared on the same luck (common random numbers), and after each round of worlds the worse half
+of the others drops out (sequential halving, Karnin et al. 2013: the budget goes to the options
+that might be best). The last one standing is chosen only if it beat the heuristic's choice in
+`MARGIN` worlds more than it lost to it; else the heuristic's choice is played. Rolling out with
+the heuristic and departing from it only on evidence makes this policy improvement over it (a
+rollout algorithm, in Bertsekas's sense). ``budget`` is the playouts per decision with more than
+one option (``--option search_budget=N``); with more options than that, the heuristic's choice
+and others drawn at random run; a decision with one option costs none.
 The agent reads the match only through copies it has dealt anew, the options it was offered and
 the engine's hooks, so its choice never depends on a card its seat cannot see.
 """
@@ -39,6 +40,9 @@ if TYPE_CHECKING:
 #: Playouts per decision unless ``--option search_budget=N`` says otherwise: a 1,000-game
 #: four-player run of each built-in game takes minutes on two cores (README, bench_search.py).
 BUDGET = 16
+#: Worlds more in which an option must beat the heuristic's choice than lose to it, to be chosen
+#: instead: a small budget's noise alone must not lead the search away from the heuristic.
+MARGIN = 2
 #: Seat decisions a playout's rollout plays before it is cut off and scored.
 HORIZON = 40
 
@@ -59,26 +63,28 @@ class Search:
 
     def __call__(self, match: Any, seat: int, options: list, rng: random.Random) -> tuple:
         k = len(options)
-        if k == 1 or self.budget < 1:
-            return options[0]
+        if k == 1 or self.budget < 2:
+            return options[0] if k == 1 else self.policy(match, seat, options, rng)
         first = options.index(self.policy(match, seat, options, random.Random(rng.random())))
-        rest = [i for i in range(k) if i != first]
+        alive = [i for i in range(k) if i != first]
         if k > self.budget:
-            rest = rng.sample(rest, self.budget - 1)
-        alive = [first, *rest]
-        total = [0.0] * k
+            alive = rng.sample(alive, self.budget - 1)
+        edge = [0] * k          # worlds in which an option beat the heuristic's, less those it lost
         left = self.budget
-        rounds = max(1, math.ceil(math.log2(len(alive))))
-        while len(alive) > 1 and left >= len(alive):
-            each = max(1, self.budget // rounds // len(alive))
-            for _ in range(min(each, left // len(alive))):
+        rounds = 1 + math.ceil(math.log2(len(alive)))
+        while left > len(alive):
+            for _ in range(max(1, self.budget // rounds // (len(alive) + 1))):
+                if left <= len(alive):
+                    break
                 world = rng.getrandbits(64)       # one world for every option: a fair comparison
+                base = self.playout(match, seat, options[first], random.Random(world))
                 for i in alive:
-                    total[i] += self.playout(match, seat, options[i], random.Random(world))
-                left -= len(alive)
-            alive.sort(key=lambda i: -total[i])   # stable: the heuristic's choice wins a tie
+                    v = self.playout(match, seat, options[i], random.Random(world))
+                    edge[i] += (v > base) - (v < base)
+                left -= len(alive) + 1
+            alive.sort(key=lambda i: -edge[i])
             alive = alive[:(len(alive) + 1) // 2]
-        return options[alive[0]]
+        return options[alive[0]] if edge[alive[0]] >= MARGIN else options[first]
 
     def playout(self, match: Any, seat: int, option: tuple, rng: random.Random) -> float:
         """One world sampled for ``seat``, ``option`` taken in it, played on; its value."""
