@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 #: Playouts per decision unless ``--option search_budget=N`` says otherwise: a 1,000-game
 #: four-player run of each built-in game takes minutes on two cores (README, bench_search.py).
-BUDGET = 16
+BUDGET = 8
 #: Worlds more in which an option must beat the heuristic's choice than lose to it, to be chosen
 #: instead: a small budget's noise alone must not lead the search away from the heuristic.
 MARGIN = 2
