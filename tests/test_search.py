@@ -32,7 +32,13 @@ HIDDEN = {
     "anima_shadow_of_omega": (lambda a: (a["hand"][1], a["bonus_deck"]),
                               lambda p, h: p.bsub[h] == -1),
     "high_card": (lambda a: (a["hand"][1], a["deck"]), lambda p, h: 0),
+    # games whose rules are data: the game zone 0 is the deck (hidden), the player zone 0 the hand
+    "skydachka": (lambda a: (a["pz"][0][1], a["gz"][0]), lambda p, h: 0),
+    "smakolyky": (lambda a: (a["pz"][0][1], a["gz"][0]), lambda p, h: 0),
 }
+#: Example games played by the rules engine (rules as data): its redeal knows only their zones'
+#: declared visibility.
+RULES_GAMES = ("skydachka", "smakolyky")
 
 
 def _engine(game_id: str):
@@ -45,6 +51,10 @@ def _engine(game_id: str):
             sys.path.remove(str(PLUGIN))
         game, _ = load_game(PLUGIN / "cards" / "high_card")
         return high_card_engine.ENGINE, high_card_engine.ENGINE.prepare(game, {"tricks": 3, "hand": 3}, None)
+    if game_id in RULES_GAMES:
+        game, _ = load_game(ROOT / "examples" / "cards" / game_id)
+        engine = get_engine("rules")
+        return engine, engine.prepare(game, {})
     game, _ = load_game(CARDS / game_id)
     engine = get_engine(game_id)
     return engine, engine.prepare(game, {})
@@ -54,7 +64,7 @@ def _position(engine, prep, seed: int):
     """A match at a decision of seat A with several options, after a turn boundary, where seat B
     holds a card of the same kind as the deck's bottom card, in the position and in the snapshot
     its copies start from; the heuristic plays both seats there. None if the game ends first."""
-    zones, kind = HIDDEN[engine.name]
+    zones, kind = HIDDEN[_id(engine, prep)]
     policy = agents_for(engine)["search"].policy
     m = prep.new(2, seed)
     m.copy()                                    # its snapshots on from now
@@ -64,7 +74,7 @@ def _position(engine, prep, seed: int):
             hand0, deck0 = zones(pickle.loads(m._snap[1]))
             same = [x for x in hand if x in hand0 and deck and deck0 and deck[0] == deck0[0]
                     and kind(prep, x) == kind(prep, deck[0]) and x != deck[0]]
-            if same and (1 not in d.seats or engine.name == "high_card"):
+            if same and (1 not in d.seats or engine.name in ("high_card", "rules")):
                 return m, same[0], deck[0]
         m.step(tuple(policy(m, s, o, m.streams.agents[s]) for s, o in zip(d.seats, d.options)))
     return None
@@ -75,7 +85,7 @@ def _swapped(engine, m, x: int, y: int) -> None:
     in its open decision and in the turn-boundary snapshot its copies start from
     (forge/rules/copying.py), so that its copies carry the change as they would a position play
     had reached."""
-    zones, _ = HIDDEN[engine.name]
+    zones, _ = HIDDEN[_id(engine, m.p)]
     mark, attrs, stream = m._snap
     boundary = pickle.loads(attrs)
     for a in (m.__dict__, boundary):
@@ -84,11 +94,16 @@ def _swapped(engine, m, x: int, y: int) -> None:
     m._snap = (mark, pickle.dumps(boundary), stream)
     d = m.decision
     for s, options in zip(d.seats, d.options):
-        if s == 1:                               # a trick of the example: B's options are its hand
-            options[:] = [(o[0], y if o[1] == x else o[1]) for o in options]
+        if s == 1:             # the example's and the rules engine's options name B's cards second
+            options[:] = [(o[0], y if o[1] == x and o[0] != "target" else o[1], *o[2:])
+                          for o in options]
 
 
-@pytest.mark.parametrize("game_id", [*GAMES, "high_card"])
+def _id(engine, prep) -> str:
+    return prep.game.id if engine.name == "rules" else engine.name
+
+
+@pytest.mark.parametrize("game_id", [*GAMES, "high_card", *RULES_GAMES])
 def test_the_choice_does_not_depend_on_hidden_cards(game_id):
     engine, prep = _engine(game_id)
     search = Search(engine, agents_for(engine)["search"].policy, budget=6)
@@ -114,7 +129,7 @@ def test_the_choice_does_not_depend_on_hidden_cards(game_id):
     pytest.fail(f"{game_id}: no position found to swap hidden cards in")
 
 
-@pytest.mark.parametrize("game_id", [*GAMES, "high_card"])
+@pytest.mark.parametrize("game_id", [*GAMES, "high_card", *RULES_GAMES])
 def test_search_plays_every_engine_to_the_end_and_again_the_same(game_id):
     engine, prep = _engine(game_id)
     policy = agents_for(engine)["search"].policy

@@ -17,6 +17,7 @@ from ..core import SEAT_NAMES, Engine, Flow, Operation, Option, Param, ScenarioK
 from ..scenario import ANY, Int, Map, N, SEAT, SetupContext
 from .compile import Rules
 from .match import RulesMatch, RulesPrepared
+from .redeal import redeal
 
 NAME = "rules"
 _COMPILED: "weakref.WeakKeyDictionary[Any, Rules]" = weakref.WeakKeyDictionary()
@@ -220,4 +221,5 @@ ENGINE = Engine(
     scenario_expect=scenario_expect,
     check_data=check_data,
     statistics=statistics,
+    redeal=redeal,
 )
