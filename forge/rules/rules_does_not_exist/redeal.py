@@ -3,9 +3,8 @@
 Hidden from a seat: the other seats' hands, the Sound cards face down under the other seats'
 Mercenaries, and the order of the Sound, Class and Mercenary decks. The Sound cards among those
 places are dealt anew (`deal_anew`), every place keeping its size; each deck's order is shuffled.
-DECISION: the Host's hand stays as it is while another seat answers its trade offer (the card
-offered is known to that seat, and the flow holds it); the cards under the seat's own
-Mercenaries are its own and stay."""
+DECISION: the cards of a trade offer under way (`State.terms`) stay in the offerer's hand: its
+partner has seen them; the cards under the seat's own Mercenaries are its own and stay."""
 from __future__ import annotations
 
 import random
@@ -15,10 +14,10 @@ from .state import State
 
 
 def redeal(match: State, seat: int, rng: random.Random) -> None:
-    d = match.decision
-    offering = match.turn_seat if d is not None and d.kind == "answer" else -1
     others = [s for s in range(match.n) if s != seat]
-    deal_anew(rng, [match.deck, *(match.hand[s] for s in others if s != offering),
-                    *(match.under[m] for s in others for m in match.mercs[s])])
+    shown = set(match.terms)
+    deal_anew(rng, [match.deck, *(match.hand[s] for s in others),
+                    *(match.under[m] for s in others for m in match.mercs[s])],
+              lambda h: ("shown", h) if h in shown else None)
     deal_anew(rng, [match.classes])
     deal_anew(rng, [match.merc_deck])
