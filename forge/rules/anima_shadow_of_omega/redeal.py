@@ -6,9 +6,9 @@ cards are dealt anew among the places of their kind (`deal_anew`): bonus cards a
 hands and the bonus deck (a card a hand cannot hold stays in the deck), missions among the
 missions not begun and the mission deck, face-down events among themselves and the event deck;
 each other deck is shuffled. A card the seat's open decision shows it (the top cards of a
-deck it peeks at) stays where it is. DECISION: a mission another seat has begun stays (its progress is
-on the table), and so does a secret one; while the seat answers a trade, the hands stay as they
-are (the card offered is known to it, and the flow holds it)."""
+deck it peeks at) and the cards of a trade under way (`State.trading`: both seats have seen
+them, and the flow holds them) stay where they are. DECISION: a mission another seat has begun
+stays (its progress is on the table), and so does a secret one."""
 from __future__ import annotations
 
 import random
@@ -21,9 +21,11 @@ def redeal(match: State, seat: int, rng: random.Random) -> None:
     p = match.p
     others = [s for s in range(match.n) if s != seat]
     d = match.decision
-    hands = [match.hand[s] for s in others] if d is None or d.kind != "answer" else []
+    hands = [match.hand[s] for s in others]
     mine = d.options[d.seats.index(seat)] if d is not None and seat in d.seats else []
     seen = {o.card for o in mine if hasattr(o, "card")}
+    if match.trading is not None:
+        seen.update(match.trading[2], match.trading[3])
 
     def kind(h: int) -> object:      # a card the seat's options show stays where it is
         return ("seen", h) if h in seen else p.bsub[h] == -1
