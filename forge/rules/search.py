@@ -13,7 +13,8 @@ with the tree cut to the root's options, which is where a small budget pays): ea
    rollout policy), then lets the rollout policy (the engine's own heuristic, `rollout_policy`)
    play every seat, for `HORIZON` seat decisions or to the end;
 4. scores the end for the seat: its share of the win, or, when cut off, the share of the other
-   seats it ranks above by the engine's score and tie-break (`Match.scores`, `Match.tiebreak`).
+   seats it ranks above by the engine's score and tie-break (`Match.scores`, `Match.tiebreak`);
+   equal shares are told apart by its score less the best other seat's (`value`).
 
 The heuristic's own choice is the one to beat: each sampled world (hidden cards and future dice)
 is played once with it and once with every other option still in the race, so that the two are
@@ -86,7 +87,7 @@ class Search:
             alive = alive[:(len(alive) + 1) // 2]
         return options[alive[0]] if edge[alive[0]] >= MARGIN else options[first]
 
-    def playout(self, match: Any, seat: int, option: tuple, rng: random.Random) -> float:
+    def playout(self, match: Any, seat: int, option: tuple, rng: random.Random) -> tuple:
         """One world sampled for ``seat``, ``option`` taken in it, played on; its value."""
         world = match.copy()
         self.redeal(world, seat, rng)
@@ -102,19 +103,22 @@ class Search:
         return value(world, seat)
 
 
-def value(match: Any, seat: int) -> float:
-    """What the position is worth to ``seat``, in [0, 1]: its share of the win once the game is
-    over; before, the share of the other seats it ranks above by (score, *tiebreak), a tie
-    counting half."""
+def value(match: Any, seat: int) -> tuple[float, int]:
+    """What the position is worth to ``seat``, compared as a tuple: first its share of the win
+    once the game is over, before that the share of the other seats it ranks above by (score,
+    *tiebreak), a tie counting half; then its score less the best other seat's. The second part
+    tells apart the many cut-off playouts whose ranks are equal (a lead grown or a gap closed),
+    in the engine's own score unit, with no scale to choose per game."""
+    scores = match.result.scores if match.result is not None else match.scores()
+    margin = scores[seat] - max(v for s, v in enumerate(scores) if s != seat) if match.n > 1 else 0
     result = match.result
     if result is not None:
-        return 1 / len(result.winners) if seat in result.winners else 0.0
-    scores = match.scores()
+        return (1 / len(result.winners) if seat in result.winners else 0.0), margin
     keys = [(scores[s], *match.tiebreak(s)) for s in range(match.n)]
     mine = keys[seat]
     above = sum(1.0 if mine > key else 0.5 if mine == key else 0.0
                 for s, key in enumerate(keys) if s != seat)
-    return above / max(1, match.n - 1)
+    return above / max(1, match.n - 1), margin
 
 
 def rollout_policy(engine: Engine, agents: dict[str, Policy]) -> Policy:
