@@ -1,6 +1,7 @@
 """How strong the `search` agent is, and what it costs, per built-in game (issue 24, item 4).
 
     python bench/bench_search.py [--games 400] [--jobs 2] [--budget N] [--seed 1]
+                                 [--only GAME,...] [--against random|heuristic]
 
 For each built-in game, two players: `search` against `random` and against the game's own
 heuristic (the agent `search` plays its playouts with: greedy, sensible, pursuer), each pairing
@@ -73,6 +74,8 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=BUDGET)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", default="", help="comma-separated game ids (default: all)")
+    ap.add_argument("--against", choices=("random", "heuristic"), action="append",
+                    help="the opponents to play (default: both)")
     args = ap.parse_args()
     print(f"search_budget={args.budget}, {args.games} two-player games per pairing, seats swapped")
     print(f"{'game':24} {'against':10} {'search wins':>12} {'95 % interval':>16} {'target':>7} "
@@ -82,7 +85,8 @@ def main() -> None:
         engine = get_engine(gid)
         known = agents_for(engine)
         heuristic = next(n for n, a in known.items() if a is rollout_policy(engine, known))
-        for opponent, target in (("random", TARGETS["random"]), (heuristic, TARGETS["heuristic"])):
+        for kind in args.against or ("random", "heuristic"):
+            opponent, target = heuristic if kind == "heuristic" else kind, TARGETS[kind]
             wins, n, wall = pairing(game, opponent, args.games, args.jobs, args.budget, args.seed)
             lo, hi = wilson(wins, n)
             verdict = "met" if wins / n >= target else "MISSED"
