@@ -249,6 +249,8 @@ def test_the_registry_holds_engines_and_an_engine_checks_its_own_fields():
            "prepare": (lambda game: None, "prepare must be a function taking (game, options, sets)"),
            "statistics": (lambda prepared, records: {}, "statistics must be a function taking "
                                                          "(prepared, totals, games)"),
+           "redeal": (lambda match, seat: None, "redeal must be a function taking "
+                                                 "(match, seat, rng)"),
            "check_data": (None, None)}
     for field, (value, message) in bad.items():
         kwargs = {"name": "toy", "players": (2, 2), "prepare": prepare,
@@ -261,6 +263,10 @@ def test_the_registry_holds_engines_and_an_engine_checks_its_own_fields():
             Engine(**kwargs)
     with pytest.raises(EngineError, match="not a forge.rules.Engine"):
         register(SimpleNamespace(name="toy", players=(2, 2), operations={}, prepare=prepare))
+    with pytest.raises(EngineError, match="default_agents must be a tuple of known agents"):
+        Engine("toy", (2, 2), prepare, operations_of(Coins), default_agents=("search",))
+    Engine("toy", (2, 2), prepare, operations_of(Coins), default_agents=("search",),
+           redeal=lambda match, seat, rng: None)      # search plays an engine that can redeal
     good = Engine("toy", (2, 2), prepare, operations_of(Coins), agents={"first": first},
                   default_agents=("first", "random"))
     register(good)

@@ -75,7 +75,8 @@ def _extra_options(args: list[str], engine: Engine, flags: dict[str, str]) -> di
     options were declared by engines): ``--NAME VALUE`` or ``--NAME=VALUE`` where NAME, with
     dashes as underscores, is one of the engine's options or aliases. Anything else is a usage
     error naming the flag."""
-    names = {o.name for o in engine.options}
+    from ..rules.simulate import AGENT_OPTIONS
+    names = {o.name for o in (*engine.options, *AGENT_OPTIONS)}
     aliases = engine.option_aliases
     out: dict[str, str] = {}
     k = 0
@@ -110,15 +111,19 @@ def _option_pairs(values: list[str], flags: dict[str, str], flag: str = "--optio
 
 
 def options_help(engine: Engine) -> str:
-    """The engine's options, one block each, for ``--help-options``."""
-    if not engine.options:
-        return f"the {engine.name} engine has no options"
-    lines = [f"options of the {engine.name} engine (--option NAME=VALUE):"]
-    for o in engine.options:
+    """The engine's options and the agents', one block each, for ``--help-options``."""
+    from ..rules.simulate import AGENT_OPTIONS
+
+    def block(o: Any) -> list[str]:
         kind = " | ".join(map(str, o.choices)) if o.choices else o.type.__name__
-        lines.append(f"  {o.name} ({kind}; default: {o.default!r})")
-        if o.help:
-            lines.append(f"      {o.help}")
+        return [f"  {o.name} ({kind}; default: {o.default!r})"] + ([f"      {o.help}"] if o.help else [])
+    lines = [f"options of the {engine.name} engine (--option NAME=VALUE):" if engine.options
+             else f"the {engine.name} engine has no options"]
+    for o in engine.options:
+        lines += block(o)
+    lines.append("options of the agents (--option NAME=VALUE):")
+    for o in AGENT_OPTIONS:
+        lines += block(o)
     return "\n".join(lines)
 
 
@@ -144,9 +149,10 @@ def playable(root: Path) -> tuple[Any, Engine]:
 def engine_options(engine: Engine, given: dict[str, str], flags: dict[str, str]) -> dict[str, str]:
     """``given`` checked against the engine's options: a bad value typed is a usage error."""
     from ..rules.core import resolve_options
+    from ..rules.simulate import AGENT_OPTIONS
     for name, value in given.items():
         try:
-            resolve_options(engine.options, {name: value})
+            resolve_options((*engine.options, *AGENT_OPTIONS), {name: value})
         except EngineError as exc:
             raise UsageError(f"{flags.get(name, '--option')}: {exc} (see --help-options)") from None
     return given
@@ -212,8 +218,8 @@ def simulate(
     sets: Optional[str] = typer.Option(None, "--sets", help="Sets in play, comma-separated (default: "
                                        "the engine's, usually the first set)."),
     agents: Optional[str] = typer.Option(None, "--agents", help="Agents per seat, comma-separated, "
-                                         "repeated over the seats (random, and the engine's own: "
-                                         "--help-options); default: the engine's own choice "
+                                         "repeated over the seats (random, search, and the engine's "
+                                         "own: --help-options); default: the engine's own choice "
                                          "(random, unless --help-options names another)."),
     option: list[str] = typer.Option([], "--option", help="An engine option, NAME=VALUE "
                                      "(repeatable; --help-options lists them). An engine option "

@@ -1,6 +1,8 @@
 """Generic agents: functions ``(match, seat, options, rng) -> option``.
 
-- ``random``: uniform over the legal options the engine offers.
+- ``random``: uniform over the legal options the engine offers;
+- ``search``: Monte Carlo search over samples of what its seat cannot see (forge/rules/search.py),
+  for every engine with a `redeal` hook, playing out with the engine's own heuristic.
 
 An engine adds its own agents in its `Engine.agents`; an agent reads ``match.view(seat)`` or the
 options, never the match's hidden zones. `forbidding` restricts any agent (restricted-play
@@ -9,7 +11,9 @@ ablation, `forge compare --ablate`).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+from .search import BUDGET, Search, rollout_policy
 
 if TYPE_CHECKING:
     from .core import Engine, Match
@@ -25,7 +29,8 @@ def random_agent(match: Match, seat: int, options: list, rng: random.Random) -> 
 
 AGENTS: dict[str, Agent] = {"random": random_agent}
 #: How a report names an agent in each language; an engine adds its own in `Engine.agent_names`.
-AGENT_NAMES: dict[str, dict[str, str]] = {"random": {"uk": "випадковий", "en": "random"}}
+AGENT_NAMES: dict[str, dict[str, str]] = {"random": {"uk": "випадковий", "en": "random"},
+                                          "search": {"uk": "пошуковий", "en": "search"}}
 
 
 def agent_name(engine: Engine | None, agent: str, lang: str) -> str:
@@ -51,6 +56,12 @@ def forbidding(agent: Agent, cards: frozenset[str]) -> Agent:
     return restricted
 
 
-def agents_for(engine: Engine) -> dict[str, Agent]:
-    """The generic agents and the engine's own (the engine's win on a shared name)."""
-    return {**AGENTS, **engine.agents}
+def agents_for(engine: Engine, options: Mapping[str, Any] | None = None) -> dict[str, Agent]:
+    """The generic agents and the engine's own (the engine's win on a shared name), and
+    ``search`` for an engine with a `redeal` hook, with ``options["search_budget"]`` playouts
+    a decision (default `search.BUDGET`)."""
+    out = {**AGENTS, **engine.agents}
+    if engine.redeal is not None and "search" not in out:
+        budget = (options or {}).get("search_budget", BUDGET)
+        out["search"] = Search(engine, rollout_policy(engine, out), budget)
+    return out

@@ -28,7 +28,7 @@ from typing import Any, Callable, NamedTuple
 
 from . import ENGINES, plain
 from .core import Match, Prepared
-from .simulate import Plan, play_one, prepare_run, unit
+from .simulate import Plan, agent_options, play_one, prepare_run, unit
 from .workers import Interrupted, Setup, run_chunks
 
 def bonferroni_z(tests: int) -> float:
@@ -283,15 +283,18 @@ def compare(a: Side, b: Side | None, games: int = 2000, players: int = 4, seed: 
     whose ``partial`` is the comparison of the games finished so far."""
     engine = ENGINES.get(a.game.manifest.engine)
     agents = tuple(agents or (engine.default_agents if engine else ()))
-    prep_a = prepare_run(a.game, players, agents, a.options, sets)
-    plan_a = Plan(Setup.of(prep_a), players, tuple(agents), seed, check)
+    options_a, agent_opts = agent_options(a.options)
+    prep_a = prepare_run(a.game, players, agents, options_a, sets)
+    plan_a = Plan(Setup.of(prep_a), players, tuple(agents), seed, check, agent_options=agent_opts)
     if ablate:
         plans = [plan_a] + [Plan(plan_a.setup, players, tuple(agents), seed, check,
-                                 frozenset({card})) for card in ablate]
+                                 frozenset({card}), agent_opts) for card in ablate]
     else:
         assert b is not None, "side B, or cards to ablate"
-        prep_b = prepare_run(b.game, players, agents, b.options, sets)
-        plans = [plan_a, Plan(Setup.of(prep_b), players, tuple(agents), seed, check)]
+        options_b, agent_opts_b = agent_options(b.options)
+        prep_b = prepare_run(b.game, players, agents, options_b, sets)
+        plans = [plan_a, Plan(Setup.of(prep_b), players, tuple(agents), seed, check,
+                              agent_options=agent_opts_b)]
     sides = Sides(tuple(plans), tuple(ablate))
     head = {"game": a.game.id, "a": {"source": a.label, "options": dict(a.options)},
             "b": None if b is None else {"source": b.label, "options": dict(b.options)},

@@ -47,7 +47,7 @@ Flow = Generator[Any, Any, _T]
 __all__ = ["Agent", "Chance", "Decision", "Engine", "EngineError", "IllegalAction",
            "InvariantViolation", "Match", "Offered", "Operation", "Option", "Param", "Prepared",
            "Requires", "Result", "Rolled", "SEAT_NAMES", "actions_from_json", "ScenarioKeys",
-           "Streams", "View", "Violation", "chance_odds", "derive_seed", "operation",
+           "Streams", "View", "Violation", "chance_odds", "deal_anew", "derive_seed", "operation",
            "operations_of", "play_game", "replay"]
 
 
@@ -527,6 +527,14 @@ class Match:
         seed; later ones cost a snapshot's copy and the turn so far (`copying`)."""
         return copying.copy(self)
 
+    def reseed(self, seed: int) -> None:
+        """New random streams from ``seed``, the game's and every agent's, and no scripted
+        outcomes: a search does this to its copies (which carry the match's streams), so that
+        the dice, shuffles and draws to come are sampled, never read from the match's future."""
+        self.streams = Streams(seed, self.n)
+        self.rng = self.streams.game
+        self._script = {}
+
     # ------------------------------------------------------------------ results
     def winners(self) -> list[int]:
         """Seats with the best (score, *tiebreak)."""
@@ -738,6 +746,30 @@ class Match:
             self.log.append(event)
 
 
+def deal_anew(rng: random.Random, zones: Sequence[list[int]],
+              kind: Callable[[int], Any] | None = None) -> dict[int, int]:
+    """Deal the handles of ``zones`` (lists, changed in place) anew among them, each zone
+    keeping its size and, given ``kind``, each place keeping the kind of card it held (a card
+    of one kind goes only where one of its kind was). The handles are sorted before they are
+    shuffled, so where each one lands depends on which handles the zones hold, their kinds and
+    ``rng``, never on where it was: what an engine's `Engine.redeal` needs, so that a search
+    cannot learn a hidden card's place. Returns {old handle: the handle now in its place}, for
+    rewriting the options of a decision that named the old ones."""
+    places: dict[Any, list[tuple[list[int], int]]] = {}
+    for zone in zones:
+        for i, h in enumerate(zone):
+            places.setdefault(kind(h) if kind else None, []).append((zone, i))
+    moved: dict[int, int] = {}
+    for key in sorted(places, key=repr):
+        slots = places[key]
+        pool = sorted(zone[i] for zone, i in slots)
+        rng.shuffle(pool)
+        for (zone, i), h in zip(slots, pool):
+            moved[zone[i]] = h
+            zone[i] = h
+    return moved
+
+
 def replay(match: Match, actions: Sequence, start: Callable[[Match], None] | None = None) -> Match:
     """Play ``actions`` (a `Match.actions` log) again on a fresh ``match`` built with the same
     seed: chance outcomes are scripted, choices stepped. ``start`` begins the flow (default
@@ -841,6 +873,12 @@ class Engine:
     #: ``statistics(prepared, totals, games) -> dict``: figures and report ``lines`` from the
     #: games' stats (or tallies) added up.
     statistics: Callable[[Any, dict, int], dict] | None = None
+    #: ``redeal(match, seat, rng) -> None``: deal again, in place and from ``rng``, every card
+    #: ``seat`` cannot see among the places it could be (other hands, decks, face-down cards),
+    #: keeping every zone's size and what is public, so that the result depends only on what
+    #: the seat has seen (`deal_anew` does the dealing). The `search` agent samples the hidden
+    #: cards this way on copies of the match; None: `search` cannot play this engine.
+    redeal: Callable[[Any, int, random.Random], None] | None = None
 
     def __post_init__(self) -> None:
         problems = self.problems()
@@ -878,6 +916,8 @@ class Engine:
                 for v in self.agent_names.values())):
             out.append("agent_names must map agent names to {lang: name}")
         known = {*GENERIC_AGENTS, *self.agents} if isinstance(self.agents, Mapping) else set()
+        if self.redeal is not None:
+            known.add("search")
         if not (isinstance(self.default_agents, tuple) and self.default_agents
                 and all(a in known for a in self.default_agents)):
             out.append(f"default_agents must be a tuple of known agents, not {self.default_agents!r}")
@@ -896,7 +936,8 @@ class Engine:
             "describe_expect": (self.describe_expect, ("expect", "lang", "words")),
             "check_data": (self.check_data, ("game",)),
             "tally": (self.tally, ("prepared", "stats")),
-            "statistics": (self.statistics, ("prepared", "totals", "games"))}
+            "statistics": (self.statistics, ("prepared", "totals", "games")),
+            "redeal": (self.redeal, ("match", "seat", "rng"))}
         for name, (hook, args) in hooks.items():
             if hook is None and name != "prepare":
                 continue

@@ -23,8 +23,9 @@ from typing import Any, Callable
 from ..errors import EngineError, InvariantViolation
 from . import ENGINES, plain
 from .agents import Agent, agent_name, agents_for, forbidding, named
-from .core import (Engine, Match, Offered, Prepared, Rolled, Violation, derive_seed, play_game,
-                   resolve_options)
+from .core import (Engine, Match, Offered, Option, Prepared, Rolled, Violation, derive_seed,
+                   play_game, resolve_options)
+from .search import BUDGET
 from .tally import add, check_counts
 from .workers import Interrupted, Setup, run_chunks
 
@@ -34,10 +35,25 @@ TIMING_KEYS = ("seconds", "games_per_s", "decisions_per_s")
 VIOLATIONS_KEPT = 10
 
 
+#: Options of the agents, given like an engine's (``--option search_budget=N``) for every engine.
+AGENT_OPTIONS = (Option("search_budget", int, BUDGET, min=1,
+                        help="Playouts the search agent plays per decision (more: stronger, slower)."),)
+
+
+def agent_options(options: dict | None) -> tuple[dict, tuple[tuple[str, Any], ...]]:
+    """``options`` split into the engine's and the agents' (`AGENT_OPTIONS`, checked), the
+    agents' as a `Plan` keeps them."""
+    names = {o.name for o in AGENT_OPTIONS}
+    given = dict(options or {})
+    mine = resolve_options(AGENT_OPTIONS, {k: given.pop(k) for k in names & given.keys()})
+    return given, tuple(sorted(mine.items()))
+
+
 @plain.kind
 @dataclass(frozen=True)
 class Plan:
-    """What every chunk of a run shares; ``forbid``: card ids no agent may choose (ablation)."""
+    """What every chunk of a run shares; ``forbid``: card ids no agent may choose (ablation);
+    ``agent_options``: (name, value) of every `AGENT_OPTIONS`."""
 
     setup: Setup
     players: int
@@ -45,9 +61,10 @@ class Plan:
     seed: int
     check: str
     forbid: frozenset[str] = frozenset()
+    agent_options: tuple[tuple[str, Any], ...] = ()
 
     def seat_agents(self, engine: Engine) -> list[Agent]:
-        known = agents_for(engine)
+        known = agents_for(engine, dict(self.agent_options))
         seats = [known[self.agents[s % len(self.agents)]] for s in range(self.players)]
         return [forbidding(a, self.forbid) for a in seats] if self.forbid else seats
 
@@ -325,8 +342,9 @@ def simulate(game: Any, games: int = 1000, players: int = 4, seed: int = 0,
     names per seat, repeated over the seats (None: the engine's `default_agents`)."""
     engine = ENGINES.get(game.manifest.engine)
     agents = tuple(agents or (engine.default_agents if engine else ()))
+    options, agent_opts = agent_options(options)
     prep = prepare_run(game, players, agents, options, sets, config)
-    plan = Plan(Setup.of(prep), players, tuple(agents), seed, check)
+    plan = Plan(Setup.of(prep), players, tuple(agents), seed, check, agent_options=agent_opts)
     start = time.perf_counter()
     try:
         tally = run_chunks(play_chunk, plan, games, Tally.merge, Tally(), jobs, executor,
@@ -386,6 +404,8 @@ def summarise(prep: Any, tally: Tally, games: int, plan: Plan, elapsed: float,
         "mean_decisions_per_game": round(decisions / n, 2) if n else 0.0,
         "agent_names": {a: {lang: agent_name(engine, a, lang) for lang in prep.game.manifest.locales}
                         for a in dict.fromkeys(agents)},
+        **({"search_budget": dict(plan.agent_options).get("search_budget", BUDGET)}
+           if "search" in agents else {}),
         "dead_cards": dead,
         "unplayed_cards": unplayed,
         "never_seen_bound95": never_seen_bound(n),

@@ -15,7 +15,8 @@ exploration phase. Battles are d6 + Strength; a rival's die (a chance event) rol
 
 The modules, each importable on its own: `tables` (declarations, rule numbers, card tables),
 `choices` (the options a seat is offered, typed and made once), `state`, `cards`, `battles`, `operations`, `phases` and `flow` (the match, one layer each),
-`agents`, `scenario` and `scenario_text`, `statistics` and `report`, `lints` (data checks).
+`agents`, `scenario` and `scenario_text`, `statistics` and `report`, `lints` (data checks),
+`redeal` (what a seat cannot see, dealt anew for the `search` agent).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from ..core import Engine
 from .agents import AGENT_NAMES, AGENTS
 from .flow import OPERATIONS, OPS, Match, Prepared, prepare
 from .lints import check_data
+from .redeal import redeal
 from .scenario import SCENARIO, scenario_expect, scenario_setup
 from .scenario_text import SCORE_UNIT, describe_expect
 from .statistics import statistics, tally
@@ -39,7 +41,7 @@ ENGINE = Engine(
     default_agents=("pursuer",),
     scenario=SCENARIO, scenario_setup=scenario_setup, scenario_expect=scenario_expect,
     describe_expect=describe_expect, score_unit=SCORE_UNIT, rules=RULES, check_data=check_data,
-    tally=tally, statistics=statistics)
+    tally=tally, statistics=statistics, redeal=redeal)
 
 __all__ = ["AGENTS", "AGENT_NAMES", "ENGINE", "Match", "OPERATIONS", "OPS", "OPTIONS", "PLAYERS",
            "Prepared", "REQUIRES", "RULES", "SCENARIO", "SCORE_UNIT", "check_data",

@@ -18,6 +18,7 @@ from ..scenario import ANY, Int, Map, N, SEAT, SetupContext
 from .base import BUDGET, CAP
 from .compile import Rules
 from .match import RulesMatch, RulesPrepared
+from .redeal import redeal
 
 NAME = "rules"
 _COMPILED: "weakref.WeakKeyDictionary[Any, Rules]" = weakref.WeakKeyDictionary()
@@ -227,4 +228,5 @@ ENGINE = Engine(
     scenario_expect=scenario_expect,
     check_data=check_data,
     statistics=statistics,
+    redeal=redeal,
 )

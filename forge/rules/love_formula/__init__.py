@@ -12,13 +12,15 @@ modules:
 - `resolve`: how a card lands and resolves, reactions, heart tokens, chance cards;
 - `operations`: the effect operations;
 - `flow`: the game's flow (`Match`), `Prepared` and `prepare`;
-- `agents`: the ``greedy`` agent; `scenario`: the scenario keys and their sentences.
+- `agents`: the ``greedy`` agent; `scenario`: the scenario keys and their sentences;
+- `redeal`: what a seat cannot see, dealt anew for the ``search`` agent.
 """
 from __future__ import annotations
 
 from ..core import Engine
 from .agents import AGENT_NAMES, AGENTS, greedy_agent
 from .flow import OPERATIONS, OPS, Match, Prepared, prepare
+from .redeal import redeal
 from .options import GOAL_VARIANTS, OPTIONS, Config, config_from, full_replacement
 from .scenario import SCENARIO, SCORE_UNIT, describe_expect, scenario_expect, scenario_setup
 from .state import Ctx
@@ -31,7 +33,7 @@ ENGINE = Engine(
     option_aliases={"goals_value": "goals_same_value"},
     requires=REQUIRES, agents=AGENTS, agent_names=AGENT_NAMES, scenario=SCENARIO,
     scenario_setup=scenario_setup, scenario_expect=scenario_expect,
-    describe_expect=describe_expect, score_unit=SCORE_UNIT, rules=RULES)
+    describe_expect=describe_expect, score_unit=SCORE_UNIT, rules=RULES, redeal=redeal)
 
 __all__ = ["ACTION", "AGENTS", "AGENT_NAMES", "CHANCE", "CONN", "Config", "Ctx", "DRAFT", "ENGINE",
            "GOAL", "GOAL_VARIANTS", "Match", "OBST", "OPERATIONS", "OPS", "OPTIONS", "PAIR",

@@ -291,9 +291,11 @@ class Match(Operations):
                 want = c[2]
                 break
             put.append(c[1])
+        self.terms = terms
         d = yield from self.ask("answer", t, [DECLINE, Offer("accept", s, want, terms)])
         self._log("offer", s, t, len(put), want, d[0])
         if d[0] != "accept":
+            self.terms = ()
             return
         back: list[int] = []             # chosen one by one; every card moves at the end
         for _ in range(want):
@@ -304,6 +306,7 @@ class Match(Operations):
             (self.hand[t] if x in self.hand[t] else self.inv[t]).remove(x)
         for x in put:
             (hand if x in hand else inv).remove(x)
+        self.terms = ()
         self.hand[t] += put
         self.hand[s] += back
         yield from self.limits(s)

@@ -88,6 +88,8 @@ class State(core.Match):
         self.cls: list[list[int]] = [[] for _ in range(n)]
         self.mercs: list[list[int]] = [[] for _ in range(n)]
         self.under: dict[int, list[int]] = {}     # Mercenary -> its face-down cards
+        #: The cards of the trade offer under way, shown to its partner (`redeal` keeps them).
+        self.terms: tuple[int, ...] = ()
         self.calls: dict[int, int] = {}           # Mercenary -> cards tossed this rave
         self.boost: dict[int, int] = {}           # lineup card -> bonus added by its Mercenary
         self.souls = [0] * n

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from forge.rules.core import (Engine, Flow, Match, Option, Prepared, Requires, ScenarioKeys, SEAT_NAMES,
-                              InvariantViolation, View, operation, operations_of)
+                              InvariantViolation, View, deal_anew, operation, operations_of)
 from forge.rules.scenario import Card, Map, N, SetupContext
 
 
@@ -189,6 +189,16 @@ def scenario_expect(match: HighCardMatch, expect: dict, ctx: SetupContext) -> No
             ctx.fail(("hand_size", name), f"{name} holds {got} cards, expected {size}")
 
 
+def redeal(match: HighCardMatch, seat: int, rng: Any) -> None:
+    """The cards ``seat`` cannot see (the others' hands, the deck) dealt anew among those places
+    (for the `search` agent); a trick's open choice then offers the others their new hands."""
+    moved = deal_anew(rng, [match.deck, *(match.hand[s] for s in range(match.n) if s != seat)])
+    d = match.decision
+    for s, options in zip(d.seats, d.options) if d else ():
+        if s != seat:
+            options[:] = [("play", moved.get(h, h)) for _, h in options]
+
+
 def smallest_agent(match: HighCardMatch, seat: int, options: list, rng: Any) -> tuple:
     """Always plays its lowest card (a sensible agent would be smarter)."""
     return min(options, key=lambda o: match.p.value[o[1]])
@@ -212,4 +222,5 @@ ENGINE = Engine(
     scenario_setup=scenario_setup,
     scenario_expect=scenario_expect,
     statistics=statistics,
+    redeal=redeal,
 )
