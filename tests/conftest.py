@@ -89,6 +89,29 @@ for name in sys.argv[1:]:
 """
 
 
+PLUGIN = ROOT / "tests" / "plugin_game"
+#: The example games whose rules are data (examples/cards), played by the `rules` engine.
+RULES_GAMES = ("chumaky", "skydachka", "smakolyky")
+
+
+def engine_and_tables(game_id: str):
+    """(engine, prepared tables with default options) of a built-in game, an example game whose
+    rules are data, or the example plugin game (`high_card`, 3 tricks of 3 cards)."""
+    from forge.model import load_game
+    from forge.rules import get_engine
+    if game_id == "high_card":
+        sys.path.insert(0, str(PLUGIN))
+        try:
+            import high_card_engine
+        finally:
+            sys.path.remove(str(PLUGIN))
+        game, _ = load_game(PLUGIN / "cards" / "high_card")
+        return high_card_engine.ENGINE, high_card_engine.ENGINE.prepare(game, {"tricks": 3, "hand": 3}, None)
+    engine = get_engine("rules" if game_id in RULES_GAMES else game_id)
+    game, _ = load_game((ROOT / "examples" / "cards" if game_id in RULES_GAMES else CARDS) / game_id)
+    return engine, engine.prepare(game, {})
+
+
 def modules_imported_alone(package: str) -> dict[str, str]:
     """Each module of the forge package `package` imported on its own, as a fresh interpreter
     imports it, so that none leans on another having been imported first: {module: traceback,

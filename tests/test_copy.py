@@ -5,38 +5,20 @@ in the original's state, its agents' streams are its own)."""
 from __future__ import annotations
 
 import random
-import sys
 
 import pytest
 
-from conftest import CARDS, GAMES, ROOT
-from forge.model import load_game
-from forge.rules import get_engine
+from conftest import GAMES, RULES_GAMES, engine_and_tables
 from forge.rules.agents import random_agent
 from forge.rules.core import play_game
 
-PLUGIN = ROOT / "tests" / "plugin_game"
-#: The example games played by the rules engine (rules as data).
-RULES_GAMES = ("chumaky", "skydachka", "smakolyky")
 ENGINES = (*GAMES, *RULES_GAMES, "high_card")
 PLAYERS = {"anima_shadow_of_omega": 3, "high_card": 2}
 SEEDS = {"anima_shadow_of_omega": (1, 2, 3), "high_card": tuple(range(12))}
 
 
 def _prepared(game_id: str):
-    if game_id == "high_card":
-        sys.path.insert(0, str(PLUGIN))
-        try:
-            import high_card_engine
-        finally:
-            sys.path.remove(str(PLUGIN))
-        game, _ = load_game(PLUGIN / "cards" / "high_card")
-        return high_card_engine.ENGINE.prepare(game, {"tricks": 3, "hand": 3}, None)
-    if game_id in RULES_GAMES:
-        game, _ = load_game(ROOT / "examples" / "cards" / game_id)
-        return get_engine("rules").prepare(game, {})
-    game, _ = load_game(CARDS / game_id)
-    return get_engine(game_id).prepare(game, {})
+    return engine_and_tables(game_id)[1]
 
 
 def _choose(m) -> tuple:

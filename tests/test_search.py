@@ -7,21 +7,19 @@ from __future__ import annotations
 import json
 import pickle
 import random
-import sys
 
 import pytest
 from typer.testing import CliRunner
 
-from conftest import CARDS, GAMES, ROOT
+from conftest import CARDS, GAMES, engine_and_tables
 from forge.cli import app
 from forge.errors import UsageError
 from forge.model import load_game
-from forge.rules import get_engine, simulate
+from forge.rules import simulate
 from forge.rules.agents import agents_for
 from forge.rules.core import play_game
 from forge.rules.search import Search
 
-PLUGIN = ROOT / "tests" / "plugin_game"
 #: Per engine: the zones holding another seat's hand and a deck, in a match's attributes (a dict),
 #: and what a card must share with the one it is swapped for (its kind, as the engine's redeal
 #: keeps it: Love Formula keeps jobs and each trigger's reactions, Anima cards a hand can hold).
@@ -39,25 +37,6 @@ HIDDEN = {
 #: Example games played by the rules engine (rules as data): its redeal knows only their zones'
 #: declared visibility.
 RULES_GAMES = ("skydachka", "smakolyky")
-
-
-def _engine(game_id: str):
-    """(engine, prepared tables) of a built-in game or the example plugin game."""
-    if game_id == "high_card":
-        sys.path.insert(0, str(PLUGIN))
-        try:
-            import high_card_engine
-        finally:
-            sys.path.remove(str(PLUGIN))
-        game, _ = load_game(PLUGIN / "cards" / "high_card")
-        return high_card_engine.ENGINE, high_card_engine.ENGINE.prepare(game, {"tricks": 3, "hand": 3}, None)
-    if game_id in RULES_GAMES:
-        game, _ = load_game(ROOT / "examples" / "cards" / game_id)
-        engine = get_engine("rules")
-        return engine, engine.prepare(game, {})
-    game, _ = load_game(CARDS / game_id)
-    engine = get_engine(game_id)
-    return engine, engine.prepare(game, {})
 
 
 def _position(engine, prep, seed: int):
@@ -105,7 +84,7 @@ def _id(engine, prep) -> str:
 
 @pytest.mark.parametrize("game_id", [*GAMES, "high_card", *RULES_GAMES])
 def test_the_choice_does_not_depend_on_hidden_cards(game_id):
-    engine, prep = _engine(game_id)
+    engine, prep = engine_and_tables(game_id)
     search = Search(engine, agents_for(engine)["search"].policy, budget=6)
     for seed in range(1, 40):
         got = _position(engine, prep, seed)
@@ -131,7 +110,7 @@ def test_the_choice_does_not_depend_on_hidden_cards(game_id):
 
 @pytest.mark.parametrize("game_id", [*GAMES, "high_card", *RULES_GAMES])
 def test_search_plays_every_engine_to_the_end_and_again_the_same(game_id):
-    engine, prep = _engine(game_id)
+    engine, prep = engine_and_tables(game_id)
     policy = agents_for(engine)["search"].policy
     seats = [Search(engine, policy, budget=2, horizon=8), policy]
     games = []
