@@ -919,11 +919,11 @@ class Engine:
         if not (isinstance(self.agents, Mapping) and all(
                 isinstance(k, str) and callable(a) for k, a in self.agents.items())):
             out.append("agents must map names to agent functions")
-        for label, names in (("agent", self.agent_names), ("kind", self.kind_names),
+        for label, named in (("agent", self.agent_names), ("kind", self.kind_names),
                              ("verb", self.verb_names)):
-            if not (isinstance(names, Mapping) and all(
+            if not (isinstance(named, Mapping) and all(
                     isinstance(v, Mapping) and all(isinstance(t, str) for t in v.values())
-                    for v in names.values())):
+                    for v in named.values())):
                 out.append(f"{label}_names must map {label} names to {{lang: name}}")
         known = {*GENERIC_AGENTS, *self.agents} if isinstance(self.agents, Mapping) else set()
         if self.redeal is not None:

@@ -346,7 +346,7 @@ def _table(header: list[str], rows: list[list[str]], lang: str, numbers: int | N
     cells += [[row[j] if right[j] else Paragraph(escape(typeset(row[j], lang)), CELL)
                for j in range(len(header))] for row in rows]
     table = _Table(cells, colWidths=widths, hAlign="LEFT", repeatRows=1)
-    table.setStyle(TableStyle([("FONT", (0, 1), (-1, -1), REGULAR, CELL.fontSize),
+    table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, CELL.fontSize),
                                ("LEADING", (0, 1), (-1, -1), CELL.leading),
                                ("ALIGN", (0, 1), (-1, -1), "LEFT"),
                                *[("ALIGN", (j, 1), (j, -1), "RIGHT") for j in range(len(header)) if right[j]],
