@@ -3,9 +3,10 @@
 The first page is a summary: which agents played, seat balance, game length, and the cards to
 look at (dead: no rule offered them; offered but never played by these agents). Then charts (win
 rate per seat with its 95% interval, the score distribution per seat, per card how often it was
-played and how often the player who played it won) and the long tables (per card the games it
-was offered, chosen and played in; per kind of decision what its options got). Ukrainian by
-default.
+played and how often the player who played it won) and the long tables (the engine's own
+figures, `Engine.report_tables`; per card the games it was offered, chosen and played in; per
+option's action and per kind of decision, named by the engine, what they got). Every label is
+in the reader's language (Ukrainian by default), every number as that language writes it.
 
 Names from the game's data (its title, card names) and from the command line (sets, agents) are
 XML-escaped before they reach a `Paragraph`, whose markup would otherwise read `<img src=...>` in
@@ -63,10 +64,10 @@ TEXT: dict[str, dict[str, Any]] = {
            "more": "І ще {n} (усі - у таблиці карт).",
            "table": "Карти: у скількох партіях її запропонували, обрали (будь-як) і зіграли",
            "kinds": "Рішення за видом: скільки разів і в скількох партіях питали",
-           "verbs": "Варіанти за дієсловом: у скількох партіях пропонували й обрали, скільки "
+           "verbs": "Варіанти за дією: у скількох партіях їх пропонували й обрали, скільки "
            "разів обрали",
            "kind": "Вид рішення", "asked": "Питали, разів", "asked_games": "Питали, партій",
-           "verb": "Дієслово", "times": "Обрали, разів", "in_games": "Пропонували, партій",
+           "verb": "Дія", "times": "Обрали, разів", "in_games": "Пропонували, партій",
            "chosen_games": "Обрали, партій", "played": "Зіграна, партій",
            "engine": "Цифри гри", "ci": "95 % інтервал", "nothing": "—", "percent": "#,##0.0\u00a0%"},
     "en": {"title": "Balance report: {game}", "run": "{games}, {players}, seed {seed}, "
@@ -93,9 +94,9 @@ TEXT: dict[str, dict[str, Any]] = {
            "more": "And {n} more (all in the table of cards).",
            "table": "Cards: games in which it was offered, chosen (any way) and played",
            "kinds": "Decisions by kind: times and games asked",
-           "verbs": "Options by verb: games offered and chosen in, times chosen",
+           "verbs": "Options by action: games offered and chosen in, times chosen",
            "kind": "Kind", "asked": "Asked, times", "asked_games": "Asked, games",
-           "verb": "Verb", "times": "Chosen, times", "in_games": "Offered, games",
+           "verb": "Action", "times": "Chosen, times", "in_games": "Offered, games",
            "chosen_games": "Chosen, games", "played": "Played, games",
            "engine": "The game's figures", "ci": "95% interval", "nothing": "—", "percent": "#,##0.0%"},
 }
