@@ -80,3 +80,14 @@ def test_the_report_reads_in_its_language(products, tmp_path, game_id, lang):
         assert _latin(text) <= _latin(own), _latin(text) - _latin(own)
     else:
         assert not re.search(r"[А-Яа-яІіЇїЄєҐґ]", text)
+
+
+def test_a_game_whose_rules_are_data_prints_its_length_as_a_table(tmp_path):
+    """The rules-as-data engine's figures (length, timeouts) are a table too, in uk numbers."""
+    from conftest import ROOT
+    from forge.model import load_game
+    game = load_game(ROOT / "examples" / "cards" / "skydachka")[0]
+    result = simulate(game, games=5, players=3, seed=1)
+    rest = " ".join(_pages(write_report(result, tmp_path / "r.pdf", "uk", game))[1:])
+    turns = format_decimal(result["engine"]["turns_per_game"], "#,##0.00", locale="uk")
+    assert f"Тривалість партії Ходів за партію Зупинено межею, партій {turns} 0" in rest
