@@ -91,3 +91,13 @@ def test_a_game_whose_rules_are_data_prints_its_length_as_a_table(tmp_path):
     rest = " ".join(_pages(write_report(result, tmp_path / "r.pdf", "uk", game))[1:])
     turns = format_decimal(result["engine"]["turns_per_game"], "#,##0.00", locale="uk")
     assert f"Тривалість партії Ходів за партію Зупинено межею, партій {turns} 0" in rest
+
+
+def test_cards_of_one_name_are_told_apart_by_their_sets(products):
+    """A promo card and the card it replaces share a name: the report's rows say whose is whose."""
+    from forge.rules.report import _card_names
+    game = products.game("love_formula")
+    sets = {s: spec.name["uk"] for s, spec in game.manifest.sets.items()}
+    names = _card_names(game, "uk", sets)
+    assert (names["park"], names["park_promo"]) == ("Парк (Базова гра)", "Парк (Промокарти)")
+    assert names["kiss"] == "Поцілунок"

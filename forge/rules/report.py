@@ -15,6 +15,7 @@ a card name as an image to load; charts and table cells draw plain strings and n
 from __future__ import annotations
 
 import io
+from collections import Counter
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable
@@ -141,6 +142,16 @@ def _legend(d: Drawing, x: float, y: float, label: str, colour: Any) -> None:
     d.add(String(x + 3.4 * mm, y + 0.3 * mm, label, fontName=REGULAR, fontSize=8, fillColor=colour))
 
 
+def _fit(label: str, width: float, size: float) -> str:
+    """``label`` whole when it fits ``width`` at ``size`` points, else cut at a word with «…»."""
+    if stringWidth(label, REGULAR, size) <= width:
+        return label
+    words = label.split()
+    while len(words) > 1 and stringWidth(" ".join(words) + "…", REGULAR, size) > width:
+        words.pop()
+    return " ".join(words) + "…"
+
+
 def _win_chart(result: dict, num: Callable, agent: Callable[[str], str]) -> Drawing:
     d = Drawing(170 * mm, 70 * mm, initialFontName=REGULAR)
     rates = result["seat_win_rate"]
@@ -195,7 +206,7 @@ def _card_chart(rows: list[tuple[str, float, float]], t: dict, num: Callable) ->
     chart.x, chart.y = 55 * mm, 8 * mm
     chart.width, chart.height = 105 * mm, height - 14 * mm
     chart.data = [[r[1] for r in reversed(rows)], [r[2] for r in reversed(rows)]]
-    chart.categoryAxis.categoryNames = [r[0][:28] for r in reversed(rows)]
+    chart.categoryAxis.categoryNames = [_fit(r[0], chart.x - 4 * mm, 6) for r in reversed(rows)]
     chart.categoryAxis.labels.fontSize = 6
     chart.valueAxis.valueMax = 1
     chart.bars[0].fillColor = SEAT_COLOURS[1]
@@ -219,9 +230,9 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     if game is not None:
         from . import ENGINES
         engine = ENGINES.get(game.manifest.engine or "")
-        names = {c.id: c.name[lang] for c in game.cards}
         title = game.manifest.title[lang]
         sets = {s: spec.name[lang] for s, spec in game.manifest.sets.items()}
+        names = _card_names(game, lang, sets)
     lang = lang if lang in TEXT else "en"
     num = partial(_number, lang=lang)
     para = partial(_para, lang=lang)
@@ -298,6 +309,15 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     story += [CondPageBreak(TABLE_START), para(t["kinds"], SUB),
               table([t["kind"], t["asked"], t["asked_games"]], rows, numbers=1)]
     return _build(story, path, t["title"].format(game=title))
+
+
+def _card_names(game: Any, lang: str, sets: dict[str, str]) -> dict[str, str]:
+    """Each card's name as printed in ``lang`` (typeset: the charts draw it as it is); two cards
+    of one name (a promo card and the card it replaces) told apart by their sets: «Парк
+    (Промокарти)»."""
+    counts = Counter(c.name[lang] for c in game.cards)
+    return {c.id: typeset(c.name[lang] if counts[c.name[lang]] == 1 else
+                          f"{c.name[lang]} ({sets.get(c.set, c.set)})", lang) for c in game.cards}
 
 
 def _figures(ft: FigureTable, t: dict, lang: str) -> list:
@@ -427,7 +447,7 @@ def _change_chart(rows: list[tuple[str, float, float, float]], num: Callable) ->
     chart.width, chart.height = 105 * mm, height - 12 * mm
     ordered = list(reversed(rows))
     chart.data = [[r[1] for r in ordered]]
-    chart.categoryAxis.categoryNames = [r[0][:32] for r in ordered]
+    chart.categoryAxis.categoryNames = [_fit(r[0], chart.x - 4 * mm, 7) for r in ordered]
     chart.categoryAxis.labels.fontSize = 7
     chart.categoryAxis.joinAxisMode = "left"        # names at the left edge, not at zero
     lo = min([0.0] + [r[2] for r in rows])
