@@ -101,3 +101,14 @@ def test_cards_of_one_name_are_told_apart_by_their_sets(products):
     names = _card_names(game, "uk", sets)
     assert (names["park"], names["park_promo"]) == ("Парк (Базова гра)", "Парк (Промокарти)")
     assert names["kiss"] == "Поцілунок"
+
+
+def test_tables_sort_in_the_language_s_alphabetical_order():
+    """Code points put є, і, ї, ґ after я; a typeset name's no-break space is a space."""
+    from forge.text.typography import collation_key
+    uk = ["Провідник", "Підкріплення", "Ґава", "Яра", "Єва", "Ігор", "Їжак", "Абатство"]
+    assert sorted(uk, key=lambda s: collation_key(s, "uk")) == [
+        "Абатство", "Ґава", "Єва", "Ігор", "Їжак", "Підкріплення", "Провідник", "Яра"]
+    en = [typeset(s, "en") for s in ("Aquarium", "A Promise", "amnesia")]
+    assert [s.split()[0] for s in sorted(en, key=lambda s: collation_key(s, "en"))] == \
+        ["A", "amnesia", "Aquarium"]

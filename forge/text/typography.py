@@ -157,8 +157,9 @@ _UK_ORDER = {ch: n for n, ch in enumerate("абвгґдеєжзиіїйклмн�
 
 def collation_key(text: str, lang: str) -> tuple:
     """A sort key that puts ``text`` in ``lang``'s alphabetical order (uk: «Підкріплення» before
-    «Провідник»), case and apostrophes aside; other languages by lower-cased code point."""
-    folded = text.casefold().replace(APOSTROPHE, "").replace("'", "").replace("’", "")
+    «Провідник»), case, apostrophes and typesetting (no-break spaces) aside; other languages by
+    lower-cased code point."""
+    folded = text.casefold().replace(APOSTROPHE, "").replace("'", "").replace("’", "").replace(NBSP, " ")
     if lang != "uk":
         return (folded,)
     last = len(_UK_ORDER)     # spaces, digits and signs first, then Cyrillic, then other letters
