@@ -9,8 +9,9 @@ option's action and per kind of decision, named by the engine, what they got). E
 in the reader's language (Ukrainian by default), every number as that language writes it.
 
 Names from the game's data (its title, card names) and from the command line (sets, agents) are
-XML-escaped before they reach a `Paragraph`, whose markup would otherwise read `<img src=...>` in
-a card name as an image to load; charts and table cells draw plain strings and need no escaping.
+XML-escaped before they reach a `Paragraph` (table headers and cells of words are paragraphs
+too, so that they wrap), whose markup would otherwise read `<img src=...>` in a card name as an
+image to load; charts and cells of numbers draw plain strings and need no escaping.
 """
 from __future__ import annotations
 
