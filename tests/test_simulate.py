@@ -309,7 +309,7 @@ def test_cli_json_and_report(tmp_path):
     assert "random" not in text and "greedy" not in text and "Рішення за видом" not in text
     rest = " ".join(" ".join(p.extract_text().split()) for p in reader.pages[1:])
     assert "Рішення за видом" in rest and "Карти: у скількох партіях її запропонували" in rest
-    assert "Варіанти за дієсловом" in rest
+    assert "Варіанти за дією" in rest
 
 
 def test_report_in_english_names_the_agents_in_english(game, run100, tmp_path):

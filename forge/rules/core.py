@@ -854,6 +854,10 @@ class Engine:
     agents: Mapping[str, Agent] = field(default_factory=dict)
     #: How a report names each of ``agents`` per language: {agent: {lang: name}}.
     agent_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: How a report names each kind of decision (`ask`'s ``kind``), {kind: {lang: name}}, and
+    #: each option's verb, {verb: {lang: name}}; one without a name is printed as its id.
+    kind_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    verb_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     #: The agents a run seats when none are named.
     default_agents: tuple[str, ...] = ("random",)
     scenario: ScenarioKeys = field(default_factory=lambda: ScenarioKeys())
@@ -873,6 +877,10 @@ class Engine:
     #: ``statistics(prepared, totals, games) -> dict``: figures and report ``lines`` from the
     #: games' stats (or tallies) added up.
     statistics: Callable[[Any, dict, int], dict] | None = None
+    #: ``report_tables(figures, games, name, lang) -> [FigureTable | str]``: the figures
+    #: ``statistics`` made, as the tables (and sentences) the PDF report typesets in ``lang``,
+    #: ``name(card_id)`` naming a card as printed; None: the PDF prints the ``lines``.
+    report_tables: Callable[[dict, int, Callable[[str], str], str], list] | None = None
     #: ``redeal(match, seat, rng) -> None``: deal again, in place and from ``rng``, every card
     #: ``seat`` cannot see among the places it could be (other hands, decks, face-down cards),
     #: keeping every zone's size and what is public, so that the result depends only on what
@@ -911,10 +919,12 @@ class Engine:
         if not (isinstance(self.agents, Mapping) and all(
                 isinstance(k, str) and callable(a) for k, a in self.agents.items())):
             out.append("agents must map names to agent functions")
-        if not (isinstance(self.agent_names, Mapping) and all(
-                isinstance(v, Mapping) and all(isinstance(t, str) for t in v.values())
-                for v in self.agent_names.values())):
-            out.append("agent_names must map agent names to {lang: name}")
+        for label, named in (("agent", self.agent_names), ("kind", self.kind_names),
+                             ("verb", self.verb_names)):
+            if not (isinstance(named, Mapping) and all(
+                    isinstance(v, Mapping) and all(isinstance(t, str) for t in v.values())
+                    for v in named.values())):
+                out.append(f"{label}_names must map {label} names to {{lang: name}}")
         known = {*GENERIC_AGENTS, *self.agents} if isinstance(self.agents, Mapping) else set()
         if self.redeal is not None:
             known.add("search")
@@ -937,6 +947,7 @@ class Engine:
             "check_data": (self.check_data, ("game",)),
             "tally": (self.tally, ("prepared", "stats")),
             "statistics": (self.statistics, ("prepared", "totals", "games")),
+            "report_tables": (self.report_tables, ("figures", "games", "name", "lang")),
             "redeal": (self.redeal, ("match", "seat", "rng"))}
         for name, (hook, args) in hooks.items():
             if hook is None and name != "prepare":

@@ -3,17 +3,20 @@
 The first page is a summary: which agents played, seat balance, game length, and the cards to
 look at (dead: no rule offered them; offered but never played by these agents). Then charts (win
 rate per seat with its 95% interval, the score distribution per seat, per card how often it was
-played and how often the player who played it won) and the long tables (per card the games it
-was offered, chosen and played in; per kind of decision what its options got). Ukrainian by
-default.
+played and how often the player who played it won) and the long tables (the engine's own
+figures, `Engine.report_tables`; per card the games it was offered, chosen and played in; per
+option's action and per kind of decision, named by the engine, what they got). Every label is
+in the reader's language (Ukrainian by default), every number as that language writes it.
 
 Names from the game's data (its title, card names) and from the command line (sets, agents) are
-XML-escaped before they reach a `Paragraph`, whose markup would otherwise read `<img src=...>` in
-a card name as an image to load; charts and table cells draw plain strings and need no escaping.
+XML-escaped before they reach a `Paragraph` (table headers and cells of words are paragraphs
+too, so that they wrap), whose markup would otherwise read `<img src=...>` in a card name as an
+image to load; charts and cells of numbers draw plain strings and need no escaping.
 """
 from __future__ import annotations
 
 import io
+from collections import Counter
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable
@@ -24,21 +27,24 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import CondPageBreak, PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
+from reportlab.lib.enums import TA_RIGHT
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..files import write_atomic
 from ..render.fonts import BOLD, REGULAR, register
 from ..text import plural
-from ..text.typography import NBSP, escape, typeset_markup
+from ..text.typography import NBSP, collation_key, escape, typeset, typeset_markup
 from .agents import agent_name
+from .figures import Cell, FigureTable, Kind
 
 TEXT: dict[str, dict[str, Any]] = {
     "uk": {"title": "Звіт про баланс: {game}", "run": "{games}, {players}, зерно {seed}, "
            "набори: {sets}, агенти: {agents}.", "n_games": ("партія", "партії", "партій"),
-           "n_players": ("гравець", "гравці", "гравців"), "speed": "Швидкість: {gps} партій/с, {dps} рішень/с.", "wins": "Частка перемог за місцем (95 % інтервал)",
+           "n_players": ("гравець", "гравці", "гравців"), "speed": "Швидкість: {gps} партій/с, {dps} рішень/с.", "wins": "Частка перемог за місцем (95\u00a0% інтервал)",
            "seat": "Місце", "agent": "Агент", "win": "Перемоги", "score": "Середній бал", "dist": "Розподіл балів",
            "points": "бали", "games": "партії", "cards": "Карти: частка партій, де її зіграли, "
            "і частка перемог того, хто її зіграв", "card": "Карта", "play": "Зіграна", "winshare":
@@ -52,7 +58,7 @@ TEXT: dict[str, dict[str, Any]] = {
            "look": "Карти, на які варто глянути",
            "dead": "Мертві карти (жодне правило не запропонувало їх у жодній партії): {cards}.",
            "bound": "Карта, якої не запропонували в жодній з {games}, трапляється (з імовірністю "
-           "95 %) рідше, ніж у {p} % партій.",
+           "95\u00a0%) рідше, ніж у {p}\u00a0% партій.",
            "unplayed": "Запропоновані, але жодного разу не зіграні цими агентами ({agents}): {n}.",
            "unplayed_note": "Їх можна було зіграти (або залишити, скинути…), та агенти їх не "
            "грали: це ще не вада карти.",
@@ -60,12 +66,12 @@ TEXT: dict[str, dict[str, Any]] = {
            "more": "І ще {n} (усі - у таблиці карт).",
            "table": "Карти: у скількох партіях її запропонували, обрали (будь-як) і зіграли",
            "kinds": "Рішення за видом: скільки разів і в скількох партіях питали",
-           "verbs": "Варіанти за дієсловом: у скількох партіях пропонували й обрали, скільки "
+           "verbs": "Варіанти за дією: у скількох партіях їх пропонували й обрали, скільки "
            "разів обрали",
            "kind": "Вид рішення", "asked": "Питали, разів", "asked_games": "Питали, партій",
-           "verb": "Дієслово", "times": "Обрали, разів", "in_games": "Пропонували, партій",
+           "verb": "Дія", "times": "Обрали, разів", "in_games": "Пропонували, партій",
            "chosen_games": "Обрали, партій", "played": "Зіграна, партій",
-           "engine": "Цифри гри"},
+           "engine": "Цифри гри", "ci": "95\u00a0% інтервал", "nothing": "—", "percent": "#,##0.0\u00a0%"},
     "en": {"title": "Balance report: {game}", "run": "{games}, {players}, seed {seed}, "
            "sets: {sets}, agents: {agents}.", "n_games": ("game", "games"),
            "n_players": ("player", "players"), "speed": "Speed: {gps} games/s, {dps} decisions/s.", "wins": "Win rate per seat (95% interval)",
@@ -90,11 +96,11 @@ TEXT: dict[str, dict[str, Any]] = {
            "more": "And {n} more (all in the table of cards).",
            "table": "Cards: games in which it was offered, chosen (any way) and played",
            "kinds": "Decisions by kind: times and games asked",
-           "verbs": "Options by verb: games offered and chosen in, times chosen",
+           "verbs": "Options by action: games offered and chosen in, times chosen",
            "kind": "Kind", "asked": "Asked, times", "asked_games": "Asked, games",
-           "verb": "Verb", "times": "Chosen, times", "in_games": "Offered, games",
+           "verb": "Action", "times": "Chosen, times", "in_games": "Offered, games",
            "chosen_games": "Chosen, games", "played": "Played, games",
-           "engine": "The game's figures"},
+           "engine": "The game's figures", "ci": "95% interval", "nothing": "—", "percent": "#,##0.0%"},
 }
 #: Rows of the summary page's table of cards offered but never played; the rest are counted.
 SUMMARY_ROWS = 20
@@ -103,6 +109,23 @@ SEAT_COLOURS = [colors.HexColor(c) for c in ("#d6336c", "#1c7ed6", "#37b24d", "#
 BODY = ParagraphStyle("body", fontName=REGULAR, fontSize=9.5, leading=12.5)
 HEAD = ParagraphStyle("head", fontName=BOLD, fontSize=15, leading=19, spaceAfter=6)
 SUB = ParagraphStyle("sub", fontName=BOLD, fontSize=11.5, leading=15, spaceBefore=8, spaceAfter=4)
+#: An engine's table's heading, and the words under it.
+TITLE = ParagraphStyle("title", fontName=BOLD, fontSize=9.5, leading=12.5, spaceBefore=6,
+                       spaceAfter=3)
+#: The room a heading needs below it to start a table on the same page (its header and three
+#: rows); with less, the heading goes to the next page with its table.
+TABLE_START = 28 * mm
+NOTE = ParagraphStyle("note", fontName=REGULAR, fontSize=8, leading=10.5, spaceBefore=2)
+#: Table cells: words, the header row, a header over numbers; every other row tinted.
+CELL = ParagraphStyle("cell", fontName=REGULAR, fontSize=8.5, leading=10.5)
+HEAD_CELL = ParagraphStyle("head_cell", fontName=BOLD, fontSize=8, leading=9.5)
+HEAD_RIGHT = ParagraphStyle("head_right", parent=HEAD_CELL, alignment=TA_RIGHT)
+CELL_PAD = 4
+#: The fewest rows a table split across pages leaves on either page.
+KEPT_ROWS = 3
+STRIPE = colors.HexColor("#f1f3f5")
+#: The width of the text: A4 less the margins `_build` sets.
+WIDTH = A4[0] - 36 * mm
 
 
 def _styled(chart: Any, num: Callable[[float, str], str], pattern: str) -> Any:
@@ -118,6 +141,16 @@ def _legend(d: Drawing, x: float, y: float, label: str, colour: Any) -> None:
     """A colour swatch and its label (a drawn square: the font has no ■)."""
     d.add(Rect(x, y, 2.4 * mm, 2.4 * mm, fillColor=colour, strokeColor=None))
     d.add(String(x + 3.4 * mm, y + 0.3 * mm, label, fontName=REGULAR, fontSize=8, fillColor=colour))
+
+
+def _fit(label: str, width: float, size: float) -> str:
+    """``label`` whole when it fits ``width`` at ``size`` points, else cut at a word with «…»."""
+    if stringWidth(label, REGULAR, size) <= width:
+        return label
+    words = label.split()
+    while len(words) > 1 and stringWidth(" ".join(words) + "…", REGULAR, size) > width:
+        words.pop()
+    return " ".join(words) + "…"
 
 
 def _win_chart(result: dict, num: Callable, agent: Callable[[str], str]) -> Drawing:
@@ -174,7 +207,7 @@ def _card_chart(rows: list[tuple[str, float, float]], t: dict, num: Callable) ->
     chart.x, chart.y = 55 * mm, 8 * mm
     chart.width, chart.height = 105 * mm, height - 14 * mm
     chart.data = [[r[1] for r in reversed(rows)], [r[2] for r in reversed(rows)]]
-    chart.categoryAxis.categoryNames = [r[0][:28] for r in reversed(rows)]
+    chart.categoryAxis.categoryNames = [_fit(r[0], chart.x - 4 * mm, 6) for r in reversed(rows)]
     chart.categoryAxis.labels.fontSize = 6
     chart.valueAxis.valueMax = 1
     chart.bars[0].fillColor = SEAT_COLOURS[1]
@@ -198,12 +231,13 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
     if game is not None:
         from . import ENGINES
         engine = ENGINES.get(game.manifest.engine or "")
-        names = {c.id: c.name[lang] for c in game.cards}
         title = game.manifest.title[lang]
         sets = {s: spec.name[lang] for s, spec in game.manifest.sets.items()}
+        names = _card_names(game, lang, sets)
     lang = lang if lang in TEXT else "en"
     num = partial(_number, lang=lang)
     para = partial(_para, lang=lang)
+    table = partial(_table, lang=lang)
     agent = lambda a: result.get("agent_names", {}).get(a, {}).get(lang) or agent_name(engine, a, lang)  # noqa: E731
     who = escape(", ".join(dict.fromkeys(map(agent, result["agents"]))))
     card = lambda c: names.get(c) or c   # noqa: E731
@@ -215,14 +249,15 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
                                   agents=escape(", ".join(map(agent, result["agents"])))), BODY),
              para(t["who"].format(agents=who), BODY),
              para(t["balance"], SUB)]
-    rows = [[t["seat"], t["agent"], t["win"], "95 %", t["score"]]]
+    rows = []
     for s, r in enumerate(result["seat_win_rate"]):
         rows.append([r["seat"], agent(r["agent"]), num(r["win_rate"], "0.000"),
                      f"{num(r['ci95'][0], '0.000')}–{num(r['ci95'][1], '0.000')}",
                      num(result["mean_score"][s], "0.00")])
     lines = engine_lines(result, lang)
     dpg = result["mean_decisions_per_game"]
-    story += [_table(rows, numbers=2), para(t["length"], SUB),
+    story += [table([t["seat"], t["agent"], t["win"], t["ci"], t["score"]], rows, numbers=2),
+              para(t["length"], SUB),
               para(t["per_game"].format(dpg=f"{num(dpg, '#,##0.#')}{NBSP}"
                                             f"{plural(dpg, t['n_decisions'], lang)}"), BODY),
               *[para(escape(line), BODY) for line in lines[:1]],
@@ -236,11 +271,9 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
         agents=who, n=_counted(len(unplayed), t["n_cards"], lang) if unplayed else t["none"]), BODY)]
     if unplayed:
         story += [para(t["unplayed_note"], BODY), Spacer(1, 2 * mm)]
-        rows = [[t["card"], t["offered"], t["chosen"]]]
-        for c in unplayed[:SUMMARY_ROWS]:
-            v = result["cards"][c]
-            rows.append([card(c)[:40], num(v["games_offered"], "#,##0"), num(v["games_chosen"], "#,##0")])
-        story.append(_table(rows, numbers=1))
+        rows = [[card(c), num(result["cards"][c]["games_offered"], "#,##0"),
+                 num(result["cards"][c]["games_chosen"], "#,##0")] for c in unplayed[:SUMMARY_ROWS]]
+        story.append(table([t["card"], t["offered"], t["chosen"]], rows, numbers=1))
         if len(unplayed) > SUMMARY_ROWS:
             story.append(para(t["more"].format(n=len(unplayed) - SUMMARY_ROWS), BODY))
     story += [Spacer(1, 3 * mm), para(t["viol"].format(n=result["violation_count"]), BODY),
@@ -248,39 +281,123 @@ def write_report(result: dict, path: Path, lang: str = "uk", game: Any = None) -
               para(t["dist"], SUB), _score_chart(result, t, num),
               para(t["speed"].format(gps=num(result["games_per_s"], "#,##0.#"),
                                      dps=num(result["decisions_per_s"], "#,##0")), BODY)]
-    if lines:
+    figures = result.get("engine")
+    if engine is not None and engine.report_tables is not None and figures:
+        story += [CondPageBreak(TABLE_START), para(t["engine"], SUB)]
+        for ft in engine.report_tables(figures, n, card, lang):
+            story += _figures(ft, t, lang)
+    elif lines:
         story += [para(t["engine"], SUB), *[para(escape(line), BODY) for line in lines]]
     cards = sorted(result["cards"].items(), key=lambda kv: (-kv[1]["play_share"], kv[0]))
     story += [PageBreak(), para(t["cards"], SUB), Spacer(1, 4 * mm)]
     chart_rows = [(card(c), v["play_share"], v["win_share"]) for c, v in cards]
     for k in range(0, len(chart_rows), 40):
         story.append(_card_chart(chart_rows[k:k + 40], t, num))
-    rows = [[t["card"], t["offered"], t["chosen"], t["played"]]]
-    for c, v in sorted(result["cards"].items(), key=lambda kv: (card(kv[0]), kv[0])):
-        rows.append([card(c)[:40], *(num(v[k], "#,##0") for k in ("games_offered", "games_chosen",
-                                                                   "games_played"))])
-    story += [para(t["table"], SUB), _table(rows, repeat=1, numbers=1)]
-    rows = [[t["verb"], t["in_games"], t["chosen_games"], t["times"]]]
-    for verb, v in result["option_verbs"].items():
-        rows.append([verb, *(num(v[k], "#,##0") for k in ("games_offered", "games_chosen", "chosen"))])
-    story += [para(t["verbs"], SUB), _table(rows, repeat=1, numbers=1)]
-    rows = [[t["kind"], t["asked"], t["asked_games"]]]
-    for kind, k in result["decision_kinds"].items():
-        rows.append([kind, num(k["decisions"], "#,##0"), num(k["games"], "#,##0")])
-    story += [para(t["kinds"], SUB), _table(rows, repeat=1, numbers=1)]
+    rows = [[card(c), *(num(v[k], "#,##0") for k in ("games_offered", "games_chosen", "games_played"))]
+            for c, v in sorted(result["cards"].items(), key=lambda kv: (collation_key(card(kv[0]), lang), kv[0]))]
+    story += [CondPageBreak(TABLE_START), para(t["table"], SUB),
+              table([t["card"], t["offered"], t["chosen"], t["played"]], rows, numbers=1)]
+    kinds, verbs = (engine.kind_names, engine.verb_names) if engine is not None else ({}, {})
+    label = lambda names, key: names.get(key, {}).get(lang, key)   # noqa: E731
+    rows = [[label(verbs, verb), *(num(v[k], "#,##0") for k in ("games_offered", "games_chosen", "chosen"))]
+            for verb, v in result["option_verbs"].items()]
+    rows.sort(key=lambda row: collation_key(row[0], lang))
+    story += [CondPageBreak(TABLE_START), para(t["verbs"], SUB),
+              table([t["verb"], t["in_games"], t["chosen_games"], t["times"]], rows, numbers=1)]
+    rows = [[label(kinds, kind), num(k["decisions"], "#,##0"), num(k["games"], "#,##0")]
+            for kind, k in result["decision_kinds"].items()]
+    rows.sort(key=lambda row: collation_key(row[0], lang))
+    story += [CondPageBreak(TABLE_START), para(t["kinds"], SUB),
+              table([t["kind"], t["asked"], t["asked_games"]], rows, numbers=1)]
     return _build(story, path, t["title"].format(game=title))
 
 
-def _table(rows: list[list[str]], repeat: int = 0, numbers: int = 0) -> Table:
-    """A plain table, its header row bold and ruled (and repeated on each page when
-    ``repeat``); the columns from ``numbers`` on hold numbers, right-aligned."""
-    table = Table(rows, hAlign="LEFT", repeatRows=repeat)
-    table.setStyle(TableStyle([("ALIGN", (numbers or len(rows[0]), 1), (-1, -1), "RIGHT"),("FONT", (0, 0), (-1, -1), REGULAR, 9),
-                               ("FONT", (0, 0), (-1, 0), BOLD, 9),
-                               ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
-                               ("TOPPADDING", (0, 0), (-1, -1), 1),
-                               ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+def _card_names(game: Any, lang: str, sets: dict[str, str]) -> dict[str, str]:
+    """Each card's name as printed in ``lang`` (typeset: the charts draw it as it is); two cards
+    of one name (a promo card and the card it replaces) told apart by their sets: «Парк
+    (Промокарти)»."""
+    counts = Counter(c.name[lang] for c in game.cards)
+    return {c.id: typeset(c.name[lang] if counts[c.name[lang]] == 1 else
+                          f"{c.name[lang]} ({sets.get(c.set, c.set)})", lang) for c in game.cards}
+
+
+def _figures(ft: FigureTable, t: dict, lang: str) -> list:
+    """An engine's table (`forge.rules.figures`): its heading, the table with every number
+    written as ``lang`` writes it, and its note."""
+    kinds = [c.kind for c in ft.columns]
+    rows = [[_cell(v, kind, t, lang) for v, kind in zip(row, kinds)] for row in ft.rows]
+    out = [CondPageBreak(TABLE_START), _para(escape(ft.title), TITLE, lang),
+           _table([c.title for c in ft.columns], rows, numeric=[k != "text" for k in kinds], lang=lang)]
+    if ft.note:
+        out.append(_para(escape(ft.note), NOTE, lang))
+    return out
+
+
+def _cell(value: Cell, kind: Kind, t: dict, lang: str) -> str:
+    if value is None:
+        return t["nothing"]
+    if isinstance(value, str) or kind == "text":
+        return str(value)
+    if kind == "share":
+        return format_percent(value, format=t["percent"], locale=lang)
+    return _number(value, "#,##0" if kind == "count" else "#,##0.00", lang)
+
+
+def _table(header: list[str], rows: list[list[str]], lang: str, numbers: int | None = None,
+           numeric: list[bool] | None = None) -> Table:
+    """A table typeset from its content: the header row bold, ruled and repeated on every page;
+    words left-aligned, numbers (the columns from ``numbers`` on, or those ``numeric`` marks)
+    right-aligned; each column as wide as its widest cell, a header wider than its column wrapped
+    at its spaces, and when the table is wider than the page, its widest column of words wrapped."""
+    right = numeric or [j >= (numbers if numbers is not None else len(header)) for j in range(len(header))]
+    pad = 2 * CELL_PAD
+    body = [max([stringWidth(row[j], REGULAR, CELL.fontSize) for row in rows] + [0]) + pad + 1
+            for j in range(len(header))]
+    heads = [typeset(h, lang) for h in header]
+    whole = [stringWidth(h, BOLD, HEAD_CELL.fontSize) + pad for h in heads]
+    word = [max(stringWidth(w, BOLD, HEAD_CELL.fontSize) for w in h.split()) + pad for h in heads]
+    widths = [max(b, w) for b, w in zip(body, whole)]
+    if sum(widths) > WIDTH:
+        widths = [max(b, w) for b, w in zip(body, word)]
+    over = sum(widths) - WIDTH
+    if over > 0:
+        j = max((j for j in range(len(header)) if not right[j]), key=lambda j: widths[j], default=None)
+        if j is not None:
+            widths[j] = max(widths[j] - over, word[j], 25 * mm)
+    cells = [[Paragraph(escape(h), HEAD_RIGHT if right[j] else HEAD_CELL) for j, h in enumerate(heads)]]
+    cells += [[row[j] if right[j] else Paragraph(escape(typeset(row[j], lang)), CELL)
+               for j in range(len(header))] for row in rows]
+    table = _Table(cells, colWidths=widths, hAlign="LEFT", repeatRows=1)
+    table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), REGULAR, CELL.fontSize),
+                               ("LEADING", (0, 1), (-1, -1), CELL.leading),
+                               ("ALIGN", (0, 1), (-1, -1), "LEFT"),
+                               *[("ALIGN", (j, 1), (j, -1), "RIGHT") for j in range(len(header)) if right[j]],
+                               ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+                               ("VALIGN", (0, 1), (-1, -1), "TOP"),
+                               ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+                               ("ROWBACKGROUNDS", (0, 1), (-1, -1), [None, STRIPE]),
+                               ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
+                               ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
+                               ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                               ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]))
     return table
+
+
+class _Table(Table):
+    """A table that splits across pages leaving at least `KEPT_ROWS` rows on either side (below
+    the repeated header): a single row at a page's top or foot reads as a stray line."""
+
+    def split(self, availWidth: float, availHeight: float) -> list:
+        parts = super().split(availWidth, availHeight)
+        if len(parts) != 2:
+            return parts
+        rows = len(self._cellvalues) - 1
+        first = len(parts[0]._cellvalues) - 1
+        if first < KEPT_ROWS or rows < 2 * KEPT_ROWS:
+            return []
+        if rows - first >= KEPT_ROWS:
+            return parts
+        return super().split(availWidth, sum(self._rowHeights[:rows + 1 - KEPT_ROWS]) + 0.01)
 
 
 def _para(markup: str, style: Any, lang: str) -> Paragraph:
@@ -331,7 +448,7 @@ def _change_chart(rows: list[tuple[str, float, float, float]], num: Callable) ->
     chart.width, chart.height = 105 * mm, height - 12 * mm
     ordered = list(reversed(rows))
     chart.data = [[r[1] for r in ordered]]
-    chart.categoryAxis.categoryNames = [r[0][:32] for r in ordered]
+    chart.categoryAxis.categoryNames = [_fit(r[0], chart.x - 4 * mm, 7) for r in ordered]
     chart.categoryAxis.labels.fontSize = 7
     chart.categoryAxis.joinAxisMode = "left"        # names at the left edge, not at zero
     lo = min([0.0] + [r[2] for r in rows])

@@ -149,3 +149,19 @@ def _quotes(text: str, lang: str) -> str:
             depth = max(depth - 1, 0)
             out.append(outer_close if depth == 0 else inner_close)
     return "".join(out)
+
+
+#: The Ukrainian alphabet's order, which code points do not follow (є, і, ї, ґ sort after я).
+_UK_ORDER = {ch: n for n, ch in enumerate("абвгґдеєжзиіїйклмнопрстуфхцчшщьюя")}
+
+
+def collation_key(text: str, lang: str) -> tuple:
+    """A sort key that puts ``text`` in ``lang``'s alphabetical order (uk: «Підкріплення» before
+    «Провідник»), case, apostrophes and typesetting (no-break spaces) aside; other languages by
+    lower-cased code point."""
+    folded = text.casefold().replace(APOSTROPHE, "").replace("'", "").replace("’", "").replace(NBSP, " ")
+    if lang != "uk":
+        return (folded,)
+    last = len(_UK_ORDER)     # spaces, digits and signs first, then Cyrillic, then other letters
+    return tuple((_UK_ORDER[ch], "") if ch in _UK_ORDER else (last if ch.isalpha() else -1, ch)
+                 for ch in folded)

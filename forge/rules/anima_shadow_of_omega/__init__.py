@@ -25,6 +25,7 @@ from .agents import AGENT_NAMES, AGENTS
 from .flow import OPERATIONS, OPS, Match, Prepared, prepare
 from .lints import check_data
 from .redeal import redeal
+from .report import KIND_NAMES, VERB_NAMES, report_tables
 from .scenario import SCENARIO, scenario_expect, scenario_setup
 from .scenario_text import SCORE_UNIT, describe_expect
 from .statistics import statistics, tally
@@ -33,7 +34,7 @@ from .tables import OPTIONS, PLAYERS, REQUIRES, RULES
 #: The engine, registered as ``forge.rules.anima_shadow_of_omega:ENGINE``.
 ENGINE = Engine(
     "anima_shadow_of_omega", PLAYERS, prepare, OPERATIONS, options=OPTIONS, requires=REQUIRES,
-    agents=AGENTS, agent_names=AGENT_NAMES,
+    agents=AGENTS, agent_names=AGENT_NAMES, kind_names=KIND_NAMES, verb_names=VERB_NAMES,
     # `forge simulate` seats pursuers unless told otherwise: random play dismisses characters
     # and picks fights at random, so a random group rarely grows strong enough for a final
     # mission and over a third of random games reach the turn cap (`--agents random` still
@@ -41,7 +42,7 @@ ENGINE = Engine(
     default_agents=("pursuer",),
     scenario=SCENARIO, scenario_setup=scenario_setup, scenario_expect=scenario_expect,
     describe_expect=describe_expect, score_unit=SCORE_UNIT, rules=RULES, check_data=check_data,
-    tally=tally, statistics=statistics, redeal=redeal)
+    tally=tally, statistics=statistics, report_tables=report_tables, redeal=redeal)
 
 __all__ = ["AGENTS", "AGENT_NAMES", "ENGINE", "Match", "OPERATIONS", "OPS", "OPTIONS", "PLAYERS",
            "Prepared", "REQUIRES", "RULES", "SCENARIO", "SCORE_UNIT", "check_data",

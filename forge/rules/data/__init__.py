@@ -9,11 +9,12 @@ file:line:col of the rules, through `check_data`.
 from __future__ import annotations
 
 import weakref
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from ...errors import Finding
 from ...load import Document
 from ..core import SEAT_NAMES, Engine, Flow, Operation, Option, Param, ScenarioKeys
+from ..figures import Column, FigureTable
 from ..scenario import ANY, Int, Map, N, SEAT, SetupContext
 from .base import BUDGET, CAP
 from .compile import Rules
@@ -204,6 +205,22 @@ def statistics(prepared: RulesPrepared, totals: dict, games: int) -> dict:
                       "en": [f"{en}; stopped by the cap (timeouts): {capped} of {games}"]}}
 
 
+_TABLE = {"uk": ("Тривалість партії", "Ходів за партію", "Раундів за партію", "Зупинено межею, партій"),
+          "en": ("Game length", "Turns a game", "Rounds a game", "Stopped by the cap, games")}
+
+
+def report_tables(figures: dict, games: int, name: Callable[[str], str],
+                  lang: str) -> list[FigureTable]:
+    """Game length and timeouts as the report's one-row table (rounds only when the flow has
+    them)."""
+    title, turns, rounds, capped = _TABLE.get(lang, _TABLE["en"])
+    columns, row = [Column(turns, "decimal")], [figures["turns_per_game"]]
+    if figures["rounds_per_game"]:
+        columns.append(Column(rounds, "decimal"))
+        row.append(figures["rounds_per_game"])
+    return [FigureTable(title, (*columns, Column(capped, "count")), [(*row, figures["timeouts"])])]
+
+
 _VALUE = (Int(), str)
 ENGINE = Engine(
     name=NAME,
@@ -228,5 +245,6 @@ ENGINE = Engine(
     scenario_expect=scenario_expect,
     check_data=check_data,
     statistics=statistics,
+    report_tables=report_tables,
     redeal=redeal,
 )

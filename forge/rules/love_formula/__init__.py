@@ -13,7 +13,8 @@ modules:
 - `operations`: the effect operations;
 - `flow`: the game's flow (`Match`), `Prepared` and `prepare`;
 - `agents`: the ``greedy`` agent; `scenario`: the scenario keys and their sentences;
-- `redeal`: what a seat cannot see, dealt anew for the ``search`` agent.
+- `redeal`: what a seat cannot see, dealt anew for the ``search`` agent;
+- `report`: how the balance report names its decisions and options.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from .agents import AGENT_NAMES, AGENTS, greedy_agent
 from .flow import OPERATIONS, OPS, Match, Prepared, prepare
 from .redeal import redeal
 from .options import GOAL_VARIANTS, OPTIONS, Config, config_from, full_replacement
+from .report import KIND_NAMES, VERB_NAMES
 from .scenario import SCENARIO, SCORE_UNIT, describe_expect, scenario_expect, scenario_setup
 from .state import Ctx
 from .tables import (ACTION, CHANCE, CONN, DRAFT, GOAL, OBST, PAIR, PASSIVE, PLAYERS, PREP, REACT,
@@ -31,7 +33,8 @@ ENGINE = Engine(
     "love_formula", PLAYERS, prepare, OPERATIONS, options=OPTIONS,
     # the flag `forge simulate` had before options were declared: `--goals-value N`
     option_aliases={"goals_value": "goals_same_value"},
-    requires=REQUIRES, agents=AGENTS, agent_names=AGENT_NAMES, scenario=SCENARIO,
+    requires=REQUIRES, agents=AGENTS, agent_names=AGENT_NAMES, kind_names=KIND_NAMES,
+    verb_names=VERB_NAMES, scenario=SCENARIO,
     scenario_setup=scenario_setup, scenario_expect=scenario_expect,
     describe_expect=describe_expect, score_unit=SCORE_UNIT, rules=RULES, redeal=redeal)
 

@@ -5,8 +5,9 @@ from the card data in ``cards/rules_does_not_exist``; its `ENGINE` is what the e
 Modules, each importable on its own: `tables` (rule constants, options, card tables, lineup
 strength), `state` (zones, abilities, limits, invariants, views), `operations` (card
 operations), `flow` (the turn: `Match`, `Prepared`, `prepare`), `agents`, `scenario` (schema,
-setup, checks and their sentences), `statistics`, `lints` (data checks), `redeal` (what a seat
-cannot see, dealt anew for the `search` agent).
+setup, checks and their sentences), `statistics`, `report` (its words and tables in the balance
+report), `lints` (data checks), `redeal` (what a seat cannot see, dealt anew for the `search`
+agent).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from .agents import AGENT_NAMES, AGENTS
 from .flow import Match, Prepared, prepare
 from .lints import check_data
 from .redeal import redeal
+from .report import KIND_NAMES, VERB_NAMES, report_tables
 from .operations import ABILITY_OPS, FAILURE_OPS, MERC_ONLY, OPERATIONS
 from .scenario import SCENARIO, SCORE_UNIT, describe_expect, scenario_expect, scenario_setup
 from .statistics import statistics, tally
@@ -28,6 +30,7 @@ ENGINE = core.Engine(
     agents=AGENTS, agent_names=AGENT_NAMES, scenario=SCENARIO, scenario_setup=scenario_setup,
     scenario_expect=scenario_expect, describe_expect=describe_expect, score_unit=SCORE_UNIT,
     rules=RULES, check_data=check_data, tally=tally, statistics=statistics,
+    report_tables=report_tables, kind_names=KIND_NAMES, verb_names=VERB_NAMES,
     default_agents=("sensible",), redeal=redeal)
 
 __all__ = ["ABILITY_OPS", "AGENTS", "AGENT_NAMES", "CLASS", "DRAFT", "ENGINE", "ESCAPE_AT",
