@@ -75,6 +75,16 @@ def test_no_rulebook_page_ends_with_a_heading_or_a_lead_in(products, game_id, la
         assert not text.rstrip().endswith(":"), f"{game_id} {lang} page {number} ends with the lead-in {text!r}"
 
 
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_no_rulebook_page_holds_only_space(products, game_id, lang):
+    """Every page has something drawn on it besides space: the space after the book's last
+    block once started a page of its own (Anima uk, page 19, blank but for its foot)."""
+    built = products.rulebook(game_id, lang)
+    drawn = {p.page for p in built.placements if p.kind != "Spacer"}
+    assert set(range(1, built.pages + 1)) <= drawn, f"{game_id} {lang}: pages with nothing on them"
+
+
 def check_headings_lead(built, what: str) -> int:
     """Every heading is followed, in the same column of the same page, by what comes after it
     (placements recorded while building). Returns the number of headings seen."""

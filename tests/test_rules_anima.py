@@ -282,7 +282,7 @@ def test_the_rule_numbers_in_print_come_from_the_engine(game):
               + render_template(game, "rulebook", "uk").markdown)
     finally:
         ENGINES.register(anima.ENGINE)
-    for text in ("A turn: 11 phases", "at most 6 × players", "(+3 Strength and +3 Speed",
+    for text in ("A turn: 11 phases", "at most 6 active locations per player", "(+3 Strength and Speed",
                  "differ by 2 at most", "8 bonus cards in hand, 9 characters", "Losing by 7 or more",
                  f"| -6 | 0 % | 0 % | {d6_battle(-6).lose_by(7).percent} % |"):
         assert text in sheet
@@ -291,7 +291,8 @@ def test_the_rule_numbers_in_print_come_from_the_engine(game):
         assert text in book
     for text in ("Хід: 11 фази", "Програш на 7 і більше", "бонусів у руці — 8, персонажів у групі — 9",
                  "з різницею 7 або більше", "+3 до Сили і +3 до Швидкості",
-                 "щонайбільше 4\u00a0рази", "у якого вже 8 бонусів"):
+                 "щонайбільше 4\u00a0рази", "у якого вже 8 бонусів", "не більше 6 на гравця",
+                 "+3 до Сили й Швидкості"):
         assert text in uk
 
 

@@ -833,6 +833,8 @@ def build_rulebook(game: Game, lang: str, paper: str = "a5", pictures: bool = Tr
     story += [NextPageTemplate("body"), PageBreak()]
     if contents:
         story += contents + [PageBreak()]
+    while body and type(body[-1]) is Spacer:  # space after the last block must not start a page
+        body.pop()
     story += body + [FloatsEnd()]
     if plan.levels:
         doc.multiBuild(story)
