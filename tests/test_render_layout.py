@@ -72,7 +72,7 @@ def test_ukrainian_words_get_soft_hyphens_apostrophes_kept_whole():
 
 
 _HYPHENATE = ("import sys; from forge.text.hyphenation import hyphenate; "
-              "sys.stdout.write(hyphenate('перевірка незалежності найміть', 'uk'))")
+              "sys.stdout.write(hyphenate('перевірка незалежності перемістити', 'uk'))")
 
 
 def test_hyphenation_is_the_same_from_the_pattern_cache_and_a_broken_cache_is_parsed_again(tmp_path):

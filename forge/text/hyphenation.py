@@ -10,14 +10,16 @@ without a vowel (на-йо-м-ни) is dropped.
 The rules of a break, for card faces (`forge.render.layout`) and rulebooks
 (`forge.text.ragged` for ReportLab) alike:
 
-- at least `LEFT` letters stay before the break and `RIGHT` go after it (pyphen's `left` and
-  `right`; Ukrainian: `uk_breaks.MIN_PIECE` on either side; a line may also break after a hard
-  hyphen with `LEFT` letters before it and `RIGHT` after);
+- at least `LEFT` letters stay before the break and `RIGHT` go after it, in every language: no
+  piece of one or two letters (на-/, -ше), the house style an editor asks for (issue 27), though
+  Ukrainian orthography forbids only one letter (`uk_breaks.fault` keeps the orthography's
+  rules, these keep the house's); a line may also break after a hard hyphen with `LEFT` letters
+  before it and `RIGHT` after;
 - ragged (not justified) text is hyphenated only when it has to be: a word that does not fit where it falls
   moves whole to the next line when the line it leaves is filled to at least `MIN_FILL` of
   its width; only a line that would otherwise be left shorter than that (or a word wider than
-  a whole line) takes a hyphenated piece. So «ру-/каві» never appears on a line that had room
-  to end before «рукаві». Justified text takes every break that fills a line: there a short
+  a whole line) takes a hyphenated piece. So «тор-/бинці» never appears on a line that had room
+  to end before «торбинці». Justified text takes every break that fills a line: there a short
   line would stretch its word spaces instead.
 """
 from __future__ import annotations
@@ -33,8 +35,8 @@ from . import uk_breaks
 from .typography import SHY
 
 PATTERNS = {"uk": "uk_UA", "en": "en_US"}
-#: Letters that stay before and go after a break, at least.
-LEFT, RIGHT = 2, 3
+#: Letters that stay before and go after a break, at least: no one- or two-letter piece.
+LEFT, RIGHT = 3, 3
 #: A line filled to this share of its width ends before a word that does not fit, rather than
 #: take a hyphenated piece of it.
 MIN_FILL = 0.75
@@ -92,7 +94,8 @@ def _load_patterns(path: Path) -> None:
 
 def _part(part: str, lang: str) -> str:
     if lang == "uk":
-        points = uk_breaks.breaks(part.lower(), set(_dictionary(lang).positions(part)))
+        points = tuple(i for i in uk_breaks.breaks(part.lower(), set(_dictionary(lang).positions(part)))
+                       if LEFT <= i <= len(part) - RIGHT)
         return SHY.join(part[a:b] for a, b in zip((0, *points), (*points, len(part))))
     pieces: list[str] = []
     for piece in _dictionary(lang).inserted(part, hyphen=SHY).split(SHY):
@@ -107,8 +110,7 @@ def _part(part: str, lang: str) -> str:
 def hyphenate_word(word: str, lang: str) -> str:
     if len(word) < MIN_WORD or word.isupper() or not can_hyphenate(lang):
         return word
-    least = 2 * uk_breaks.MIN_PIECE if lang == "uk" else LEFT + RIGHT
-    return "".join(_part(p, lang) if len(p) >= least else p for p in _JOINS.split(word))
+    return "".join(_part(p, lang) if len(p) >= LEFT + RIGHT else p for p in _JOINS.split(word))
 
 
 def hyphenate(text: str, lang: str, names: bool = False) -> str:

@@ -7,7 +7,8 @@ what the orthography allows is one break between two vowels, chosen by these rul
 
 - § 63.1: «Одну літеру не залишаємо в попередньому рядку, не переносимо в наступний» — so at
   least `MIN_PIECE` (2) letters stay and go. Two letters are allowed by the rule (зо-шит,
-  ко-ло-дязь, знан-ня), so they are allowed here.
+  ко-ло-дязь, знан-ня); the house style keeps three, and `forge.text.hyphenation` drops the
+  breaks that leave fewer, so what is printed is знання whole, not знан-ня.
 - § 63.2: дж, дз that stand for one sound are not split (хо-джу), but are at a prefix
   (над-звичайний, під-живляти).
 - § 63.3–4: йо and ьо are not split (па-йок); the apostrophe, ь and й are not separated from
