@@ -109,7 +109,7 @@ def _by_column(built) -> list[list]:
 def test_card_pictures_stay_in_their_section_and_out_of_tables(products, game_id, lang):
     """A card picture (a `Row`) never opens a column with the next section's heading right
     under it (it floated away from its own section), and never sits between two parts of a
-    table that broke across columns."""
+    table that broke across columns, nor between two items of a list (rave uk p.13 once)."""
     built = products.rulebook(game_id, lang)
     columns = _by_column(built)
     assert any(p.kind == "Row" for column in columns for p in column)
@@ -120,6 +120,10 @@ def test_card_pictures_stay_in_their_section_and_out_of_tables(products, game_id
         if rows and before and before[-1].kind == "HeaderTable/part" and rows[0] == 0 and any(
                 p.kind == "HeaderTable/part" and p.head == before[-1].head for p in column[1:2]):
             raise AssertionError(f"{game_id} {lang} page {column[0].page}: a picture inside a table")
+    placed = [p for column in columns for p in column]
+    for picture, after in zip(placed, placed[1:]):
+        assert not (picture.kind == "Row" and after.kind.endswith("/list")), (
+            f"{game_id} {lang} page {picture.page}: a picture between two items of a list")
 
 
 # --- tables ---------------------------------------------------------------------------------
