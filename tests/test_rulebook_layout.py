@@ -300,3 +300,32 @@ def test_a_worked_example_box_leaves_no_empty_sliver_at_a_page_foot():
     assert len(parts) == 2
     parts = box.split(300, 140)         # not with a line overleaf: enough goes there too
     assert len(parts) == 2 and parts[1].wrap(300, 1000)[1] >= 45
+
+
+def test_a_heading_keeps_the_lines_a_paragraph_may_end_a_column_with():
+    """What must fit under a heading at a column foot counts a paragraph's first lines up to
+    one that does not end in a broken word: `Para.split` never leaves «розда-» at the foot, so
+    two lines ending so would leave the heading alone there (LF uk p.21 once)."""
+    from reportlab.lib.enums import TA_JUSTIFY
+    from reportlab.lib.styles import ParagraphStyle
+
+    from forge.render.fonts import REGULAR, register
+    from forge.rulebook.document import KEEP_LINES, start_height
+    from forge.rulebook.markdown import Para, _broken
+    from forge.text.hyphenation import hyphenate
+    register()
+    style = ParagraphStyle("t", fontName=REGULAR, fontSize=9, leading=11, alignment=TA_JUSTIFY)
+    markup = hyphenate("Скид перетасовують у нову колоду, зокрема й для роздачі у фазі відбору; якщо "
+                       "порожні і колода, і скид, ніхто нічого не бере, а посеред фази розігрування "
+                       "без колоди шансів шанс у цьому раунді не відкривають.", "uk")
+    for width in range(60, 240):
+        para = Para(markup, style)
+        para.wrap(width, 1000)
+        lines = para.blPara.lines
+        if len(lines) >= 2 * KEEP_LINES + 2 and _broken(lines[KEEP_LINES - 1]):
+            break
+    else:
+        raise AssertionError("no width breaks a word at the end of the kept lines")
+    keep = next(k for k in range(KEEP_LINES, len(lines)) if not _broken(lines[k - 1]))
+    assert keep > KEEP_LINES
+    assert start_height([para], width, 1000) == pytest.approx(keep * style.leading)

@@ -47,7 +47,7 @@ from ..text import plural
 from .context import Rendered, render_template
 from .inline import IconCanvas, icon_width
 from ..text.typography import SHY, escape
-from .markdown import Converter, Para, Row, Sink, widest_pieces
+from .markdown import Converter, Para, Row, Sink, _broken, widest_pieces
 from .scenarios import failing_examples
 from .styles import ACCENT, INK, RULE, Styles, make_styles
 
@@ -209,7 +209,10 @@ def start_height(flowables: list, width: float, most: float, canv=None, intro: i
             _, h = _wrap(f, canv, width)
             lines = len(getattr(f.blPara, "lines", []) or [])
             if lines > 2 * KEEP_LINES - 1:
-                h = KEEP_LINES * f.style.leading
+                keep = KEEP_LINES  # and the next line, while a kept one ends in a broken word,
+                while keep < lines and _broken(f.blPara.lines[keep - 1]):
+                    keep += 1      # which `Para.split` never leaves at a column foot
+                h = keep * f.style.leading
             else:
                 h += _space(f, False)
                 h += carried(flowables, n + 1, width, most, canv, intro, max(room - total - before - h, 0))
