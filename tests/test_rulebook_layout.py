@@ -119,7 +119,7 @@ def _by_column(built) -> list[list]:
 def test_card_pictures_stay_in_their_section_and_out_of_tables(products, game_id, lang):
     """A card picture (a `Row`) never opens a column with the next section's heading right
     under it (it floated away from its own section), and never sits between two parts of a
-    table that broke across columns."""
+    table that broke across columns, nor between two items of a list (rave uk p.13 once)."""
     built = products.rulebook(game_id, lang)
     columns = _by_column(built)
     assert any(p.kind == "Row" for column in columns for p in column)
@@ -130,6 +130,10 @@ def test_card_pictures_stay_in_their_section_and_out_of_tables(products, game_id
         if rows and before and before[-1].kind == "HeaderTable/part" and rows[0] == 0 and any(
                 p.kind == "HeaderTable/part" and p.head == before[-1].head for p in column[1:2]):
             raise AssertionError(f"{game_id} {lang} page {column[0].page}: a picture inside a table")
+    placed = [p for column in columns for p in column]
+    for picture, after in zip(placed, placed[1:]):
+        assert not (picture.kind == "Row" and after.kind.endswith("/list")), (
+            f"{game_id} {lang} page {picture.page}: a picture between two items of a list")
 
 
 # --- tables ---------------------------------------------------------------------------------
@@ -306,3 +310,32 @@ def test_a_worked_example_box_leaves_no_empty_sliver_at_a_page_foot():
     assert len(parts) == 2
     parts = box.split(300, 140)         # not with a line overleaf: enough goes there too
     assert len(parts) == 2 and parts[1].wrap(300, 1000)[1] >= 45
+
+
+def test_a_heading_keeps_the_lines_a_paragraph_may_end_a_column_with():
+    """What must fit under a heading at a column foot counts a paragraph's first lines up to
+    one that does not end in a broken word: `Para.split` never leaves «розда-» at the foot, so
+    two lines ending so would leave the heading alone there (LF uk p.21 once)."""
+    from reportlab.lib.enums import TA_JUSTIFY
+    from reportlab.lib.styles import ParagraphStyle
+
+    from forge.render.fonts import REGULAR, register
+    from forge.rulebook.document import KEEP_LINES, start_height
+    from forge.rulebook.markdown import Para, _broken
+    from forge.text.hyphenation import hyphenate
+    register()
+    style = ParagraphStyle("t", fontName=REGULAR, fontSize=9, leading=11, alignment=TA_JUSTIFY)
+    markup = hyphenate("Скид перетасовують у нову колоду, зокрема й для роздачі у фазі відбору; якщо "
+                       "порожні і колода, і скид, ніхто нічого не бере, а посеред фази розігрування "
+                       "без колоди шансів шанс у цьому раунді не відкривають.", "uk")
+    for width in range(60, 240):
+        para = Para(markup, style)
+        para.wrap(width, 1000)
+        lines = para.blPara.lines
+        if len(lines) >= 2 * KEEP_LINES + 2 and _broken(lines[KEEP_LINES - 1]):
+            break
+    else:
+        raise AssertionError("no width breaks a word at the end of the kept lines")
+    keep = next(k for k in range(KEEP_LINES, len(lines)) if not _broken(lines[k - 1]))
+    assert keep > KEEP_LINES
+    assert start_height([para], width, 1000) == pytest.approx(keep * style.leading)

@@ -18,8 +18,8 @@ Layout rules (docs/rulebooks.md, "Layout rules"), shared with the cheat sheets:
 - a table breaks only between rows, repeats its header, and each part holds at least two rows;
   column widths come from the cells' text (`content_widths`);
 - a card picture that does not fit the rest of a column floats to the top of the next one while
-  the text after it fills the column (never past a heading, never into a paragraph or table
-  that continues from the column before: it is placed after it);
+  the text after it fills the column (never past a heading, never into a paragraph, table or
+  list that continues from the column before: it is placed after it);
 - the table of contents is as deep as fits one page; a short one shares the title page, a tiny
   one (fewer than three lines) is left out (`contents_plan`).
 """
@@ -47,7 +47,7 @@ from ..text import plural
 from .context import Rendered, render_template
 from .inline import IconCanvas, icon_width
 from ..text.typography import SHY, escape
-from .markdown import Converter, Para, Row, Sink, widest_pieces
+from .markdown import Converter, Para, Row, Sink, _broken, widest_pieces
 from .scenarios import failing_examples
 from .styles import ACCENT, INK, RULE, Styles, make_styles
 
@@ -209,7 +209,10 @@ def start_height(flowables: list, width: float, most: float, canv=None, intro: i
             _, h = _wrap(f, canv, width)
             lines = len(getattr(f.blPara, "lines", []) or [])
             if lines > 2 * KEEP_LINES - 1:
-                h = KEEP_LINES * f.style.leading
+                keep = KEEP_LINES  # and the next line, while a kept one ends in a broken word,
+                while keep < lines and _broken(f.blPara.lines[keep - 1]):
+                    keep += 1      # which `Para.split` never leaves at a column foot
+                h = keep * f.style.leading
             else:
                 h += _space(f, False)
                 h += carried(flowables, n + 1, width, most, canv, intro, max(room - total - before - h, 0))
@@ -282,9 +285,12 @@ class OutlinedDoc(BaseDocTemplate):
         f = flowables[0]
         if self._floats and (frame._atTop or isinstance(f, (Heading, ActionFlowable))):
             # a floated picture goes at the top of the next column, or before the next heading;
-            # after the rest of a paragraph or table that continues from the column before
+            # after the rest of a paragraph or table that continues from the column before, and
+            # after the rest of a list it would otherwise cut in two
             self._placing.update(id(x) for x in self._floats)
             at = 1 if frame._atTop and getattr(f, "_rest", False) else 0
+            while at < len(flowables) and getattr(flowables[at], "_in_list", False):
+                at += 1
             flowables[at:at] = self._floats
             self._floats = []
             return
@@ -350,6 +356,8 @@ class OutlinedDoc(BaseDocTemplate):
                 rows, head = len(flowable._cellvalues) - n, flowable.header_text()
                 if getattr(flowable, "_part", False):
                     kind += "/part"
+            elif kind != "Spacer" and getattr(flowable, "_in_list", False):
+                kind += "/list"  # a list's item after its first
             self.placements.append(Placement(self.page, frame.id, kind, bottom + height, bottom,
                                              frame._y1 + frame._height, frame._y1, rows, head))
         if not isinstance(flowable, Heading) or not flowable.key or flowable.key in self._keys:

@@ -376,6 +376,8 @@ class Converter:
                 first = False
         if out and not indent:
             out.append(Spacer(1, s.size * 0.35))
+        for f in out[1:]:
+            f._in_list = True  # a floated picture is not placed inside the list (`OutlinedDoc`)
         return out
 
     def callout(self, inner: list[Flowable]) -> Flowable:
