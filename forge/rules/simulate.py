@@ -7,7 +7,7 @@ counts that merge exactly in any order (forge/rules/tally.py), so memory does no
 number of games and the JSON is the same for any ``jobs`` and executor, timings aside. A shared
 victory counts ``1/k`` of a win for each of its ``k`` winners, kept as a whole number of
 ``unit`` = lcm(1..players) parts. Nothing here names a game: the engine (docs/engines.md) brings
-its options, agents and optional ``tally``/``statistics`` hooks.
+its options, agents and optional ``statistics`` hook, its matches their `GameStats`.
 """
 from __future__ import annotations
 
@@ -235,7 +235,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
     prep = plan.setup.prepared()
     engine = ENGINES[prep.game.manifest.engine]
     agents = plan.seat_agents(engine)
-    stats_wanted, per_game = engine.statistics is not None, engine.tally
+    stats_wanted = engine.statistics is not None
     parts = unit(plan.players)
     ids = prep.def_ids
     wins = [0] * plan.players
@@ -277,8 +277,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
             card_games[cid] = card_games.get(cid, 0) + 1
         choices.add(match, offered)
         if stats_wanted:
-            got_stats = match.stats()
-            add(engine_counts, per_game(prep, got_stats) if per_game else got_stats)
+            add(engine_counts, match.stats().counts())
             engine_games += 1
     counts = {"played": count, "games": done, "violations": broken, "decisions": decisions,
               "wins": dict(enumerate(wins)), "scores": dict(enumerate(scores)),

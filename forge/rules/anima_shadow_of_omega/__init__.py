@@ -27,7 +27,7 @@ from .lints import check_data
 from .redeal import redeal
 from .scenario import SCENARIO, scenario_expect, scenario_setup
 from .scenario_text import SCORE_UNIT, describe_expect
-from .statistics import statistics, tally
+from .statistics import statistics
 from .tables import OPTIONS, PLAYERS, REQUIRES, RULES
 
 #: The engine, registered as ``forge.rules.anima_shadow_of_omega:ENGINE``.
@@ -41,9 +41,8 @@ ENGINE = Engine(
     default_agents=("pursuer",),
     scenario=SCENARIO, scenario_setup=scenario_setup, scenario_expect=scenario_expect,
     describe_expect=describe_expect, score_unit=SCORE_UNIT, rules=RULES, check_data=check_data,
-    tally=tally, statistics=statistics, redeal=redeal)
+    statistics=statistics, redeal=redeal)
 
 __all__ = ["AGENTS", "AGENT_NAMES", "ENGINE", "Match", "OPERATIONS", "OPS", "OPTIONS", "PLAYERS",
            "Prepared", "REQUIRES", "RULES", "SCENARIO", "SCORE_UNIT", "check_data",
-           "describe_expect", "prepare", "scenario_expect", "scenario_setup", "statistics",
-           "tally"]
+           "describe_expect", "prepare", "scenario_expect", "scenario_setup", "statistics"]

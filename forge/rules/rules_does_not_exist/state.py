@@ -4,6 +4,7 @@ abilities, limits, drawing, lineup strength, the end, invariants, and what a sea
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Iterator
 
 from .. import core
@@ -14,8 +15,8 @@ from .tables import (CLASS, LIMIT, MAX_MERCS, MERC, MONSTER, NUMERIC_FX, PLAYERS
 
 
 @dataclass(frozen=True, slots=True)
-class GameStats:
-    """One game's figures (`State.stats`), which `statistics.tally` turns into counts."""
+class GameStats(core.GameStats):
+    """One game's figures (`State.stats`), added up over games for `statistics`."""
 
     turns: int
     capped: bool
@@ -25,6 +26,16 @@ class GameStats:
     satisfied: dict[str, int]
     #: The Class of each winner ("" for none).
     winner_classes: list[str]
+
+    def counts(self) -> dict:
+        """The length as a histogram entry, a shared win as a fraction per winner's Class."""
+        share = Fraction(1, max(1, len(self.winner_classes)))
+        class_wins: dict[str, Fraction] = {}
+        for c in self.winner_classes:
+            class_wins[c or "(none)"] = class_wins.get(c or "(none)", 0) + share
+        return {"turns": {self.turns: 1}, "capped": int(self.capped),
+                "resets": self.resets, "with_reset": int(self.resets > 0),
+                "invited": self.invited, "satisfied": self.satisfied, "class_wins": class_wins}
 
 
 @dataclass(slots=True)
