@@ -115,6 +115,7 @@ def test_strength_genres_card_by_card(prep):
     assert s(0, [])[0] == 0
     # a Class's genre bonus is added before the increase
     m.cls[0] = _lineup(prep, "techno_purist")
+    m.refx(0)                   # as every change of a seat's Class or Mercenaries does
     assert s(0, _lineup(prep, "strobe_cathedral", "sunrise_at_the_quarry"))[0] == 18
 
 
