@@ -6,7 +6,8 @@ import pytest
 
 from conftest import ROOT
 from forge.check.cases import case_findings
-from forge.rulebook.context import name_forms, render_template
+from forge.rulebook.context import render_template
+from forge.rulebook.words import read_words
 from forge.text.inflect import CaseError, inflect
 
 
@@ -72,8 +73,8 @@ def test_words_file_problems_are_findings_at_their_line(products, tmp_path):
     (folder / "words.uk.yaml").write_text(
         "cards:\n  kiss: {acc: Поцілунок}\n  no_such: {gen: Х}\n  home: {genitive: Дому}\n",
         encoding="utf-8")
-    forms, findings = name_forms(tmp_path, products.game("love_formula"), "uk")
-    assert forms["cards"] == {"kiss": {"acc": "Поцілунок"}}
+    words, findings = read_words(products.game("love_formula"), "uk", tmp_path)
+    assert words.cards == {"kiss": {"acc": "Поцілунок"}}
     assert [(f.code, f.line) for f in findings] == [("words-forms", 3), ("words-forms", 4)]
 
 
@@ -94,7 +95,7 @@ def test_check_flags_a_nominative_after_a_governing_word(products, tmp_path):
 @pytest.mark.parametrize("game_id", ["love_formula", "anima_shadow_of_omega", "rules_does_not_exist"])
 def test_the_books_have_no_name_in_the_wrong_case(products, game_id):
     game = products.game(game_id)
-    forms = name_forms(ROOT / "templates", game, "uk")[0]["cards"]
+    forms = read_words(game, "uk", ROOT / "templates")[0].cards
     for kind in ("rulebook", "cheatsheet"):
         out = render_template(game, kind, "uk")
         assert out.quoted or kind == "cheatsheet"

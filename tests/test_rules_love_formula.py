@@ -177,3 +177,42 @@ def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others(game):
                                                                    m.pack[1] + m.picked[1]}
         assert not any(f"'{cid}'" in text for cid in hidden)
     assert all(g.vp is None for g in v.goals)     # standard variant: VP cards face down
+
+
+def test_statistics_from_two_known_games(game):
+    """The designer's figures from two hand-made games' counts, checked by hand: a goal in play
+    in both games and won in one (by two seats: still one game), one in play and never won
+    (listed as such), one never in play (a rate of 0, not a division by zero); reshuffles and
+    ended pairs per game."""
+    from forge.rules.love_formula.state import GameStats
+    from forge.rules.love_formula.statistics import statistics
+    from forge.rules.tally import add
+    prep = prepared(game, ("base", "goals"))
+    one = GameStats(1, 2, {"sorry_not_sorry": 2, "heartbreaker": 0}).counts()
+    two = GameStats(0, 1, {"sorry_not_sorry": 0}).counts()
+    out = statistics(prep, add(add({}, one), two), 2)
+    assert (out["reshuffles_per_game"], out["pairs_ended_per_game"]) == (0.5, 1.5)
+    goals = out["goals"]
+    assert goals["sorry_not_sorry"] == {"in_play": 2, "won": 1, "won_rate": 0.5}
+    assert goals["heartbreaker"] == {"in_play": 1, "won": 0, "won_rate": 0.0}
+    assert goals["uno_reverse"] == {"in_play": 0, "won": 0, "won_rate": 0.0}
+    assert out["lines"]["en"] == [
+        "Per game: the deck reshuffled 0.50 times, 1.50 pairs ended by an obstacle",
+        "Goals (games in play / won, share won):", "  #SorryNotSorry: 2 / 1 (50%)",
+        "  #Heartbreaker: 1 / 0 (0%)", "Goals in play but never won in 2 games: #Heartbreaker"]
+    assert out["lines"]["uk"][0] == ("За гру: колоду перетасовано 0,50 раза, перешкоди "
+                                     "розірвали 1,50 пари")
+    assert statistics(prep, {}, 0) == {}
+
+
+def test_a_game_counts_its_reshuffles_ended_pairs_and_goals(game):
+    """`stats()` of a played game agrees with its log: a reshuffle and an ended pair per event
+    logged (seed 6 has one reshuffle and two ended pairs), and every goal in play with the
+    seats that won it."""
+    match = prepared(game, ("base", "chance", "goals")).new(4, 6, log=True)
+    play_game(match, [AGENTS["random"]] * 4, match.streams.agents)
+    stats = match.stats()
+    events = [e[0] for e in match.log]
+    assert (stats.reshuffles, stats.pairs_ended) == (events.count("reshuffle"), events.count("pair_ended")) == (1, 2)
+    assert stats.goals == {match.p.cid[g]: len(match.goal_claimed[i]) for i, g in enumerate(match.goals)}
+    assert len(stats.goals) == 5 and sum(stats.goals.values()) == events.count("goal")

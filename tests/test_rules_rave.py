@@ -115,6 +115,7 @@ def test_strength_genres_card_by_card(prep):
     assert s(0, [])[0] == 0
     # a Class's genre bonus is added before the increase
     m.cls[0] = _lineup(prep, "techno_purist")
+    m.refx(0)                   # as every change of a seat's Class or Mercenaries does
     assert s(0, _lineup(prep, "strobe_cathedral", "sunrise_at_the_quarry"))[0] == 18
 
 
@@ -324,13 +325,12 @@ def test_statistics_from_two_known_games(prep):
     invited (a rate of 0 at 0 invitations, not a division by zero); a win shared by a Class and
     a player without one."""
     from forge.rules.rules_does_not_exist.state import GameStats
-    from forge.rules.rules_does_not_exist.statistics import statistics, tally
+    from forge.rules.rules_does_not_exist.statistics import statistics
     from forge.rules.tally import add
-    one = tally(prep, GameStats(turns=4, capped=False, resets=2, invited={"confetti_imp": 2},
-                                satisfied={"confetti_imp": 1}, winner_classes=["pocket_dj"]))
-    two = tally(prep, GameStats(turns=6, capped=True, resets=0,
-                                invited={"confetti_imp": 2, "queue_wraith": 1},
-                                satisfied={"confetti_imp": 2}, winner_classes=["pocket_dj", ""]))
+    one = GameStats(turns=4, capped=False, resets=2, invited={"confetti_imp": 2},
+                    satisfied={"confetti_imp": 1}, winner_classes=["pocket_dj"]).counts()
+    two = GameStats(turns=6, capped=True, resets=0, invited={"confetti_imp": 2, "queue_wraith": 1},
+                    satisfied={"confetti_imp": 2}, winner_classes=["pocket_dj", ""]).counts()
     out = statistics(prep, add(add({}, one), two), 2)
     assert out["turns"] == {"mean": 5.0, "median": 6, "min": 4, "max": 6, "p90": 6}
     assert out["turn_cap_hits"] == 1

@@ -127,13 +127,15 @@ def test_plain_data_reads_only_what_forge_sends(game):
                  '{"dict": [[[1], 2]]}', plain.dumps(plan)):
         with pytest.raises(ValueError):
             plain.loads(text, Tally)
-    for counts in ({"games": -1}, {"wins": {"A": 1}}, {"scores": {0: 5}}, {"engine": {"x": 1.5}},
-                   {"card_games": {"kiss": "many"}}, {"spam": 1}, {"card_verbs": {"kiss": 1}},
+    for counts in ({"games": -1}, {"broken": True}, {"wins": {"A": 1}}, {"scores": {0: 5}},
+                   {"engine": {"x": 1.5}}, {"card_games": {"kiss": "many"}}, {"card_verbs": {"kiss": 1}},
                    {"kinds": {"play": {"decisions": "all"}}}, {"verbs": {"play": 1}}):
         with pytest.raises(ValueError):
-            Tally(counts).check()
+            Tally(**counts).check()
     with pytest.raises(ValueError):
-        Tally({}, [{"game": 0, "seed": 1, "message": b"x"}]).check()
+        Tally(violations=[{"game": 0, "seed": 1, "message": b"x"}]).check()
+    with pytest.raises(ValueError):         # a field the tally does not have
+        plain.loads(plain.dumps(tally).replace('"broken"', '"spam"'), Tally)
 
 
 def test_chunks_merge_to_the_same_totals_in_any_order(game):
@@ -151,9 +153,8 @@ def test_chunks_merge_to_the_same_totals_in_any_order(game):
         merged = Tally()
         for first, count in spans:
             merged.merge(play_chunk(plan, first, count))
-        assert merged.counts == whole.counts
-    wins = whole.counts["wins"]
-    assert sum(wins.values()) == unit(3) * whole.counts["games"]     # every game's win, whole
+        assert merged == whole
+    assert sum(whole.wins.values()) == unit(3) * whole.games     # every game's win, whole
 
 
 def test_what_a_worker_sends_back_does_not_grow_with_its_games(game):

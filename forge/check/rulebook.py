@@ -17,18 +17,18 @@ from ..model import Game
 
 
 def check_rulebooks(game: Game, typeset: bool = True) -> Iterator[Finding]:
-    from ..rulebook.context import KINDS, name_forms, render_template, template_name
-    from ..rulebook.played import words_file
+    from ..rulebook.context import KINDS, render_template, template_name
     from ..rulebook.typeset import typeset_findings
+    from ..rulebook.words import read_words
     from ..templating import templates_root
     from .cases import case_findings
 
     root = templates_root(game)
     forms = {}
     for lang in game.manifest.locales:
-        forms[lang], findings = name_forms(root, game, lang)
+        words, findings = read_words(game, lang, root)
+        forms[lang] = words.cards
         yield from findings
-        yield from words_file(game, lang)[1]       # the names a rules game's rules print with
     for kind in KINDS:
         if any((root / template_name(game, kind, lang)).is_file() for lang in game.manifest.locales):
             for lang in game.manifest.locales:
@@ -37,4 +37,4 @@ def check_rulebooks(game: Game, typeset: bool = True) -> Iterator[Finding]:
                 if typeset and not rendered.findings:
                     yield from typeset_findings(game, kind, lang, rendered)
                 if lang == "uk":
-                    yield from case_findings(game, rendered, forms[lang]["cards"])
+                    yield from case_findings(game, rendered, forms[lang])

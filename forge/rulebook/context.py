@@ -46,6 +46,7 @@ from ..text.typography import quoted
 from .inline import marked
 from .odds import d6_battle, d6_faces, d6_odds
 from .played import played_rules
+from .words import Words, read_words
 
 NBSP = "\u00a0"
 KINDS = ("rulebook", "cheatsheet", "summary")
@@ -167,7 +168,7 @@ class _Recorder:
     def __init__(self, game: Game, lang: str, out: Rendered, root: Path):
         self.game, self.lang, self.out, self.root = game, lang, out, root
         self.icons = game_icons(game)
-        self._forms: dict[str, dict[str, dict[str, str]]] | None = None
+        self._words: Words | None = None
 
     def _here(self) -> tuple[str, int]:
         """The template file and line being rendered (innermost game-template frame)."""
@@ -222,7 +223,7 @@ class _Recorder:
         card = self._card(card_id)
         if card is None:
             return f"[{card_id}]"
-        return self._inflect(card.name[self.lang], case, self.forms["cards"].get(card_id))
+        return self._inflect(card.name[self.lang], case, self.words.cards.get(card_id))
 
     def card_quoted(self, card_id: str, case: str = "nom") -> str:
         text = quoted(self.card_name(card_id, case), self.lang)
@@ -233,7 +234,7 @@ class _Recorder:
     def inflect(self, text: Any, case: str) -> str:
         """A card type's or a game term's name in `case` (`t(ct.name) | inflect('gen')`)."""
         text = str(text)
-        return self._inflect(text, case, self.forms["terms"].get(text))
+        return self._inflect(text, case, self.words.terms.get(text))
 
     def _inflect(self, text: str, case: str, forms: dict[str, str] | None) -> str:
         try:
@@ -243,12 +244,12 @@ class _Recorder:
             return text
 
     @property
-    def forms(self) -> dict[str, dict[str, dict[str, str]]]:
-        """The forms the dictionary gets wrong (`name_forms`; `forge check` reports the file's
-        problems once, not at every template that reads it)."""
-        if self._forms is None:
-            self._forms = name_forms(self.root, self.game, self.lang)[0]
-        return self._forms
+    def words(self) -> Words:
+        """The game's words file: the forms the dictionary gets wrong (`read_words`; `forge
+        check` reports the file's problems once, not at every template that reads it)."""
+        if self._words is None:
+            self._words = read_words(self.game, self.lang, self.root)[0]
+        return self._words
 
     def plural(self, n: int, *forms: str) -> str:
         return plural(n, forms, self.lang)
@@ -299,35 +300,6 @@ class _Recorder:
         file, line = self._here()
         data = self.scenario_data(stem)
         return self._block(Block("scenario", (), data, file, line)) if data else ""
-
-
-def name_forms(root: Path, game: Game, lang: str) -> tuple[dict[str, dict[str, dict[str, str]]], list[Finding]]:
-    """The forms of names in `templates/<game>/words.<lang>.yaml`: `cards:` by card id and
-    `terms:` by nominative, each a mapping of case to form; what is not one is a `words-forms`
-    finding at its line. No file: no forms."""
-    forms: dict[str, dict[str, dict[str, str]]] = {"cards": {}, "terms": {}}
-    path = root / game.id / f"words.{lang}.yaml"
-    if not path.is_file():
-        return forms, []
-    doc, findings = load_yaml(path)
-    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
-    for section in ("cards", "terms"):
-        entries = data.get(section) or {}
-        if not isinstance(entries, dict):
-            findings.append(doc.finding((section,), "words-forms", f"{section}: give a mapping"))
-            continue
-        for key, cases in entries.items():
-            if section == "cards" and key not in game.by_id:
-                findings.append(doc.finding((section, key), "words-forms", f"no card with id {key!r}",
-                                            f"use an id from `forge cards {game.id}`"))
-            elif not isinstance(cases, dict) or not all(
-                    c in CASES and isinstance(f, str) and f for c, f in cases.items()):
-                findings.append(doc.finding((section, key), "words-forms",
-                                            f"{key}: give a mapping of case to form",
-                                            f"cases: {', '.join(CASES)}"))
-            else:
-                forms[section][key] = cases
-    return forms, findings
 
 
 #: What `load_scenario` made of each scenario file, by loaded game, then by path with the file's

@@ -6,9 +6,9 @@ turn cannot disagree with the simulated one.
 rules have findings gets nothing to print: `forge check` says why) and puts each construct into
 words with the phrase of `phrases/<lang>.yaml` (forge's own; a language without one gets the
 English phrases). The names a sentence needs (a zone "in" or "from", a counter's plural forms, a
-field, a word, an action) are the game's own, in `templates/<game>/words.<lang>.yaml` (`forge check`
-reads it: `words_file`): a name it does not give prints as its id. Expressions read as clauses («на руці немає карт»), not as
-notation.
+field, a word, an action) are the game's own, in `templates/<game>/words.<lang>.yaml`
+(`words.read_words`): a name it does not give prints as its id. Expressions read as clauses
+(«на руці немає карт»), not as notation.
 """
 from __future__ import annotations
 
@@ -20,15 +20,12 @@ from typing import Any
 
 import yaml
 
-from ..errors import Finding, display_path
-from ..load import load_yaml
-from ..paths import DataPathError, data_path, real_folder
 from ..rules.data.base import MAX_REPEAT
 from ..rules.data.tree import tree
-from ..templating import templates_root
 from ..text.effects import render_operation
 from ..text.plural import plural
 from ..text.typography import quoted
+from .words import read_words
 
 PHRASES = Path(__file__).with_name("phrases")
 #: A number whose plural form («карт», "cards") stands for one an expression gives.
@@ -77,56 +74,6 @@ def phrases(lang: str) -> dict:
     return yaml.safe_load((path if path.is_file() else PHRASES / "en.yaml").read_text(encoding="utf-8"))
 
 
-#: The forms each kind of name may give (a zone's also with _next, _prev, _target or _all).
-FORMS = {"zones": ("name", "it", "in", "from", "to", "of"), "counters": ("name", "forms", "value"),
-         "fields": ("name", "of"), "defs": ("name", "which"), "actions": ("name",), "words": ("name",)}
-
-
-def words_file(game: Any, lang: str) -> tuple[dict, list[Finding]]:
-    """The game's names for its rules in `lang`, `templates/<game>/words.<lang>.yaml` ({} when
-    there is none), and the findings of that file: one that does not load, a name the rules do
-    not have, a form no sentence uses."""
-    root = templates_root(game)
-    name = f"{game.id}/words.{lang}.yaml"
-    try:
-        path = data_path(real_folder(root, "templates folder"), name, "words file", "the templates folder")
-    except DataPathError as exc:
-        if exc.code == "path-missing":
-            return {}, []
-        return {}, [Finding(display_path(exc.at or root / name), 0, 0, exc.code, exc.message, exc.fix)]
-    doc, findings = load_yaml(path)
-    if doc is None:
-        return {}, findings
-    if not isinstance(doc.data, dict):
-        return {}, [doc.finding((), "rules-words", "a words file is a mapping: zones, counters, "
-                                "fields, words, defs, actions, cards, terms")]
-    from ..rules.data import rules_source
-    rules = rules_source(game)[2]
-    known = {kind: set(rules.get(kind) or ()) for kind in ("zones", "counters", "defs", "actions")} \
-        if isinstance(rules, dict) else {}      # rules not read: names are not compared
-    known["fields"] = {"id", "type", "subtype"} | {f for spec in game.manifest.card_types.values()
-                                                   for f in spec.fields}      # as `field_kind` reads
-    out = []
-    for kind, names in doc.data.items():
-        if kind in ("cards", "terms"):
-            continue                    # the forms of card names and terms: `context.name_forms`
-        if kind not in FORMS:
-            out.append(doc.finding((kind,), "rules-words", f"unknown section {kind!r} (known: "
-                                   f"{', '.join((*FORMS, 'cards', 'terms'))})"))
-            continue
-        for n, entry in (names if isinstance(names, dict) else {}).items():
-            if kind in known and n not in known[kind]:
-                out.append(doc.finding((kind, n), "rules-words", f"{n!r} is not one of the rules' "
-                                       f"{kind} ({', '.join(sorted(known[kind])) or 'none'})"))
-            for form in entry if isinstance(entry, dict) else ():
-                base = form.rsplit("_", 1)[0] if kind == "zones" and form.endswith(
-                    ("_next", "_prev", "_target", "_all")) else form
-                if base not in FORMS[kind]:
-                    out.append(doc.finding((kind, n, form), "rules-words", f"unknown form {form!r} "
-                                           f"(known: {', '.join(FORMS[kind])})"))
-    return doc.data, out
-
-
 def played_rules(game: Any, lang: str) -> PlayedRules:
     """The played rules of `game` in `lang` (empty without rules, or with rules that have
     findings)."""
@@ -147,7 +94,7 @@ class _Writer:
     def __init__(self, game: Any, lang: str, data: dict):
         self.game, self.lang, self.data = game, lang, data
         self.p = phrases(lang)
-        self.w = words_file(game, lang)[0]
+        self.w = read_words(game, lang)[0].rules
         self.steps: dict[str, tuple[Action, ...]] = {}
 
     # ------------------------------------------------------------------ names

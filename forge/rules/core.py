@@ -33,6 +33,7 @@ from ..errors import EngineError, IllegalAction, InvariantViolation
 from . import copying
 from .agents import AGENTS as GENERIC_AGENTS, Agent
 from .streams import Streams, derive_seed
+from .tally import GameStats
 
 if TYPE_CHECKING:
     from .scenario import SetupContext
@@ -44,7 +45,7 @@ _T = TypeVar("_T")
 #: choices (or the outcome) and returns a ``_T``: ``x = yield from self.ask(...)``.
 Flow = Generator[Any, Any, _T]
 
-__all__ = ["Agent", "Chance", "Decision", "Engine", "EngineError", "IllegalAction",
+__all__ = ["Agent", "Chance", "Decision", "Engine", "EngineError", "GameStats", "IllegalAction",
            "InvariantViolation", "Match", "Offered", "Operation", "Option", "Param", "Prepared",
            "Requires", "Result", "Rolled", "SEAT_NAMES", "actions_from_json", "ScenarioKeys",
            "Streams", "View", "Violation", "chance_odds", "deal_anew", "derive_seed", "operation",
@@ -487,10 +488,10 @@ class Match:
     def invariants(self) -> None:
         """The game's own invariants; raise InvariantViolation."""
 
-    def stats(self) -> Any:
-        """This game's figures for simulate: the engine's own record, which its `tally` hook
-        turns into counts that add up (an engine without `tally` returns the counts, a dict)."""
-        return {}
+    def stats(self) -> GameStats:
+        """This game's figures for simulate's `Engine.statistics`: the engine's own `GameStats`,
+        whose `counts` add up over games."""
+        return GameStats()
 
     def scores(self) -> list[int]:
         return [0] * self.n
@@ -872,10 +873,8 @@ class Engine:
     rules: Mapping[str, int] = field(default_factory=dict)
     #: ``check_data(game) -> findings`` certain from the card data alone (`forge check`).
     check_data: Callable[[Any], Iterable[Any]] | None = None
-    #: ``tally(prepared, match.stats()) -> counts`` that add up over games.
-    tally: Callable[[Any, Any], dict] | None = None
     #: ``statistics(prepared, totals, games) -> dict``: figures and report ``lines`` from the
-    #: games' stats (or tallies) added up.
+    #: games' `Match.stats().counts()` added up.
     statistics: Callable[[Any, dict, int], dict] | None = None
     #: ``report_tables(figures, games, name, lang) -> [FigureTable | str]``: the figures
     #: ``statistics`` made, as the tables (and sentences) the PDF report typesets in ``lang``,
@@ -945,7 +944,6 @@ class Engine:
             "scenario_expect": (self.scenario_expect, ("match", "expect", "ctx")),
             "describe_expect": (self.describe_expect, ("expect", "lang", "words")),
             "check_data": (self.check_data, ("game",)),
-            "tally": (self.tally, ("prepared", "stats")),
             "statistics": (self.statistics, ("prepared", "totals", "games")),
             "report_tables": (self.report_tables, ("figures", "games", "name", "lang")),
             "redeal": (self.redeal, ("match", "seat", "rng"))}

@@ -7,7 +7,7 @@ counts that merge exactly in any order (forge/rules/tally.py), so memory does no
 number of games and the JSON is the same for any ``jobs`` and executor, timings aside. A shared
 victory counts ``1/k`` of a win for each of its ``k`` winners, kept as a whole number of
 ``unit`` = lcm(1..players) parts. Nothing here names a game: the engine (docs/engines.md) brings
-its options, agents and optional ``tally``/``statistics`` hooks.
+its options, agents and optional ``statistics`` hook, its matches their `GameStats`.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from collections import Counter
 from itertools import chain
 from functools import lru_cache, reduce
 from operator import itemgetter, or_
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable
 
 from ..errors import EngineError, InvariantViolation
@@ -89,10 +89,6 @@ def play_one(prep: Prepared, plan: Plan, agents: list[Agent], i: int,
 def unit(players: int) -> int:
     """Parts a win is counted in, so that a win shared by any number of seats is whole parts."""
     return math.lcm(*range(1, players + 1))
-
-
-#: The whole-number counts of a `Tally`; the others are trees of counts.
-COUNTS = frozenset({"played", "games", "violations", "decisions", "engine_games"})
 
 
 class Choices:
@@ -189,40 +185,63 @@ def bump(planes: list[int], mask: int) -> None:
         i += 1
 
 
+def _counts(depth: int | None, keys: tuple[type, ...] = (str,)) -> Any:
+    """A `Tally` field that is a tree of counts ``depth`` levels deep (None: any) keyed by
+    ``keys`` (see `check_counts`)."""
+    return field(default_factory=dict, metadata={"depth": depth, "keys": keys})
+
+
 @plain.kind
 @dataclass
 class Tally:
-    """What some games add up to. ``counts``: games played and finished, seat decisions, wins
-    per seat in `unit` parts, score histograms per seat, and per card the games it was played
-    in, its plays (a card and the seat playing it, once a game) and the win parts of those
-    seats, the games it was offered and chosen in, and per decision kind what `Choices` counts;
-    ``engine`` the engine's tallies over ``engine_games`` games; the first violations."""
+    """What some games add up to: each field a count or a tree of counts that merge by adding
+    (`tally.add`), exactly and in any order; then the first violations in full. Seat-keyed
+    trees hold wins in `unit` parts and score histograms; card-keyed ones the games a card was
+    played in, its plays (a card and the seat playing it, once a game) and the win parts of
+    those seats, and what `Choices` counts; ``engine`` the engine's `GameStats` counts over
+    ``engine_games`` games."""
 
-    counts: dict = field(default_factory=dict)
-    violations: list = field(default_factory=list)
+    #: Games asked for, finished, and broken (an invariant violated or a crash); seat decisions.
+    played: int = 0
+    games: int = 0
+    broken: int = 0
+    decisions: int = 0
+    wins: dict[int, int] = _counts(1, (int,))
+    scores: dict[int, dict[int, int]] = _counts(2, (int,))
+    card_games: dict[str, int] = _counts(1)
+    card_plays: dict[str, int] = _counts(1)
+    card_wins: dict[str, int] = _counts(1)
+    card_offered: dict[str, int] = _counts(1)
+    card_chosen: dict[str, int] = _counts(1)
+    card_verbs: dict[str, dict[str, dict[str, int]]] = _counts(3)
+    verbs: dict[str, dict[str, int]] = _counts(2)
+    kinds: dict[str, dict[str, int]] = _counts(2)
+    engine: dict = _counts(None, (int, str))
+    engine_games: int = 0
+    #: The first `VIOLATIONS_KEPT` violations by game number, as `play_one` gives them.
+    violations: list[dict] = field(default_factory=list)
 
-    def merge(self, other: "Tally") -> "Tally":
-        add(self.counts, other.counts)
-        self.violations = sorted(self.violations + other.violations,
-                                 key=lambda v: v["game"])[:VIOLATIONS_KEPT]
+    def merge(self, other: Tally) -> Tally:
+        for f in fields(self):
+            if f.name == "violations":
+                self.violations = sorted(self.violations + other.violations,
+                                         key=lambda v: v["game"])[:VIOLATIONS_KEPT]
+            elif f.metadata:
+                add(getattr(self, f.name), getattr(other, f.name))
+            else:
+                setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
         return self
 
     def check(self) -> None:
         """A tally read from elsewhere (a dask worker) has the shape `play_chunk` makes, so
         merging and summarising it cannot fail; ValueError saying what is amiss if not."""
-        c, natural = self.counts, lambda x: type(x) is int and x >= 0
-        trees = {"wins": (1, (int,)), "scores": (2, (int,)), "card_games": (1, (str,)),
-                 "card_plays": (1, (str,)), "card_wins": (1, (str,)), "card_offered": (1, (str,)),
-                 "card_chosen": (1, (str,)), "card_verbs": (3, (str,)), "kinds": (2, (str,)), "verbs": (2, (str,)),
-                 "engine": (None, (int, str))}
-        if type(c) is not dict or not set(c) <= trees.keys() | COUNTS:
-            raise ValueError(f"tally counts: {sorted(map(str, c)) if type(c) is dict else c!r}")
-        for key in COUNTS & set(c):
-            if not natural(c[key]):
-                raise ValueError(f"tally {key}: {c[key]!r}")
-        for key in trees.keys() & set(c):
-            depth, keys = trees[key]
-            check_counts(c[key], depth, key, keys)
+        natural = lambda x: type(x) is int and x >= 0  # noqa: E731
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.metadata:
+                check_counts(value, f.metadata["depth"], f.name, f.metadata["keys"])
+            elif f.name != "violations" and not natural(value):
+                raise ValueError(f"tally {f.name}: {value!r}")
         if type(self.violations) is not list or len(self.violations) > VIOLATIONS_KEPT or not all(
                 type(v) is dict and plain.is_json(v) and natural(v.get("game"))
                 and natural(v.get("seed")) and type(v.get("message")) is str
@@ -235,7 +254,7 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
     prep = plan.setup.prepared()
     engine = ENGINES[prep.game.manifest.engine]
     agents = plan.seat_agents(engine)
-    stats_wanted, per_game = engine.statistics is not None, engine.tally
+    stats_wanted = engine.statistics is not None
     parts = unit(plan.players)
     ids = prep.def_ids
     wins = [0] * plan.players
@@ -277,14 +296,13 @@ def play_chunk(plan: Plan, first: int, count: int) -> Tally:
             card_games[cid] = card_games.get(cid, 0) + 1
         choices.add(match, offered)
         if stats_wanted:
-            got_stats = match.stats()
-            add(engine_counts, per_game(prep, got_stats) if per_game else got_stats)
+            add(engine_counts, match.stats().counts())
             engine_games += 1
-    counts = {"played": count, "games": done, "violations": broken, "decisions": decisions,
-              "wins": dict(enumerate(wins)), "scores": dict(enumerate(scores)),
-              "card_games": card_games, "card_plays": card_plays, "card_wins": card_wins,
-              **choices.counts(), "engine": engine_counts, "engine_games": engine_games}
-    return Tally(counts, violations)
+    return Tally(played=count, games=done, broken=broken, decisions=decisions,
+                 wins=dict(enumerate(wins)), scores=dict(enumerate(scores)),
+                 card_games=card_games, card_plays=card_plays, card_wins=card_wins,
+                 **choices.counts(), engine=engine_counts, engine_games=engine_games,
+                 violations=violations)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -357,22 +375,20 @@ def simulate(game: Any, games: int = 1000, players: int = 4, seed: int = 0,
 
 def summarise(prep: Any, tally: Tally, games: int, plan: Plan, elapsed: float,
               interrupted: bool = False) -> dict:
-    c = tally.counts
-    n, players, agents = c.get("games", 0), plan.players, plan.agents
+    t = tally
+    n, players, agents = t.games, plan.players, plan.agents
     whole = unit(players) * n
-    decisions = c.get("decisions", 0)
-    played_games, plays_total = c.get("card_games", {}), c.get("card_plays", {})
-    plays_by_winner = c.get("card_wins", {})
-    hist = [c.get("scores", {}).get(s, {}) for s in range(players)]
+    decisions = t.decisions
+    played_games, plays_total, plays_by_winner = t.card_games, t.card_plays, t.card_wins
+    hist = [t.scores.get(s, {}) for s in range(players)]
     seat_rate = []
     for s in range(players):
-        parts = c.get("wins", {}).get(s, 0)
+        parts = t.wins.get(s, 0)
         lo, hi = wilson(parts / unit(players), n)
         seat_rate.append({"seat": "ABCDEFGH"[s], "agent": agents[s % len(agents)],
                           "win_rate": round(parts / whole, 4) if n else 0.0,
                           "ci95": [round(lo, 4), round(hi, 4)]})
-    offered, chosen = c.get("card_offered", {}), c.get("card_chosen", {})
-    card_verbs = c.get("card_verbs", {})
+    offered, chosen, card_verbs = t.card_offered, t.card_chosen, t.card_verbs
     playable = prep.playable_ids()
     cards = {cid: {"games_played": played_games.get(cid, 0),
                    "games_offered": offered.get(cid, 0),
@@ -396,7 +412,7 @@ def summarise(prep: Any, tally: Tally, games: int, plan: Plan, elapsed: float,
         "agents": list(agents),
         "sets": list(prep.sets),
         "seconds": round(elapsed, 3),
-        "games_per_s": round(c.get("played", 0) / elapsed, 1) if elapsed else 0.0,
+        "games_per_s": round(t.played / elapsed, 1) if elapsed else 0.0,
         "decisions_per_s": round(decisions / elapsed, 1) if elapsed else 0.0,
         "seat_win_rate": seat_rate,
         "mean_score": [round(sum(v * k for v, k in h.items()) / n, 3) if n else 0.0 for h in hist],
@@ -410,15 +426,15 @@ def summarise(prep: Any, tally: Tally, games: int, plan: Plan, elapsed: float,
         "unplayed_cards": unplayed,
         "never_seen_bound95": never_seen_bound(n),
         "cards": cards,
-        "decision_kinds": dict(sorted(c.get("kinds", {}).items())),
-        "option_verbs": option_verbs(c.get("verbs", {})),
+        "decision_kinds": dict(sorted(t.kinds.items())),
+        "option_verbs": option_verbs(t.verbs),
         "violations": tally.violations,
-        "violation_count": c.get("violations", 0),
+        "violation_count": t.broken,
         "interrupted": interrupted,
     }
     hook = engine.statistics
     if hook is not None:
-        result["engine"] = hook(prep, c.get("engine", {}), c.get("engine_games", 0))
+        result["engine"] = hook(prep, t.engine, t.engine_games)
     return result
 
 

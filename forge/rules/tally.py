@@ -5,11 +5,33 @@ a third of a win). `add` adds one tally into another key by key. Integers and fr
 exactly, commutatively and associatively, so the chunks of a run played by any number of
 workers, merged in whatever order they finish, give the same totals to the last digit; floats
 would not (their sums depend on the order). Memory is that of the keys, never of the games.
+
+`GameStats` is the shape of one game's own figures in every engine: a frozen dataclass whose
+`counts` is its tally.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """One finished game's own figures (`Match.stats`): an engine subclasses it, a frozen
+    dataclass of typed fields, and its `statistics` hook reads the games' `counts` added up
+    (`add`). By default a field counts as itself: a number, a flag as 0 or 1, a {key: count}
+    mapping key by key; a subclass overrides `counts` for a figure that adds up otherwise (a
+    length as a histogram entry ``{"turns": {17: 1}}``, a win shared by ``k`` as
+    ``Fraction(1, k)``). The base has no figures."""
+
+    def counts(self) -> dict:
+        """This game's figures as a tally: counts that add up over games."""
+        out = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = int(v) if type(v) is bool else v
+        return out
 
 
 def add(into: dict, more: Mapping) -> dict:

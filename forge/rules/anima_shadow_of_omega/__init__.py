@@ -28,7 +28,7 @@ from .redeal import redeal
 from .report import KIND_NAMES, VERB_NAMES, report_tables
 from .scenario import SCENARIO, scenario_expect, scenario_setup
 from .scenario_text import SCORE_UNIT, describe_expect
-from .statistics import statistics, tally
+from .statistics import statistics
 from .tables import OPTIONS, PLAYERS, REQUIRES, RULES
 
 #: The engine, registered as ``forge.rules.anima_shadow_of_omega:ENGINE``.
@@ -42,9 +42,8 @@ ENGINE = Engine(
     default_agents=("pursuer",),
     scenario=SCENARIO, scenario_setup=scenario_setup, scenario_expect=scenario_expect,
     describe_expect=describe_expect, score_unit=SCORE_UNIT, rules=RULES, check_data=check_data,
-    tally=tally, statistics=statistics, report_tables=report_tables, redeal=redeal)
+    statistics=statistics, report_tables=report_tables, redeal=redeal)
 
 __all__ = ["AGENTS", "AGENT_NAMES", "ENGINE", "Match", "OPERATIONS", "OPS", "OPTIONS", "PLAYERS",
            "Prepared", "REQUIRES", "RULES", "SCENARIO", "SCORE_UNIT", "check_data",
-           "describe_expect", "prepare", "scenario_expect", "scenario_setup", "statistics",
-           "tally"]
+           "describe_expect", "prepare", "scenario_expect", "scenario_setup", "statistics"]

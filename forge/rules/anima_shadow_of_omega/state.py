@@ -83,8 +83,8 @@ class Trade(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
-class GameStats:
-    """One game's figures (`State.stats`), which `statistics.tally` turns into counts; each
+class GameStats(core.GameStats):
+    """One game's figures (`State.stats`), added up over games for `statistics`; each
     {card id: count} holds only the cards it counted."""
 
     turns: int
@@ -105,6 +105,16 @@ class GameStats:
     joined: dict[str, int]
     died: dict[str, int]
     alarms: int
+
+    def counts(self) -> dict:
+        """The length as a histogram entry, each mission done as a count and the turn it was
+        done."""
+        return {"fights": self.fights, "monster_wins": self.monster_wins,
+                "explored": self.explored, "rewards": self.rewards, "offered": self.offered,
+                "kept": self.kept, "joined": self.joined, "died": self.died, "dealt": self.dealt,
+                "turns": {self.turns: 1}, "capped": int(self.capped), "alarms": self.alarms,
+                "completed": {k: 1 for k in self.missions}, "turn_sum": dict(self.missions),
+                "finals": {self.final: 1} if self.final else {}}
 
 
 @dataclass(slots=True)
@@ -421,7 +431,7 @@ class State(core.Match):
         return (self.fgi[seat] + sum(self.gi[m] for m in self.missions[seat]),)
 
     def stats(self) -> GameStats:
-        """This game's figures for `statistics.tally`."""
+        """This game's figures for `statistics`."""
         p = self.p
         ids = p.def_ids
 

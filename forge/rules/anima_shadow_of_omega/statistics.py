@@ -1,24 +1,11 @@
-"""The designer's figures from simulated games: `tally` turns one game's `Match.stats()` into
-counts that add up over games, `statistics` makes the report's figures from their sum (the
-text lines come from `report`).
+"""The designer's figures from simulated games: `statistics` makes the report's figures from
+the games' `GameStats` counts added up (the text lines come from `report`).
 """
 from __future__ import annotations
 
 from ..tally import spread
 from .report import report_lines
-from .state import GameStats
 from .tables import Tables
-
-
-def tally(prep: Tables, stats: GameStats) -> dict:
-    """One game's `Match.stats()` as counts that add up over games (see `statistics`): its
-    length as a histogram entry, each mission done as a count and the turn it was done."""
-    return {"fights": stats.fights, "monster_wins": stats.monster_wins, "explored": stats.explored,
-            "rewards": stats.rewards, "offered": stats.offered, "kept": stats.kept,
-            "joined": stats.joined, "died": stats.died, "dealt": stats.dealt,
-            "turns": {stats.turns: 1}, "capped": int(stats.capped), "alarms": stats.alarms,
-            "completed": {k: 1 for k in stats.missions}, "turn_sum": dict(stats.missions),
-            "finals": {stats.final: 1} if stats.final else {}}
 
 
 def statistics(prep: Tables, totals: dict, games: int) -> dict:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence, TypeAlias
 
 from ...errors import EngineError
-from ..core import SEAT_NAMES, Flow, InvariantViolation, Match, Prepared, View
+from ..core import SEAT_NAMES, Flow, GameStats, InvariantViolation, Match, Prepared, View
 from .base import BUDGET, CAP, MAX_VALUE, Action, GameOver
 from .compile import Rules
 
@@ -19,6 +19,16 @@ def _bounded(v: int) -> int:
 
 #: A zone as a seat sees it: its cards by id, or only how many it holds (hidden from the seat).
 Seen: TypeAlias = list[str] | int
+
+
+@dataclass(frozen=True, slots=True)
+class RulesStats(GameStats):
+    """One game's length: turns and rounds played, and whether the cap stopped it (each a
+    count that adds up over games)."""
+
+    turns: int
+    rounds: int
+    capped: bool
 
 
 @dataclass(slots=True)
@@ -265,8 +275,8 @@ class RulesMatch(Match):
         return (super().state_digest(), tuple(self.gc), tuple(map(tuple, self.pc)), self.cur,
                 self.dir)
 
-    def stats(self) -> dict:
-        return {"turns": self.turn, "rounds": self.round, "capped": int(self.capped)}
+    def stats(self) -> RulesStats:
+        return RulesStats(self.turn, self.round, self.capped)
 
 
-__all__ = ["RulesMatch", "RulesPrepared", "RulesView", "Seen"]
+__all__ = ["RulesMatch", "RulesPrepared", "RulesStats", "RulesView", "Seen"]

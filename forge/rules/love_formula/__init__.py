@@ -13,6 +13,7 @@ modules:
 - `operations`: the effect operations;
 - `flow`: the game's flow (`Match`), `Prepared` and `prepare`;
 - `agents`: the ``greedy`` agent; `scenario`: the scenario keys and their sentences;
+- `statistics`: the designer's figures from the games' `state.GameStats`;
 - `redeal`: what a seat cannot see, dealt anew for the ``search`` agent;
 - `report`: how the balance report names its decisions and options.
 """
@@ -26,6 +27,7 @@ from .options import GOAL_VARIANTS, OPTIONS, Config, config_from, full_replaceme
 from .report import KIND_NAMES, VERB_NAMES
 from .scenario import SCENARIO, SCORE_UNIT, describe_expect, scenario_expect, scenario_setup
 from .state import Ctx
+from .statistics import statistics
 from .tables import (ACTION, CHANCE, CONN, DRAFT, GOAL, OBST, PAIR, PASSIVE, PLAYERS, PREP, REACT,
                      REQUIRES, ROUNDS, RULES, SUBTYPES, TYPE_CODES, VP)
 
@@ -36,11 +38,12 @@ ENGINE = Engine(
     requires=REQUIRES, agents=AGENTS, agent_names=AGENT_NAMES, kind_names=KIND_NAMES,
     verb_names=VERB_NAMES, scenario=SCENARIO,
     scenario_setup=scenario_setup, scenario_expect=scenario_expect,
-    describe_expect=describe_expect, score_unit=SCORE_UNIT, rules=RULES, redeal=redeal)
+    describe_expect=describe_expect, score_unit=SCORE_UNIT, rules=RULES, statistics=statistics,
+    redeal=redeal)
 
 __all__ = ["ACTION", "AGENTS", "AGENT_NAMES", "CHANCE", "CONN", "Config", "Ctx", "DRAFT", "ENGINE",
            "GOAL", "GOAL_VARIANTS", "Match", "OBST", "OPERATIONS", "OPS", "OPTIONS", "PAIR",
            "PASSIVE", "PLAYERS", "PREP", "Prepared", "REACT", "REQUIRES", "ROUNDS", "RULES",
            "SCENARIO", "SCORE_UNIT", "SUBTYPES", "TYPE_CODES", "VP", "config_from",
            "describe_expect", "full_replacement", "greedy_agent", "prepare", "scenario_expect",
-           "scenario_setup"]
+           "scenario_setup", "statistics"]

@@ -203,6 +203,7 @@ class Resolve(State):
         owner = self.powner[pair]
         self._remove_pair(pair)
         self._to_discard(pair)
+        self.pairs_ended += 1
         self._log("pair_ended", owner, self.p.cid[pair])
         if by >= 0:
             self._goal_event("first_pair_ended", by)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..core import SEAT_NAMES, EngineError, InvariantViolation, Match as BaseMatch, View as BaseView
+from ..core import (SEAT_NAMES, EngineError, GameStats as BaseStats, InvariantViolation,
+                    Match as BaseMatch, View as BaseView)
 from .tables import CHANCE, CONN, OBST, PAIR, PLAYERS, PREP, PREPARATION_VP, ROUNDS, Tables
 
 
@@ -45,6 +46,23 @@ class GoalView(NamedTuple):
     claimed: list[int]
     #: Its VP card's value; None while face down and not the seat's own.
     vp: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats(BaseStats):
+    """One game's figures (`State.stats`), added up over games for `statistics`."""
+
+    #: Times the empty deck was refilled from the discard pile; pairs an obstacle ended.
+    reshuffles: int
+    pairs_ended: int
+    #: Each #RelationshipGoals goal in play (by id): the seats that won it (0: nobody).
+    goals: dict[str, int]
+
+    def counts(self) -> dict:
+        """Each goal in play as one game it was in play, and one it was won in."""
+        return {"reshuffles": self.reshuffles, "pairs_ended": self.pairs_ended,
+                "goals_in_play": dict.fromkeys(self.goals, 1),
+                "goals_won": {g: 1 for g, seats in self.goals.items() if seats}}
 
 
 @dataclass(slots=True)
@@ -128,6 +146,9 @@ class State(BaseMatch):
         self.drafts_done = 0
         self.chance = "chance" in prep.config.sets
         self.goals_on = "goals" in prep.config.sets
+        # statistics
+        self.reshuffles = 0
+        self.pairs_ended = 0
 
     # ------------------------------------------------------------------ pairs and preparations
     def locked(self, pair: int) -> bool:
@@ -213,6 +234,7 @@ class State(BaseMatch):
                 return -1
             self.deck, self.discard = self.discard, []
             self.shuffle_cards(self.deck)   # DECISION: an empty deck is refilled from the discard
+            self.reshuffles += 1
             self._log("reshuffle")
         return self.deck.pop()
 
@@ -410,6 +432,12 @@ class State(BaseMatch):
                             or seat in self.goal_claimed[i] else None)
                    for i, g in enumerate(self.goals)] if self.goals else [],
             tokens={cid[h]: t for h, t in self.tokens.items()} if self.tokens else {})
+
+    def stats(self) -> GameStats:
+        """This game's figures for `simulate` (see `statistics`)."""
+        cid = self.p.cid
+        return GameStats(self.reshuffles, self.pairs_ended,
+                         {cid[g]: len(self.goal_claimed[i]) for i, g in enumerate(self.goals)})
 
     def state_digest(self) -> tuple:
         """Everything that defines the position, for comparing two runs."""

@@ -19,7 +19,7 @@ from .redeal import redeal
 from .report import KIND_NAMES, VERB_NAMES, report_tables
 from .operations import ABILITY_OPS, FAILURE_OPS, MERC_ONLY, OPERATIONS
 from .scenario import SCENARIO, SCORE_UNIT, describe_expect, scenario_expect, scenario_setup
-from .statistics import statistics, tally
+from .statistics import statistics
 from .tables import (CLASS, DRAFT, ESCAPE_AT, FIRST_PLAYER, HIRE_AT, LIMIT, MAX_MERCS, MERC,
                      MONSTER, NUMERIC_FX, OPTIONS, PLAYERS, REQUIRES, ROLES, RULES, SOUND,
                      TYPE_CODES, lineup_strength)
@@ -29,7 +29,7 @@ ENGINE = core.Engine(
     "rules_does_not_exist", PLAYERS, prepare, OPERATIONS, options=OPTIONS, requires=REQUIRES,
     agents=AGENTS, agent_names=AGENT_NAMES, scenario=SCENARIO, scenario_setup=scenario_setup,
     scenario_expect=scenario_expect, describe_expect=describe_expect, score_unit=SCORE_UNIT,
-    rules=RULES, check_data=check_data, tally=tally, statistics=statistics,
+    rules=RULES, check_data=check_data, statistics=statistics,
     report_tables=report_tables, kind_names=KIND_NAMES, verb_names=VERB_NAMES,
     default_agents=("sensible",), redeal=redeal)
 
@@ -38,4 +38,4 @@ __all__ = ["ABILITY_OPS", "AGENTS", "AGENT_NAMES", "CLASS", "DRAFT", "ENGINE", "
            "MONSTER", "NUMERIC_FX", "OPERATIONS", "OPTIONS", "PLAYERS", "Prepared", "REQUIRES",
            "ROLES", "RULES", "SCENARIO", "SCORE_UNIT", "SOUND", "TYPE_CODES", "Match",
            "check_data", "describe_expect", "lineup_strength", "prepare", "scenario_expect",
-           "scenario_setup", "statistics", "tally"]
+           "scenario_setup", "statistics"]

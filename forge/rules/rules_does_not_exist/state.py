@@ -4,6 +4,7 @@ abilities, limits, drawing, lineup strength, the end, invariants, and what a sea
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Iterator
 
 from .. import core
@@ -14,8 +15,8 @@ from .tables import (CLASS, LIMIT, MAX_MERCS, MERC, MONSTER, NUMERIC_FX, PLAYERS
 
 
 @dataclass(frozen=True, slots=True)
-class GameStats:
-    """One game's figures (`State.stats`), which `statistics.tally` turns into counts."""
+class GameStats(core.GameStats):
+    """One game's figures (`State.stats`), added up over games for `statistics`."""
 
     turns: int
     capped: bool
@@ -25,6 +26,16 @@ class GameStats:
     satisfied: dict[str, int]
     #: The Class of each winner ("" for none).
     winner_classes: list[str]
+
+    def counts(self) -> dict:
+        """The length as a histogram entry, a shared win as a fraction per winner's Class."""
+        share = Fraction(1, max(1, len(self.winner_classes)))
+        class_wins: dict[str, Fraction] = {}
+        for c in self.winner_classes:
+            class_wins[c or "(none)"] = class_wins.get(c or "(none)", 0) + share
+        return {"turns": {self.turns: 1}, "capped": int(self.capped),
+                "resets": self.resets, "with_reset": int(self.resets > 0),
+                "invited": self.invited, "satisfied": self.satisfied, "class_wins": class_wins}
 
 
 @dataclass(slots=True)
@@ -94,6 +105,8 @@ class State(core.Match):
         self.boost: dict[int, int] = {}           # lineup card -> bonus added by its Mercenary
         self.souls = [0] * n
         self._fx = [dict.fromkeys(NUMERIC_FX, 0) for _ in range(n)]
+        #: Per seat, the (genre mask, bonus) its Class and Mercenaries add to its lineup's cards.
+        self._genres: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         self.alive = [True] * n
         self.skip = [0] * n
         self.out_turn = [-1] * n
@@ -136,8 +149,10 @@ class State(core.Match):
         return self._fx[s][key]
 
     def refx(self, s: int) -> None:
-        """Recompute the ability table of ``s`` (after its Class or Mercenaries change)."""
+        """Recompute the ability table of ``s`` and the genre bonuses it adds to its lineup
+        (after its Class or Mercenaries change): `strength` reads them at every rave step."""
         self._fx[s] = self._abilities(s)
+        self._genres[s] = self._genre_bonuses(s)
 
     def _abilities(self, s: int) -> dict[str, int]:
         """The abilities of the Class and Mercenaries of ``s``, summed."""
@@ -146,6 +161,11 @@ class State(core.Match):
             return dict.fromkeys(NUMERIC_FX, 0)
         fx = self.p.fx
         return {k: sum(fx[c][k] for c in cards) for k in NUMERIC_FX}
+
+    def _genre_bonuses(self, s: int) -> list[tuple[int, int]]:
+        """The (genre mask, bonus) of the Class and Mercenaries of ``s``."""
+        fx = self.p.fx
+        return [g for c in self.cls[s] + self.mercs[s] for g in fx[c]["genres"]]
 
     def hand_limit(self, s: int) -> int:
         return LIMIT + self.fx(s, "hand")
@@ -188,10 +208,9 @@ class State(core.Match):
 
     def strength(self, owner: int, cards: list[int]) -> Strength:
         """(bonus, duration) of ``owner``'s lineup of ``cards`` (see `lineup_strength`)."""
-        p, boost = self.p, self.boost
-        extra = [g for c in self.cls[owner] for g in p.fx[c]["genres"]] + \
-                [g for m in self.mercs[owner] for g in p.fx[m]["genres"]] if owner >= 0 else []
-        return lineup_strength(p, cards, [boost.get(h, 0) for h in cards] if boost else (), extra)
+        boost = self.boost
+        return lineup_strength(self.p, cards, [boost.get(h, 0) for h in cards] if boost else (),
+                               self._genres[owner] if owner >= 0 else ())
 
     def gain(self, s: int, role: str, solo: bool = True) -> int:
         """Souls a success in ``role`` earns (before monster rewards)."""
@@ -265,7 +284,7 @@ class State(core.Match):
             if [*map(types, cards)].count(t) != len(cards):
                 raise InvariantViolation(f"{name}: a card of the wrong type")
         for s in range(self.n):
-            if self._fx[s] != self._abilities(s):
+            if self._fx[s] != self._abilities(s) or self._genres[s] != self._genre_bonuses(s):
                 raise InvariantViolation(f"seat {SEAT_NAMES[s]}: ability table out of date")
         if set(self.under) != {m for s in range(self.n) for m in self.mercs[s]}:
             raise InvariantViolation("Mercenaries and the cards under them disagree")

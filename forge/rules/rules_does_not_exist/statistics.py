@@ -1,24 +1,9 @@
-"""The rave game's figures for `forge simulate`: one game's tally, the totals turned into the
-designer's statistics, and the text report's lines in each language."""
+"""The rave game's figures for `forge simulate`: the games' `GameStats` counts added up, turned
+into the designer's statistics, and the text report's lines in each language."""
 from __future__ import annotations
 
-from fractions import Fraction
-
 from ..tally import spread
-from .state import GameStats
 from .tables import CardTables
-
-
-def tally(prep: CardTables, stats: GameStats) -> dict:
-    """One game's `State.stats()` as counts that add up over games (see `statistics`): its
-    length as a histogram entry, a shared win as a fraction per winner's Class."""
-    share = Fraction(1, max(1, len(stats.winner_classes)))
-    class_wins: dict[str, Fraction] = {}
-    for c in stats.winner_classes:
-        class_wins[c or "(none)"] = class_wins.get(c or "(none)", 0) + share
-    return {"turns": {stats.turns: 1}, "capped": int(stats.capped),
-            "resets": stats.resets, "with_reset": int(stats.resets > 0),
-            "invited": stats.invited, "satisfied": stats.satisfied, "class_wins": class_wins}
 
 
 def statistics(prep: CardTables, totals: dict, games: int) -> dict:

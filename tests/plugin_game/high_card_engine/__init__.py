@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from forge.rules.core import (Engine, Flow, Match, Option, Prepared, Requires, ScenarioKeys, SEAT_NAMES,
-                              InvariantViolation, View, deal_anew, operation, operations_of)
+from forge.rules.core import (Engine, Flow, GameStats, Match, Option, Prepared, Requires, ScenarioKeys,
+                              SEAT_NAMES, InvariantViolation, View, deal_anew, operation, operations_of)
 from forge.rules.scenario import Card, Map, N, SetupContext
 
 
@@ -46,6 +46,13 @@ class HighCardView(View):
     points: list[int]
     hand_sizes: list[int]
     deck: int
+
+
+@dataclass(frozen=True, slots=True)
+class HighCardStats(GameStats):
+    """One game's figures (`stats`): each field a count, added up over games for `statistics`."""
+
+    rolloffs: int
 
 
 class HighCardMatch(Match):
@@ -152,9 +159,8 @@ class HighCardMatch(Match):
     def label(self, option: tuple) -> str:
         return f"{option[0]} {self.p.cid[option[1]]}"
 
-    def stats(self) -> dict:
-        """This game's counts, added up over games for `statistics`."""
-        return {"rolloffs": self.rolloffs}
+    def stats(self) -> HighCardStats:
+        return HighCardStats(rolloffs=self.rolloffs)
 
 
 def prepare(game: Any, options: Mapping[str, Any], sets: Sequence[str] | None = None) -> HighCardPrepared:
@@ -163,7 +169,7 @@ def prepare(game: Any, options: Mapping[str, Any], sets: Sequence[str] | None = 
 
 def statistics(prepared: HighCardPrepared, totals: dict, games: int) -> dict:
     """Game-specific figures for `forge simulate` (JSON `engine`, and report lines) from the
-    games' `stats()` added up."""
+    games' `stats().counts()` added up."""
     per_game = totals.get("rolloffs", 0) / max(1, games)
     return {"rolloffs_per_game": round(per_game, 3),
             "lines": [f"d6 roll-offs per game: {per_game:.2f}"]}
