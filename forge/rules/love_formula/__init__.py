@@ -24,7 +24,7 @@ from .agents import AGENT_NAMES, AGENTS, greedy_agent
 from .flow import OPERATIONS, OPS, Match, Prepared, prepare
 from .redeal import redeal
 from .options import GOAL_VARIANTS, OPTIONS, Config, config_from, full_replacement
-from .report import KIND_NAMES, VERB_NAMES
+from .report import KIND_NAMES, VERB_NAMES, report_tables
 from .scenario import SCENARIO, SCORE_UNIT, describe_expect, scenario_expect, scenario_setup
 from .state import Ctx
 from .statistics import statistics
@@ -39,7 +39,7 @@ ENGINE = Engine(
     verb_names=VERB_NAMES, scenario=SCENARIO,
     scenario_setup=scenario_setup, scenario_expect=scenario_expect,
     describe_expect=describe_expect, score_unit=SCORE_UNIT, rules=RULES, statistics=statistics,
-    redeal=redeal)
+    report_tables=report_tables, redeal=redeal)
 
 __all__ = ["ACTION", "AGENTS", "AGENT_NAMES", "CHANCE", "CONN", "Config", "Ctx", "DRAFT", "ENGINE",
            "GOAL", "GOAL_VARIANTS", "Match", "OBST", "OPERATIONS", "OPS", "OPTIONS", "PAIR",

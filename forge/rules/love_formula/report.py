@@ -2,6 +2,10 @@
 «фаза відбору» / “selection phase”, «прикріпити» / “attach”, «скид» / “discard pile”."""
 from __future__ import annotations
 
+from typing import Callable
+
+from ..figures import Column, FigureTable
+
 #: Each kind of decision (`ask`'s ``kind``): what the seat is choosing.
 KIND_NAMES = {
     "pick": {"uk": "карта у фазі відбору", "en": "card in the selection phase"},
@@ -44,3 +48,32 @@ VERB_NAMES = {
     "swap": {"uk": "обміняти пари", "en": "swap pairs"},
     "void": {"uk": "розірвати пару", "en": "break up a pair"},
 }
+
+_WORDS = {
+    "uk": {"deck": "Колода й пари за партію", "reshuffles": "Колоду перетасовано, разів",
+           "ended": "Пар, розірваних перешкодою",
+           "goals": "Цілі: у скількох партіях були в грі й здобуті",
+           "goal": "Ціль", "in_play": "У грі, партій", "won": "Здобута, партій",
+           "rate": "Здобута, частка"},
+    "en": {"deck": "The deck and pairs, per game", "reshuffles": "Deck reshuffled, times",
+           "ended": "Pairs ended by an obstacle",
+           "goals": "Goals: games in play and won",
+           "goal": "Goal", "in_play": "In play, games", "won": "Won, games",
+           "rate": "Won, share"},
+}
+
+
+def report_tables(figures: dict, games: int, name: Callable[[str], str],
+                  lang: str) -> list[FigureTable]:
+    """Reshuffles and ended pairs per game, and each goal in play (games in play, won), in
+    ``lang``; no goal table when no game played with the goals."""
+    w = _WORDS[lang]
+    tables = [FigureTable(w["deck"], (Column(w["reshuffles"], "decimal"), Column(w["ended"], "decimal")),
+                          [(figures["reshuffles_per_game"], figures["pairs_ended_per_game"])])]
+    goals = [(name(cid), g["in_play"], g["won"], g["won_rate"])
+             for cid, g in figures["goals"].items() if g["in_play"]]
+    if goals:
+        tables.append(FigureTable(w["goals"], (Column(w["goal"]), Column(w["in_play"], "count"),
+                                               Column(w["won"], "count"), Column(w["rate"], "share")),
+                                  goals))
+    return tables
