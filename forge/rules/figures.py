@@ -29,3 +29,16 @@ class FigureTable(NamedTuple):
     columns: tuple[Column, ...]
     rows: list[tuple[Cell, ...]]
     note: str = ""
+
+
+#: «партія» (one play of a game), as a count takes it: after «за» (accusative) and after «з»
+#: (genitive); English has one form for both.
+_GAMES = {("uk", "acc"): ("партію", "партії", "партій"), ("uk", "gen"): ("партії", "партій", "партій"),
+          ("en", "acc"): ("game", "games"), ("en", "gen"): ("game", "games")}
+
+
+def games(n: int, lang: str, case: str = "acc") -> str:
+    """``n`` games in ``lang``, in the case the sentence needs: «за 1 партію», «з 21 партії»."""
+    from ..text.plural import plural
+    space = "\u00a0" if lang == "uk" else " "   # Ukrainian keeps a number with its noun
+    return f"{n}{space}{plural(n, _GAMES[lang, case], lang)}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..figures import Column, FigureTable
+from ..figures import Column, FigureTable, games
 
 #: Each kind of decision (`ask`'s ``kind``): what the seat is choosing.
 KIND_NAMES = {
@@ -84,7 +84,7 @@ VERB_NAMES = {
 
 _LINES: dict[str, dict[str, Any]] = {
     "en": {"length": "Game length: {mean} turns on average (median {median}, 90% within {p90}, "
-                     "longest {max}); the turn cap of {cap} was hit in {capped} of {n} games",
+                     "longest {max}); the turn cap of {cap} was hit in {capped} of {games}",
            "missions": "Missions (completed in the share of games where in play; mean turn):",
            "mission": "  {kind}: {name}: {rate}, turn {turn}", "mission_never": "  {kind}: {name}: {rate}, never",
            "kinds": {"basic": "main", "final": "final"},
@@ -96,10 +96,10 @@ _LINES: dict[str, dict[str, Any]] = {
            "characters": "Characters (kept when offered at setup; survival of those who joined a group):",
            "character": "  {name}: picked {pick}, survived {surv}",
            "never_offered": "never offered", "never_joined": "never joined",
-           "never": "Monsters never fought in {n} games: {names}"},
-    "uk": {"length": "Тривалість гри: у середньому {mean} ходу (медіана {median}, 90 % ігор — "
-                     "до {p90}, найдовша — {max}); межу в {cap} ходів досягнуто в {capped} з {n} ігор",
-           "missions": "Місії (частка виконаних серед ігор, де місія була в грі; середній хід):",
+           "never": "Monsters never fought in {games}: {names}"},
+    "uk": {"length": "Тривалість гри: у середньому {mean} ходу (медіана {median}, 90 % партій — "
+                     "до {p90}, найдовша — {max}); межу в {cap} ходів досягнуто в {capped} з {games}",
+           "missions": "Місії (частка виконаних серед партій, де місія була в грі; середній хід):",
            "mission": "  {kind}: {name}: {rate}, хід {turn}", "mission_never": "  {kind}: {name}: {rate}, жодного разу",
            "kinds": {"basic": "основна", "final": "кінцева"},
            "monsters": "Почвари (сила: битви, перемоги почвари):",
@@ -110,7 +110,7 @@ _LINES: dict[str, dict[str, Any]] = {
            "characters": "Персонажі (залишені, коли їх пропонували на початку; вижили з тих, хто був у групі):",
            "character": "  {name}: залишили {pick}, вижили {surv}",
            "never_offered": "не пропонували", "never_joined": "не були в групі",
-           "never": "Почвари, з якими не билися за {n} ігор: {names}"},
+           "never": "Почвари, з якими не билися за {games}: {names}"},
 }
 
 
@@ -122,7 +122,7 @@ def report_lines(out: dict, n: int, names: dict, lang: str) -> list[str]:
     pct = (lambda v: dec(f"{v:.1f}") + "\u00a0%") if lang == "uk" else (lambda v: f"{v:.1f}%")  # noqa: E731
     t = out["turns"]
     lines = [w["length"].format(mean=dec(t["mean"]), median=t["median"], p90=t["p90"], max=t["max"],
-                                cap=out["turn_cap"], capped=out["turn_cap_hits"], n=n), w["missions"]]
+                                cap=out["turn_cap"], capped=out["turn_cap_hits"], games=games(n, lang, "gen")), w["missions"]]
     for mid, m in out["missions"].items():
         kind = w["kinds"].get(m["kind"], m["kind"])
         if m["mean_turn"] is not None:
@@ -146,7 +146,7 @@ def report_lines(out: dict, n: int, names: dict, lang: str) -> list[str]:
         lines.append(w["character"].format(name=name(cid), pick=pick, surv=surv))
     never = [name(mid) for mid, m in out["monsters"].items() if not m["fights"]]
     if never:
-        lines.append(w["never"].format(n=n, names=", ".join(never)))
+        lines.append(w["never"].format(games=games(n, lang), names=", ".join(never)))
     return lines
 
 

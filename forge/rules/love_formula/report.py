@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..figures import Column, FigureTable
+from ..figures import Cell, Column, FigureTable
 
 #: Each kind of decision (`ask`'s ``kind``): what the seat is choosing.
 KIND_NAMES = {
@@ -70,7 +70,7 @@ def report_tables(figures: dict, games: int, name: Callable[[str], str],
     w = _WORDS[lang]
     tables = [FigureTable(w["deck"], (Column(w["reshuffles"], "decimal"), Column(w["ended"], "decimal")),
                           [(figures["reshuffles_per_game"], figures["pairs_ended_per_game"])])]
-    goals = [(name(cid), g["in_play"], g["won"], g["won_rate"])
+    goals: list[tuple[Cell, ...]] = [(name(cid), g["in_play"], g["won"], g["won_rate"])
              for cid, g in figures["goals"].items() if g["in_play"]]
     if goals:
         tables.append(FigureTable(w["goals"], (Column(w["goal"]), Column(w["in_play"], "count"),

@@ -2,6 +2,7 @@
 into the designer's statistics, and the text report's lines in each language."""
 from __future__ import annotations
 
+from ..figures import games
 from .tables import Tables
 
 _LINES = {
@@ -9,12 +10,12 @@ _LINES = {
                      "an obstacle",
            "goals": "Goals (games in play / won, share won):",
            "goal": "  {name}: {in_play} / {won} ({rate})",
-           "never": "Goals in play but never won in {n} games: {names}"},
+           "never": "Goals in play but never won in {games}: {names}"},
     "uk": {"events": "За гру: колоду перетасовано {reshuffles} раза, перешкоди розірвали "
                      "{ended} пари",
-           "goals": "Цілі (ігор у грі / здобуто, частка здобутих):",
+           "goals": "Цілі (партій у грі / здобута, частка здобутих):",
            "goal": "  {name}: {in_play} / {won} ({rate})",
-           "never": "Цілі, які були в грі, але ні разу не здобуті за {n} ігор: {names}"},
+           "never": "Цілі, які були в грі, але ні разу не здобуті за {games}: {names}"},
 }
 
 
@@ -55,5 +56,5 @@ def _lines(out: dict, n: int, names: dict, lang: str) -> list[str]:
                                    rate=pct(g["won_rate"])) for cid, g in played.items()]
         never = [name(cid) for cid, g in played.items() if not g["won"]]
         if never:
-            lines.append(w["never"].format(n=n, names=", ".join(never)))
+            lines.append(w["never"].format(games=games(n, lang), names=", ".join(never)))
     return lines

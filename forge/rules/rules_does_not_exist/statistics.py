@@ -2,6 +2,7 @@
 into the designer's statistics, and the text report's lines in each language."""
 from __future__ import annotations
 
+from ..figures import games
 from ..tally import spread
 from .tables import CardTables
 
@@ -40,17 +41,17 @@ _LINES = {
            "resets": "Resets: {total} in all, {games} games with at least one",
            "monsters": "Monsters (level: invited / satisfied):",
            "monster": "  {level:>2} {name}: {invited} / {satisfied} ({rate:.0f}% satisfied)",
-           "never": "Monsters never invited in {n} games: {names}",
-           "unmet": "Monsters invited but never satisfied in {n} games: {names}",
+           "never": "Monsters never invited in {games}: {names}",
+           "unmet": "Monsters invited but never satisfied in {games}: {names}",
            "classes": "Class held by the winner (share of wins): {shares}",
            "none": "no class"},
-    "uk": {"length": "Тривалість гри: у середньому {mean} ходу (медіана {median}, 90 % ігор — "
+    "uk": {"length": "Тривалість гри: у середньому {mean} ходу (медіана {median}, 90 % партій — "
                      "до {p90}, найдовша — {max}); межу ходів досягнуто в {cap} іграх",
            "resets": "Обнулень: {total} загалом, в {games} іграх хоча б одне",
            "monsters": "Монстри (рівень: запрошено / задоволено):",
            "monster": "  {level:>2} {name}: {invited} / {satisfied} (задоволено {rate:.0f} %)",
-           "never": "Монстри, яких жодного разу не запросили за {n} ігор: {names}",
-           "unmet": "Монстри, яких запрошували, але ні разу не задовольнили за {n} ігор: {names}",
+           "never": "Монстри, яких жодного разу не запросили за {games}: {names}",
+           "unmet": "Монстри, яких запрошували, але ні разу не задовольнили за {games}: {names}",
            "classes": "Клас переможця (частка перемог): {shares}",
            "none": "без класу"},
 }
@@ -72,10 +73,10 @@ def _lines(out: dict, n: int, resets: int, names: dict, lang: str) -> list[str]:
                                          satisfied=m["satisfied"], rate=100 * m["satisfied_rate"]))
     never = [name(cid) for cid, m in out["monsters"].items() if not m["invited"]]
     if never:
-        lines.append(w["never"].format(n=n, names=", ".join(never)))
+        lines.append(w["never"].format(games=games(n, lang), names=", ".join(never)))
     unmet = [name(cid) for cid, m in out["monsters"].items() if m["invited"] and not m["satisfied"]]
     if unmet:
-        lines.append(w["unmet"].format(n=n, names=", ".join(unmet)))
+        lines.append(w["unmet"].format(games=games(n, lang), names=", ".join(unmet)))
     shares = sorted(out["class_win_share"].items(), key=lambda kv: -kv[1])
     lines.append(w["classes"].format(shares=", ".join(f"{name(c)} {pct(100 * v)}" for c, v in shares)))
     return lines
