@@ -484,10 +484,18 @@ def import_sheet(root: Path, sheet_path: Path, type_id: str, set_id: str | None 
         findings.append(table.finding(table.rows[0][0].row, 1, "empty", "the sheet has a header but no card rows"))
     refused = bool(findings)  # a row that is not a card, or a cell that cannot be read
 
-    # The game as it will be: the other files' cards, this file's others, and the sheet's.
+    # The game as it will be: the other files' cards, this file's others, and the sheet's, in
+    # the order the file is written (a card updated where it stands, a new one after all), so
+    # that a sheet that changes nothing is checked as the game it was (a layout kept for it too).
     named = {c["id"] for c in data if isinstance(c.get("id"), str)}
     here = display_path(target)
-    cards = [c for c in game.cards if c.source.file != here or c.id not in named] + sheet_cards
+    placed: dict[str, list] = {}
+    for card in sheet_cards:
+        placed.setdefault(card.id, []).append(card)
+    cards = []
+    for card in game.cards:
+        cards += placed.pop(card.id, []) if card.source.file == here and card.id in named else [card]
+    cards += [c for group in placed.values() for c in group]
     declared = frozenset(set(game.declared_ids) | ids)
     merged = replace(game, cards=tuple(cards), declared_ids=declared)   # its rules file too
     others = [f for f in game_findings if not (f.file == here and f.card in named)]

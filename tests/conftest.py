@@ -271,17 +271,30 @@ class Products:
         return self._games[game_id]
 
     def build(self, game_id: str, product: str, **options) -> Made:
-        """`build_game(game, [product], BuildOptions(**options), OUT)`, into a folder of its own."""
+        """`build_game(game, [product], BuildOptions(**options), OUT)`, into a folder of its own
+        (a cheat sheet or summary that `once` made is not made again: `_sheet`)."""
         from forge.products import BuildOptions, build_game
+        from forge.rulebook import products as books
         key = ("build", game_id, product, BuildOptions(**options))
         if key not in self._made:
             steps: list[int] = []
             out = self.root / f"{len(self._made)}-{product}"
             game = self.game(game_id)
-            paths = build_game(game, [product], BuildOptions(**options, progress=steps.append), out)
+            with mock.patch.object(books, "build_cheatsheet", self._sheet(books.build_cheatsheet, game_id)), \
+                    mock.patch.object(books, "build_summary", self._sheet(books.build_summary, game_id)):
+                paths = build_game(game, [product], BuildOptions(**options, progress=steps.append), out)
             self._digests.update((p, _digest(p)) for p in out.rglob("*") if p.is_file())
             self._made[key] = Made(game, out / game_id / key[3].lang, tuple(paths), tuple(steps))
         return self._made[key]
+
+    def _sheet(self, make: Callable, game_id: str) -> Callable:
+        """`make` (a one-page sheet) as a product calls it, the sheet made in memory (`once`)
+        where it is the same call: the session's loaded game, its language, A4."""
+        def sheet(game, lang: str, paper: str = "a4"):
+            if game is self.game(game_id) and paper == "a4":
+                return self.once(make, game_id, lang)
+            return make(game, lang, paper=paper)
+        return sheet
 
     def rulebook(self, game_id: str, lang: str):
         """The rulebook (A5) as `forge build` makes it: forge builds it once per loaded game and

@@ -38,9 +38,14 @@ def test_every_built_in_card_file_reads_back_from_every_format(game_id, products
             assert [row.data for row in rows] == [{k: v for k, v in c.items() if k != "type"} for c in cards]
 
 
-def test_export_then_import_leaves_each_card_file_byte_for_byte_as_it_was(game_copy, tmp_path):
+def test_export_then_import_leaves_each_card_file_byte_for_byte_as_it_was(game_copy, tmp_path, monkeypatch):
     """The whole import, once per format: into the card file the sheet came from, nothing added,
-    nothing changed, no finding."""
+    nothing changed, no finding; and the game each import checks is the game as it was, so its
+    rulebooks are laid out for the first import at most (`rulebook.typeset`)."""
+    from forge.rulebook import document
+    laid_out = []
+    real = document.overfull_in
+    monkeypatch.setattr(document, "overfull_in", lambda *a, **k: laid_out.append(a[2]) or real(*a, **k))
     root = game_copy("rules_does_not_exist")
     before = tree_digest(root)
     for stem, kind, suffix in (("classes", "class", ".csv"), ("mercenaries", "mercenary", ".xlsx"),
@@ -51,6 +56,7 @@ def test_export_then_import_leaves_each_card_file_byte_for_byte_as_it_was(game_c
         result = import_sheet(root, sheet, kind, file=stem)
         assert result.findings == [] and result.written and not result.added, (sheet.name, result.findings)
         assert tree_digest(root) == before, f"{sheet.name} did not import back to {stem}.yaml as it was"
+    assert len(laid_out) == len(set(laid_out)), laid_out
 
 
 def test_export_refuses_an_unknown_type_and_format(tmp_path):

@@ -176,26 +176,33 @@ def _read(path: str, base: str) -> tuple:
             return ("error", exc.errno)
 
 
-#: `_game` of each game object (dropped with it).
+#: `_loaded` of each game object (dropped with it).
 _GAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _game(game: Any) -> bytes:
-    """The game as its layouts see it: the loaded model, where it is written in its files, its
-    icons and its engine's rule numbers (read once per game object), and the names of its files
-    and where each card's art is (looked for each time: both depend on the working folder or
-    the files there). Not its folder: a layout sees no other path."""
+def _loaded(game: Any) -> tuple[bytes, bytes]:
+    """Digests of the game as loaded, read once per game object: what is printed from it (the
+    model, its manifest as written, its icons and its engine's rule numbers), and where it is
+    written in its files."""
     made = _GAMES.get(game)
     if made is None:
         icons = game_icons(game)
-        made = _GAMES[game] = _digest([
+        made = _GAMES[game] = (_digest([
             game.id, sorted(game.declared_ids), game.manifest.model_dump_json(),
             [(card.model_dump_json(), sorted(card.model_fields_set)) for card in game.cards],
-            repr(game.manifest_doc.data), [repr(list(doc.positions.items())) for doc in _documents(game)],
-            sorted(icons.broken), [(name, icons.svg[name].data) for name in sorted(icons.svg)],
-            sorted(rule_numbers(game).items())])
-    return made + _digest([[doc.name for doc in _documents(game)],
-                           [str(art_file(card, game.root) or "") for card in game.cards]])
+            repr(game.manifest_doc.data), sorted(icons.broken),
+            [(name, icons.svg[name].data) for name in sorted(icons.svg)], sorted(rule_numbers(game).items())]),
+            _digest([repr(list(doc.positions.items())) for doc in _documents(game)]))
+    return made
+
+
+def _game(game: Any) -> bytes:
+    """The game as its layouts see it: as loaded (`_loaded`), and the names of its files and
+    where each card's art is (looked for each time: both depend on the working folder or the
+    files there). Not its folder: a layout sees no other path."""
+    printed, written = _loaded(game)
+    return printed + written + _digest([[doc.name for doc in _documents(game)],
+                                        [str(art_file(card, game.root) or "") for card in game.cards]])
 
 
 def _documents(game: Any) -> list:
@@ -205,13 +212,15 @@ def _documents(game: Any) -> list:
 
 
 def game_source(game: Any) -> bytes | None:
-    """forge's code, libraries and fonts, and the game as loaded: what anything laid out from a
-    game is made from (`rulebook.typeset` keys its findings by it); None when there is no
-    cache on disk or the game cannot be written out."""
+    """forge's code, libraries and fonts, and what is printed from the game: what a document
+    laid out from a game without its card pictures is made from (`rulebook.typeset` keys its
+    findings by it, with the template's own path: where the game's files are written, and
+    under which names, changes none of it); None when there is no cache on disk or the game
+    cannot be written out."""
     if cache.directory(PART) is None:
         return None
     try:
-        return _installed(_FORGE) + b"\0" + _game(game)
+        return _installed(_FORGE) + b"\0" + _loaded(game)[0]
     except Exception:  # noqa: BLE001 (a game object of another making: not kept)
         return None
 

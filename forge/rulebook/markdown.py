@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Callable
 
 from markdown_it import MarkdownIt
@@ -155,7 +156,10 @@ def widest_pieces(frags) -> list[tuple[str, float]]:
     return pieces
 
 
+@cache
 def parser() -> MarkdownIt:
+    """The one Markdown parser (made once: making one costs more than parsing a paragraph with
+    it, and a layout parses each paragraph's text on its own; parsing keeps no state in it)."""
     return MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
 
 

@@ -4,8 +4,10 @@ A word wider than its column, a table wider than the page, a glyph the fonts lac
 needs a second page: these come out of laying the document out, which costs about a second per
 document, far more than the rest of `check`. So what a layout finds is kept in the forge cache
 (part "typeset") under all that the layout is made from: the rendered Markdown and its blocks,
-the game as loaded, forge's code, its libraries and fonts (`kept.game_source`), the kind, the
-language and the paper. `forge build` keeps what its own layouts find, and `check` lays out only
+what is printed from the game, forge's code, its libraries and fonts (`kept.game_source`), the
+kind, the language and the paper, and the template's path, which its findings name (not where
+the game's own files are, or under which names: a copy of a game elsewhere is not laid out
+again). `forge build` keeps what its own layouts find, and `check` lays out only
 what no build or check has laid out since the last change, with card pictures drawn as
 placeholders of the same size: a rulebook's text set at its column's width (one width
 throughout, so its pages need not be made), a sheet laid out as it is printed (its column and
@@ -32,7 +34,7 @@ def _source(game: Game, kind: str, lang: str, paper: str, rendered: Rendered) ->
         return None
     blocks = [(key, b.kind, [c.id for c in b.cards], repr(b.scenario), b.file, b.line)
               for key, b in sorted(rendered.blocks.items())]
-    return b"\0".join([made_of, repr((PART, kind, lang, paper, blocks)).encode(),
+    return b"\0".join([made_of, repr((PART, kind, lang, paper, rendered.template, blocks)).encode(),
                        rendered.markdown.encode("utf-8", "surrogatepass")])
 
 
