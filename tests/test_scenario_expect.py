@@ -1,7 +1,9 @@
 """Every kind of `expect:` value a scenario states can fail: each value is changed by one (a count
 one more, a flag flipped, a seat or a card swapped for another) in the first scenario stating it,
-and the run must fail at that value's line. A check that reads the wrong key, compares loosely or
-blames the wrong line would let a broken rule pass its scenarios (issue 26's mutation run). And
+and the run must fail at that value's line, saying what it got and expected in the words
+tests/cases/changed_expectations.yaml states. A check that reads the wrong key, compares loosely,
+blames the wrong line or garbles its message would let a broken rule pass its scenarios or
+mislead the designer who reads it (issue 26's mutation run). And
 every kind of card list a position names refuses more copies of a card than the game has, at
 its line."""
 from __future__ import annotations
@@ -17,6 +19,8 @@ from forge.scenario import load_scenario, run_scenario
 
 SCENARIOS = ROOT / "tests" / "scenarios"
 SEATS = "ABCDEFGH"
+#: Each variant's failure messages (after its file:line:column), as `forge scenario` prints them.
+SAID = yaml.safe_load((ROOT / "tests" / "cases" / "changed_expectations.yaml").read_text(encoding="utf-8"))
 
 
 def _leaves(node, path=()):
@@ -85,13 +89,15 @@ def _variants(game_id: str):
 
 @pytest.mark.parametrize("path, changed, line",
                          [v for game_id in GAMES for v in _variants(game_id)])
-def test_a_changed_expectation_fails_at_its_line(tmp_path, path, changed, line):
+def test_a_changed_expectation_fails_at_its_line(tmp_path, request, path, changed, line):
     folder = tmp_path / path.parent.name
     folder.mkdir()
     (folder / path.name).write_text(changed, encoding="utf-8")
     res = run_scenario(folder / path.name)
     assert not res.passed, f"{path.name}:{line} changed, and the scenario still passes"
     assert any(re.match(rf"\S*\.yaml:{line}:", f) for f in res.failures), res.failures
+    said = [re.sub(r"^\S*\.yaml:\d+:\d+: ", "", f) for f in res.failures]
+    assert said == SAID[request.node.callspec.id]
 
 
 POSITION_SKIP = {"expect", "actions", "title", "story", "rolls", "stop", "game", "players", "options"}
