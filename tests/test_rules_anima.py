@@ -581,3 +581,59 @@ def test_pursuer_attack_odds_are_the_dice_odds(me, foe, tie_wins, chances):
     from forge.rules.anima_shadow_of_omega.agents import ATTACK_ODDS, _odds
     assert _odds(me, foe, tie_wins) == pytest.approx(chances)
     assert _odds(5, 4, False) >= ATTACK_ODDS > _odds(4, 4, False)     # one Strength ahead: attack
+
+
+def test_pursuer_keeps_its_promises_at_every_decision_of_real_games(prep):
+    """`pursuer`'s docstring, checked at every decision of 16 seeded games of 2 and 3 pursuers
+    (cards valued by its own `_worth`, whose parts the positions above pin down): it keeps the
+    character of most Strength + Speed and kills (or puts to sleep in its own group) the one of
+    least; it puts to sleep the strongest rival character it may; it pays, loses and exchanges
+    its least wanted card and takes and picks up its most wanted; it plays a card that cancels, and a guard, whenever it may; it rerolls a 1 or
+    a 2 only; it attacks only at 60 % odds or better, the first such group offered; a reward
+    goes to the mission goal first, then a hire while the group is small (fewer than 3, or the
+    hand nearly full and room in the group), then bonus cards."""
+    from forge.rules.anima_shadow_of_omega.agents import ATTACK_ODDS, _odds, _worth
+    from forge.rules.anima_shadow_of_omega.tables import GROUP_LIMIT, HAND_LIMIT, R_BONUS, R_HIRE
+    from forge.rules.core import Rolled
+    p = prep
+    seen = set()
+
+    def checked(m, s, options, rng):
+        got = pursuer_agent(m, s, options, rng)
+        kind = m.decision.kind
+        seen.add(kind)
+        might = [o for o in options if o.verb != "pass"]
+        if kind == "keep":
+            assert p.cstr[got.card] + p.cspd[got.card] == max(p.cstr[o.card] + p.cspd[o.card] for o in options)
+        elif kind == "kill" or (kind == "sleep" and all(o.card in m.group[s] for o in options)):
+            assert p.cstr[got.card] + p.cspd[got.card] == min(p.cstr[o.card] + p.cspd[o.card] for o in options)
+        elif kind == "sleep":
+            assert got.card not in m.group[s]
+            assert p.cstr[got.card] == max(p.cstr[o.card] for o in options if o.card not in m.group[s])
+        elif kind in ("pay", "lose", "exchange"):
+            assert _worth(m, s, got.card) == min(_worth(m, s, o.card) for o in options)
+        elif kind == "take":
+            assert _worth(m, s, got.card) == max(_worth(m, s, o.card) for o in options)
+        elif kind == "pickup" and might:
+            assert _worth(m, s, got.card) == max(_worth(m, s, o.card) for o in might)
+        elif kind in ("cancel", "guard"):
+            assert got == (might[0] if might else ("pass",))
+        elif kind == "reroll":
+            last = m.actions[-1]
+            low = isinstance(last, Rolled) and last[1] in (1, 2)
+            assert (got != ("pass",)) == (low and len(options) > 1)
+        elif kind == "interact":
+            attacks = [o for o in options if o.verb == "attack"
+                       and _odds(m.strength(s), m.strength(o.seat), False) >= ATTACK_ODDS]
+            assert got == attacks[0] if attacks else got.verb != "attack"
+        elif kind == "reward":
+            hire = len(m.group[s]) < 3 or (len(m.group[s]) < GROUP_LIMIT and len(m.hand[s]) >= HAND_LIMIT - 1)
+            rank = [(o.mission >= 0, o.kind == R_HIRE and hire, o.kind == R_BONUS) for o in options]
+            assert rank[options.index(got)] == max(rank)
+        return got
+
+    for seed in range(16):
+        m = prep.new(2 + seed % 2, seed)
+        play_game(m, [checked] * m.n, m.streams.agents)
+    assert {"keep", "kill", "sleep", "pay", "lose", "exchange", "take", "pickup", "cancel", "guard",
+            "reroll", "interact", "reward"} <= seen, seen
