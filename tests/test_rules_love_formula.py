@@ -222,3 +222,22 @@ def test_greedy_keeps_its_promises_at_every_decision_of_real_games(game):
         m = prepared(game, sets).new(2 + seed % 3, seed)
         play_game(m, [checked] * m.n, m.streams.agents)
     assert {"onto", "target", "pick"} <= seen, seen
+
+
+def test_playable_cards_are_those_a_player_can_play(game):
+    """The cards a dead-card report counts: every card of the chosen sets but goals and VP cards
+    (never played) and the base jobs that promo jobs replace; with the base set alone, every
+    base card but those."""
+    from forge.rules.love_formula.tables import GOAL, VP
+    base = prepared(game, ("base",))
+    assert set(base.playable_ids()) == {base.cid[h] for h in range(base.n)
+                                       if base.type[h] not in (GOAL, VP)}
+    full = prepared(game, ("base", "chance", "goals", "promo"), promo_jobs="replace")
+    ids = set(full.playable_ids())
+    goals = {full.cid[h] for h in range(full.n) if full.type[h] in (GOAL, VP)}
+    base_jobs = {full.cid[h] for h in range(full.n) if full.is_job[h] and full.set_of[h] == "base"}
+    promo_jobs = {full.cid[h] for h in range(full.n) if full.is_job[h] and full.set_of[h] == "promo"}
+    assert goals and base_jobs and promo_jobs <= ids
+    assert not ids & (goals | base_jobs | {full.cid[h] for h in full.boxed})
+    added = prepared(game, ("base", "chance", "goals", "promo"))
+    assert base_jobs <= set(added.playable_ids())
