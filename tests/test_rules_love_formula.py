@@ -241,3 +241,19 @@ def test_playable_cards_are_those_a_player_can_play(game):
     assert not ids & (goals | base_jobs | {full.cid[h] for h in full.boxed})
     added = prepared(game, ("base", "chance", "goals", "promo"))
     assert base_jobs <= set(added.playable_ids())
+
+
+def test_a_seat_sees_a_goals_vp_when_face_up_shared_or_its_own(game):
+    """The view's goals: each goal's id and its winners; its VP value while the card is face up
+    (the open variant), when every goal is worth the same (the same variant), or to the seat
+    that won it in the hidden variant, and to nobody else."""
+    hidden = prepared(game, ("base", "goals"), goals_variant="hidden").new(2, 5)
+    hidden._claim(0, 1)
+    mine, theirs = hidden.view(1).goals, hidden.view(0).goals
+    assert [g.goal for g in mine] == [hidden.p.cid[g] for g in hidden.goals]
+    assert mine[0].claimed == [1] and mine[0].vp == hidden.goal_value[0] is not None
+    assert theirs[0].claimed == [1] and theirs[0].vp is None
+    assert all(g.vp is None for g in mine[1:])
+    for variant in ("open", "same"):
+        m = prepared(game, ("base", "goals"), goals_variant=variant).new(2, 5)
+        assert [g.vp for g in m.view(0).goals] == m.goal_value
