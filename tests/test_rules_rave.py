@@ -577,3 +577,11 @@ def test_sensible_keeps_its_promises_at_every_decision_of_real_games(prep):
         play_game(m, [checked] * m.n, m.streams.agents)
     assert {"pay", "hire", "give", "limit", "keep", "deal", "rescue", "rave"} <= set(seen), seen
 
+
+
+def test_a_finished_game_records_the_turns_it_lasted(prep):
+    """The result says how many turns the game took (the `Result.turns` every engine that
+    counts turns fills), and that it ended on souls, not at the cap."""
+    m = prep.new(2, 1)
+    play_game(m, [sensible_agent] * 2, m.streams.agents)
+    assert m.result.turns == m.turns == m.stats().turns > 1 and not m.result.capped
