@@ -637,3 +637,64 @@ def test_pursuer_keeps_its_promises_at_every_decision_of_real_games(prep):
         play_game(m, [checked] * m.n, m.streams.agents)
     assert {"keep", "kill", "sleep", "pay", "lose", "exchange", "take", "pickup", "cancel", "guard",
             "reroll", "interact", "reward"} <= seen, seen
+
+
+def test_the_rulebook_says_the_rest_of_the_expectations_in_words(game):
+    """The other sentences of Anima's `expect:` keys, word for word in both languages: the
+    active locations, a preliminary event gone and one waiting, the final mission, a mission's
+    goals at 0 and at 2, the final mission's progress at 0 and 2, a lost turn, Strength and
+    Speed, a failed Speed check, the discard piles, the winner, 2 events face down, no false
+    alarm, a location never explored, a skip of 2."""
+    from forge.rulebook.outcome import describe
+    names = {c.id: c.name for c in game.cards}
+    expect = {"locations": ["willowmere", "harrow_market"],
+              "leads": {"willowmere": "none", "harrow_market": "bog_wisp"},
+              "final": "storm_the_citadel", "progress": {"fen_guide": 0, "forbidden_folio": 2},
+              "final_progress": {"A": 0, "B": 2}, "lost": ["B"], "strength": {"A": 6}, "speed": {"B": 1},
+              "check": {"total": 13, "passed": False},
+              "discards": {"character": ["gideon_vane"], "bonus": ["war_cry", "lucky_find"]},
+              "winner": "B", "face_down": 2, "alarms": 0, "explored": {"willowmere": 0}, "skip": {"A": 2}}
+    said = {lang: [s.replace("\u00a0", " ") for s in describe(expect, lang, names, anima.ENGINE, game)]
+            for lang in ("en", "uk")}
+    assert said["en"] == [
+        "The active locations are “Willowmere” and “Harrow Market”.",
+        "“Willowmere” has no preliminary event left.",
+        "The preliminary event at “Harrow Market” is “Bog Wisp”.",
+        "The final mission is “Storm the Citadel”.",
+        "No goal of “Guide Through the Fen” is done yet.",
+        "“The Forbidden Folio” has 2 goals done.",
+        "Player A has done no goal of the final mission yet.",
+        "Player B has done 2 goals of the final mission.",
+        "Player B has lost the turn.",
+        "Player A’s group has Strength 6.",
+        "Player B’s group has Speed 1.",
+        "The Speed check totals 13 and fails.",
+        "“Gideon Vane” is in the character discard pile.",
+        "“War Cry” and “Lucky Find” are in the bonus discard pile.",
+        "Player B wins the game.",
+        "There are 2 preliminary events face down.",
+        "There is no false alarm.",
+        "“Willowmere” is not explored at all.",
+        "Player A must skip 2 turns.",
+    ]
+    assert said["uk"] == [
+        "Активні локації — «Вербове Плесо» і «Торжище Гарроу».",
+        "На локації «Вербове Плесо» попередньої події вже немає.",
+        "Попередня подія на локації «Торжище Гарроу» — «Блудний вогник».",
+        "Кінцева місія — «Штурм цитаделі».",
+        "У місії «Провідник крізь драговину» ще не виконано жодної цілі.",
+        "У місії «Заборонений фоліант» виконано 2 цілі.",
+        "Гравець А ще не виконав жодної цілі кінцевої місії.",
+        "Гравець Б виконав 2 цілі кінцевої місії.",
+        "Гравець Б втратив хід.",
+        "Сила групи гравця А — 6.",
+        "Швидкість групи гравця Б — 1.",
+        "Перевірка Швидкості дає 13: її провалено.",
+        "У відбої персонажів лежить карта «Гедеон Вейн».",
+        "У відбої бонусів лежать карти «Бойовий клич» і «Щаслива знахідка».",
+        "Гру виграє гравець Б.",
+        "На столі лежать 2 закриті попередні події.",
+        "Хибних тривог не було.",
+        "Локацію «Вербове Плесо» не досліджено жодного разу.",
+        "Гравець А має пропустити 2 ходи.",
+    ]
