@@ -72,7 +72,7 @@ def _variants(game_id: str):
         ids = None
         for where, node in _leaves(expect):
             kind = _kind(where)
-            if kind in seen:
+            if kind in seen or kind[0] == "not_discarded":   # any other card is out of the pile too
                 continue
             if ids is None:
                 sc = load_scenario(path)
