@@ -585,13 +585,16 @@ def test_pursuer_attack_odds_are_the_dice_odds(me, foe, tie_wins, chances):
 
 def test_pursuer_keeps_its_promises_at_every_decision_of_real_games(prep):
     """`pursuer`'s docstring, checked at every decision of 16 seeded games of 2 and 3 pursuers
-    (cards valued by its own `_worth`, whose parts the positions above pin down): it keeps the
-    character of most Strength + Speed and kills (or puts to sleep in its own group) the one of
-    least; it puts to sleep the strongest rival character it may; it pays, loses and exchanges
-    its least wanted card and takes and picks up its most wanted; it plays a card that cancels, and a guard, whenever it may; it rerolls a 1 or
-    a 2 only; it attacks only at 60 % odds or better, the first such group offered; a reward
-    goes to the mission goal first, then a hire while the group is small (fewer than 3, or the
-    hand nearly full and room in the group), then bonus cards."""
+    (cards valued by its own `_worth`): it keeps the character of most Strength + Speed and
+    kills (or puts to sleep in its own group) the one of least; it puts to sleep the strongest
+    rival character it may; it pays, loses and exchanges its least wanted card and takes and
+    picks up its most wanted; it plays a card that cancels, and a guard, whenever it may; it
+    rerolls a 1 or a 2 only; it counters a rival's card only when it hurts its group (a steal,
+    a rob, a sleep, a redirect, or any card in its own battle); in a trade it closes its offer
+    once made, offers only a card it cannot use, and accepts an answer worth at least what it
+    gave; it attacks only at 60 % odds or better, the first such group offered; a reward goes
+    to the mission goal first, then a hire while the group is small (fewer than 3, or the hand
+    nearly full and room in the group), then bonus cards."""
     from forge.rules.anima_shadow_of_omega.agents import ATTACK_ODDS, _odds, _worth
     from forge.rules.anima_shadow_of_omega.tables import GROUP_LIMIT, HAND_LIMIT, R_BONUS, R_HIRE
     from forge.rules.core import Rolled
@@ -626,6 +629,21 @@ def test_pursuer_keeps_its_promises_at_every_decision_of_real_games(prep):
             attacks = [o for o in options if o.verb == "attack"
                        and _odds(m.strength(s), m.strength(o.seat), False) >= ATTACK_ODDS]
             assert got == attacks[0] if attacks else got.verb != "attack"
+        elif kind == "counter" and m.revealed:
+            b, h = m.in_battle, m.revealed[-1]
+            harms = (b is not None and s in (b.seat, b.opponent)) or \
+                any(e.name in ("steal_bonus", "rob", "sleep", "redirect") for e in p.ops[h])
+            assert got == (might[0] if harms and might else ("pass",))
+        elif kind == "offer":
+            gives = [o for o in options if o.verb == "give"]
+            if ("done",) in options:
+                assert got == ("done",)
+            elif got != ("pass",):
+                assert got in gives and _worth(m, s, got.card) == 0
+        elif kind == "accept" and m.trading is not None:
+            _, _, offered, answer = m.trading
+            fair = sum(_worth(m, s, x) for x in answer) >= sum(_worth(m, s, x) for x in offered)
+            assert got == (("accept",) if fair else ("pass",))
         elif kind == "reward":
             hire = len(m.group[s]) < 3 or (len(m.group[s]) < GROUP_LIMIT and len(m.hand[s]) >= HAND_LIMIT - 1)
             rank = [(o.mission >= 0, o.kind == R_HIRE and hire, o.kind == R_BONUS) for o in options]
@@ -636,7 +654,7 @@ def test_pursuer_keeps_its_promises_at_every_decision_of_real_games(prep):
         m = prep.new(2 + seed % 2, seed)
         play_game(m, [checked] * m.n, m.streams.agents)
     assert {"keep", "kill", "sleep", "pay", "lose", "exchange", "take", "pickup", "cancel", "guard",
-            "reroll", "interact", "reward"} <= seen, seen
+            "reroll", "interact", "reward", "counter", "offer", "accept"} <= seen, seen
 
 
 def test_the_rulebook_says_the_rest_of_the_expectations_in_words(game):
