@@ -585,3 +585,24 @@ def test_a_finished_game_records_the_turns_it_lasted(prep):
     m = prep.new(2, 1)
     play_game(m, [sensible_agent] * 2, m.streams.agents)
     assert m.result.turns == m.turns == m.stats().turns > 1 and not m.result.capped
+
+
+def test_every_class_and_mercenary_effect_reaches_the_engine(prep):
+    """Each printed effect of a Class or a Mercenary gives its owner the ability it names, by
+    its printed amount, and nothing else: a raised hand or inventory limit, a card more in the
+    draft, a soul more as Rescuer or Invader, an escape, hire or reroll bonus, a genre bonus, a
+    Mercenary whose card its owner chooses or whose card it boosts."""
+    p = prep
+    none = {"hand": 0, "inventory": 0, "draft": 0, "escape": 0, "hire": 0, "reroll": 0, "host": 0,
+            "rescuer": 0, "invader": 0, "genres": (), "choose": False, "boost": 0}
+    expected = {
+        "pocket_dj": {"hand": 1}, "crate_digger": {"inventory": 2}, "promoter": {"draft": 1},
+        "wingman": {"rescuer": 1}, "party_crasher": {"invader": 1}, "escape_artist": {"escape": 1},
+        "talent_scout": {"hire": 1}, "crowd_whisperer": {"reroll": 1},
+        "dj_cassette": {"choose": True}, "granny_valya": {"escape": 1},
+        "taras_the_roadie": {"inventory": 1}, "ira_at_the_desk": {"choose": True, "boost": 1},
+        "mc_hype": {"boost": 2}, "bpm_twins": {"hire": 1}}
+    for cid, fx in expected.items():
+        assert p.fx[p.card_index[cid]] == {**none, **fx}, cid
+    genres = p.fx[p.card_index["techno_purist"]]["genres"]
+    assert genres == ((1 << p.genre_names.index("techno"), 1),)
