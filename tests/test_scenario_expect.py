@@ -41,9 +41,10 @@ def _kind(path) -> tuple[str, ...]:
     return tuple(p for p in path if p not in SEATS or len(p) != 1)
 
 
-def _changed(node, text: str, ids: list[str], players: int) -> str | None:
+def _changed(node, text: str, types: dict[str, str], players: int) -> str | None:
     """`node`'s value changed by one: an int plus one, a flag flipped, a seat the next seat, a
-    card id another card of the game that the file does not name (so no zone holds it)."""
+    card id another card of the game, of the same type where one is left, that the file does
+    not name (so no zone holds it, and the check, not the card's type, fails)."""
     value = yaml.safe_load(node.value) if node.style is None else node.value
     if isinstance(value, bool):
         return "false" if value else "true"
@@ -51,8 +52,9 @@ def _changed(node, text: str, ids: list[str], players: int) -> str | None:
         return str(value + 1)
     if isinstance(value, str) and len(value) == 1 and value in SEATS:
         return SEATS[(SEATS.index(value) + 1) % players]
-    if isinstance(value, str) and value in ids:
-        return next(i for i in ids if not re.search(rf"\b{re.escape(i)}\b", text))
+    if isinstance(value, str) and value in types:
+        unnamed = [i for i in types if not re.search(rf"\b{re.escape(i)}\b", text)]
+        return next((i for i in unnamed if types[i] == types[value]), unnamed[0])
     return None
 
 
@@ -69,16 +71,16 @@ def _variants(game_id: str):
         expect = _expect_of(root)
         if expect is None:
             continue
-        ids = None
+        types = None
         for where, node in _leaves(expect):
             kind = _kind(where)
             if kind in seen or kind[0] == "not_discarded":   # any other card is out of the pile too
                 continue
-            if ids is None:
+            if types is None:
                 sc = load_scenario(path)
-                ids = sorted(c.id for c in sc.game.cards)
+                types = {c.id: c.type for c in sorted(sc.game.cards, key=lambda c: c.id)}
                 players = int(sc.data["players"])
-            new = _changed(node, text, ids, players)
+            new = _changed(node, text, types, players)
             if new is None:
                 continue
             seen.add(kind)
