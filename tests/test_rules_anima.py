@@ -594,8 +594,10 @@ def test_pursuer_keeps_its_promises_at_every_decision_of_real_games(prep):
     once made, offers only a card it cannot use, and accepts an answer worth at least what it
     gave; it attacks only at 60 % odds or better, the first such group offered; a reward goes
     to the mission goal first, then a hire while the group is small (fewer than 3, or the hand
-    nearly full and room in the group), then bonus cards."""
-    from forge.rules.anima_shadow_of_omega.agents import ATTACK_ODDS, _odds, _worth
+    nearly full and room in the group), then bonus cards; trimming the table it removes a
+    location its goals do not need, and flying it lands on one they need (by its `_targets`)."""
+    from forge.rules.anima_shadow_of_omega.agents import ATTACK_ODDS, _last, _odds, _targets, _worth
+    from forge.rules.anima_shadow_of_omega.choices import Play
     from forge.rules.anima_shadow_of_omega.tables import GROUP_LIMIT, HAND_LIMIT, R_BONUS, R_HIRE
     from forge.rules.core import Rolled
     p = prep
@@ -644,6 +646,14 @@ def test_pursuer_keeps_its_promises_at_every_decision_of_real_games(prep):
             _, _, offered, answer = m.trading
             fair = sum(_worth(m, s, x) for x in answer) >= sum(_worth(m, s, x) for x in offered)
             assert got == (("accept",) if fair else ("pass",))
+        elif kind == "remove":
+            keep = set(_targets(m, s))
+            spare = [o for o in options if p.dix[o.card] not in keep]
+            assert got == (spare or options)[0]
+        elif kind == "to" and not (isinstance(_last(m), Play)
+                                   and any(e.name == "redirect" for e in p.ops[_last(m).card])):
+            want = [o for o in options if p.dix[o.card] in _targets(m, s)]
+            assert got == (want or options)[0]
         elif kind == "reward":
             hire = len(m.group[s]) < 3 or (len(m.group[s]) < GROUP_LIMIT and len(m.hand[s]) >= HAND_LIMIT - 1)
             rank = [(o.mission >= 0, o.kind == R_HIRE and hire, o.kind == R_BONUS) for o in options]
@@ -654,7 +664,7 @@ def test_pursuer_keeps_its_promises_at_every_decision_of_real_games(prep):
         m = prep.new(2 + seed % 2, seed)
         play_game(m, [checked] * m.n, m.streams.agents)
     assert {"keep", "kill", "sleep", "pay", "lose", "exchange", "take", "pickup", "cancel", "guard",
-            "reroll", "interact", "reward", "counter", "offer", "accept"} <= seen, seen
+            "reroll", "interact", "reward", "counter", "offer", "accept", "remove", "to"} <= seen, seen
 
 
 def test_the_rulebook_says_the_rest_of_the_expectations_in_words(game):
