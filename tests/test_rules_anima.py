@@ -726,3 +726,35 @@ def test_the_rulebook_says_the_rest_of_the_expectations_in_words(game):
         "Локацію «Вербове Плесо» не досліджено жодного разу.",
         "Гравець А має пропустити 2 ходи.",
     ]
+
+
+@pytest.mark.parametrize("break_it, says", [
+    (lambda m, k: m.char_deck.append(k["bonus"]), "char_deck: a card of the wrong type"),
+    (lambda m, k: m.active.append(k["char"]), "active: a card of the wrong type"),
+    (lambda m, k: m.bonus_discard.append(k["loc"]), "bonus_discard: a card of the wrong type"),
+    (lambda m, k: m.loc_decks[0].append(k["bonus"]), "a location deck holds another card"),
+    (lambda m, k: m.mission_deck.append(k["final"]), "final and basic missions mixed up"),
+    (lambda m, k: (setattr(m, "dealt", True), m.group[0].clear()), "seat A: a group of 0"),
+    (lambda m, k: m.group[0].append(k["bonus"]), "seat A: a non-character in the group"),
+    (lambda m, k: m.hand[1].append(k["char"]), "seat B: 1 cards in hand, or a non-bonus"),
+    (lambda m, k: m.skip.__setitem__(1, -1), "seat B: negative skip"),
+    (lambda m, k: m.rot.__setitem__(k["char"], True), "{char}: rotated or asleep outside a group")],
+    ids=["char-deck", "active", "bonus-discard", "location-deck", "final-mixed", "empty-group",
+         "bonus-in-group", "character-in-hand", "negative-skip", "rotated-outside"])
+def test_each_broken_invariant_names_itself(prep, break_it, says):
+    """A state no rule can reach fails the invariant check with a message that names the zone or
+    the seat and what is wrong, so a broken engine change points at its own mistake."""
+    from forge.errors import InvariantViolation
+    from forge.rules.anima_shadow_of_omega.tables import BONUS, CHAR, LOC
+    p = prep
+    m = prep.new(2, 0)
+    m.invariants()
+    spare = [h for h in range(p.n) if h not in {c for g in m.group for c in g}]
+    k = {"bonus": next(h for h in spare if p.kind[h] == BONUS and p.bsub[h] != -1),
+         "char": next(h for h in spare if p.kind[h] == CHAR),
+         "loc": next(h for h in spare if p.kind[h] == LOC),
+         "final": next(h for h in range(p.n) if p.final[h])}
+    break_it(m, k)
+    with pytest.raises(InvariantViolation) as got:
+        m.invariants()
+    assert str(got.value) == says.format(char=p.cid[k["char"]])
