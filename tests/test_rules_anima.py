@@ -758,3 +758,60 @@ def test_each_broken_invariant_names_itself(prep, break_it, says):
     with pytest.raises(InvariantViolation) as got:
         m.invariants()
     assert str(got.value) == says.format(char=p.cid[k["char"]])
+
+
+def test_the_rulebook_says_plurals_and_empties_in_words(game):
+    """Anima's sentences at their other forms, word for word in both languages: no group and a
+    group of one, two unfinished missions and none, two missions done, an organisation, two
+    groups on the road, one active location and an empty deck, two seats' Strength and Speed,
+    one event face down, no hold turn, two false alarms, a location explored three times, one
+    card rotated."""
+    from forge.rulebook.outcome import describe
+    names = {c.id: c.name for c in game.cards}
+    expect = {"zones": {"A": {"group": [], "missions": ["lost_courier", "fen_guide"],
+                              "done": ["abbey_relic", "market_debts"], "organisation": "aeronauts_guild",
+                              "at": "none", "hand_size": 3},
+                        "B": {"group": ["brann_ironhide"], "missions": [], "at": "none", "group_size": 1}},
+              "sizes": {"active": 1, "bonus_deck": 0}, "strength": {"A": 6, "B": 6}, "speed": {"A": 1, "B": 2},
+              "face_down": 1, "held": {"A": 0}, "alarms": 2, "explored": {"willowmere": 3},
+              "rotated": ["zlata_spark"]}
+    said = {lang: [s.replace("\u00a0", " ") for s in describe(expect, lang, names, anima.ENGINE, game)]
+            for lang in ("en", "uk")}
+    assert said["en"] == [
+        "Player A has no group.",
+        "Player A holds 3 cards.",
+        "Player A’s unfinished missions are “The Lost Courier” and “Guide Through the Fen”.",
+        "Player A has completed “The Abbey Relic” and “Market Debts”.",
+        "Player A’s organisation is “Aeronauts’ Guild”.",
+        "Player B’s group is “Brann Ironhide” alone.",
+        "Player B’s group has 1 character.",
+        "Player B has no unfinished mission.",
+        "The groups of players A and B are on the road, at no location.",
+        "The table holds 1 active location, the bonus deck is empty.",
+        "Player A’s group has Strength 6, player B’s 6.",
+        "Player A’s group has Speed 1, player B’s 2.",
+        "There is 1 preliminary event face down.",
+        "Player A has no hold turn counted.",
+        "There are 2 false alarms.",
+        "“Willowmere” is explored 3 times.",
+        "Only “Zlata Spark” is rotated.",
+    ]
+    assert said["uk"] == [
+        "У гравця А немає групи.",
+        "У гравця А на руці 3 карти.",
+        "Незавершені місії гравця А — «Загублений курʼєр» і «Провідник крізь драговину».",
+        "Гравець А виконав місії «Реліквія абатства» і «Борги на торжищі».",
+        "Організація гравця А — «Гільдія аеронавтів».",
+        "У групі гравця Б лише «Бранн Залізношкірий».",
+        "У групі гравця Б 1 персонаж.",
+        "У гравця Б немає незавершених місій.",
+        "Групи гравців А і Б в дорозі: вони не стоять у жодній локації.",
+        "На столі 1 активна локація, колода бонусів порожня.",
+        "Сила групи гравця А — 6, гравця Б — 6.",
+        "Швидкість групи гравця А — 1, гравця Б — 2.",
+        "На столі лежить 1 закрита попередня подія.",
+        "Гравцеві А не зараховано жодного ходу утримання.",
+        "Сталися 2 хибні тривоги.",
+        "Локацію «Вербове Плесо» досліджено 3 рази.",
+        "Обернено лише карту «Злата Іскра».",
+    ]
