@@ -41,10 +41,11 @@ def _kind(path) -> tuple[str, ...]:
     return tuple(p for p in path if p not in SEATS or len(p) != 1)
 
 
-def _changed(node, text: str, types: dict[str, str], players: int) -> str | None:
+def _changed(node, kind: tuple[str, ...], text: str, types: dict[str, str], players: int) -> str | None:
     """`node`'s value changed by one: an int plus one, a flag flipped, a seat the next seat, a
     card id another card of the game, of the same type where one is left, that the file does
-    not name (so no zone holds it, and the check, not the card's type, fails)."""
+    not name (so no zone holds it, and the check, not the card's type, fails); a location's
+    lead event `none` an event."""
     value = yaml.safe_load(node.value) if node.style is None else node.value
     if isinstance(value, bool):
         return "false" if value else "true"
@@ -52,6 +53,8 @@ def _changed(node, text: str, types: dict[str, str], players: int) -> str | None
         return str(value + 1)
     if isinstance(value, str) and len(value) == 1 and value in SEATS:
         return SEATS[(SEATS.index(value) + 1) % players]
+    if value == "none" and kind[0] == "leads":            # no lead event left: an event is
+        value = next(i for i, t in types.items() if t == "event")
     if isinstance(value, str) and value in types:
         unnamed = [i for i in types if not re.search(rf"\b{re.escape(i)}\b", text)]
         return next((i for i in unnamed if types[i] == types[value]), unnamed[0])
@@ -80,7 +83,7 @@ def _variants(game_id: str):
                 sc = load_scenario(path)
                 types = {c.id: c.type for c in sorted(sc.game.cards, key=lambda c: c.id)}
                 players = int(sc.data["players"])
-            new = _changed(node, text, types, players)
+            new = _changed(node, kind, text, types, players)
             if new is None:
                 continue
             seen.add(kind)
