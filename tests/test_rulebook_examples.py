@@ -9,6 +9,7 @@ import re
 import shutil
 
 import pytest
+import yaml
 from pypdf import PdfReader
 
 from conftest import CARDS, GAMES, ROOT
@@ -178,14 +179,18 @@ def test_a_changed_scenario_changes_the_sentence(tmp_path):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_scenario_reads_without_keys_or_ids(lang):
-    """Every scenario of every game, quoted or not, in both languages: sentences, no keys."""
+    """Every scenario of every game, quoted or not, in both languages: sentences, no keys, word
+    for word those tests/cases/scenario_sentences.yaml states (what a rulebook quoting it prints)."""
     files = sorted(SCENARIOS.glob("*/*.yaml"))
     assert files
+    said = yaml.safe_load((ROOT / "tests" / "cases" / "scenario_sentences.yaml").read_text(encoding="utf-8"))
+    assert len(said) == len(files)
     for path in files:
         sc = load_scenario(path)
         names = {c.id: c.name for c in sc.game.cards}
         sentences = describe(sc.data.get("expect") or {}, lang, names, sc.engine, sc.game)
         assert sentences, path
+        assert [s.replace("\u00a0", " ") for s in sentences] == said[f"{path.parent.name}/{path.stem}"][lang]
         text = normalised(" ".join(sentences))
         assert not leaks(text, expect_keys(sc.engine), set(names), lang), (path.name, text)
         assert not re.search(r"\b[A-H]\b" if lang == "uk" else r"[АБВГ]", text), (path.name, text)

@@ -582,3 +582,237 @@ def test_pursuer_attack_odds_are_the_dice_odds(me, foe, tie_wins, chances):
     from forge.rules.anima_shadow_of_omega.agents import ATTACK_ODDS, _odds
     assert _odds(me, foe, tie_wins) == pytest.approx(chances)
     assert _odds(5, 4, False) >= ATTACK_ODDS > _odds(4, 4, False)     # one Strength ahead: attack
+
+
+def test_pursuer_keeps_its_promises_at_every_decision_of_real_games(prep):
+    """`pursuer`'s docstring, checked at every decision of 16 seeded games of 2 and 3 pursuers
+    (cards valued by its own `_worth`): it keeps the character of most Strength + Speed and
+    kills (or puts to sleep in its own group) the one of least; it puts to sleep the strongest
+    rival character it may; it pays, loses and exchanges its least wanted card and takes and
+    picks up its most wanted; it plays a card that cancels, and a guard, whenever it may; it
+    rerolls a 1 or a 2 only; it counters a rival's card only when it hurts its group (a steal,
+    a rob, a sleep, a redirect, or any card in its own battle); in a trade it closes its offer
+    once made, offers only a card it cannot use, and accepts an answer worth at least what it
+    gave; it attacks only at 60 % odds or better, the first such group offered; a reward goes
+    to the mission goal first, then a hire while the group is small (fewer than 3, or the hand
+    nearly full and room in the group), then bonus cards; trimming the table it removes a
+    location its goals do not need, and flying it lands on one they need (by its `_targets`)."""
+    from forge.rules.anima_shadow_of_omega.agents import ATTACK_ODDS, _last, _odds, _targets, _worth
+    from forge.rules.anima_shadow_of_omega.choices import Play
+    from forge.rules.anima_shadow_of_omega.tables import GROUP_LIMIT, HAND_LIMIT, R_BONUS, R_HIRE
+    from forge.rules.core import Rolled
+    p = prep
+    seen = set()
+
+    def checked(m, s, options, rng):
+        got = pursuer_agent(m, s, options, rng)
+        kind = m.decision.kind
+        seen.add(kind)
+        might = [o for o in options if o.verb != "pass"]
+        if kind == "keep":
+            assert p.cstr[got.card] + p.cspd[got.card] == max(p.cstr[o.card] + p.cspd[o.card] for o in options)
+        elif kind == "kill" or (kind == "sleep" and all(o.card in m.group[s] for o in options)):
+            assert p.cstr[got.card] + p.cspd[got.card] == min(p.cstr[o.card] + p.cspd[o.card] for o in options)
+        elif kind == "sleep":
+            assert got.card not in m.group[s]
+            assert p.cstr[got.card] == max(p.cstr[o.card] for o in options if o.card not in m.group[s])
+        elif kind in ("pay", "lose", "exchange"):
+            assert _worth(m, s, got.card) == min(_worth(m, s, o.card) for o in options)
+        elif kind == "take":
+            assert _worth(m, s, got.card) == max(_worth(m, s, o.card) for o in options)
+        elif kind == "pickup" and might:
+            assert _worth(m, s, got.card) == max(_worth(m, s, o.card) for o in might)
+        elif kind in ("cancel", "guard"):
+            assert got == (might[0] if might else ("pass",))
+        elif kind == "reroll":
+            last = m.actions[-1]
+            low = isinstance(last, Rolled) and last[1] in (1, 2)
+            assert (got != ("pass",)) == (low and len(options) > 1)
+        elif kind == "interact":
+            attacks = [o for o in options if o.verb == "attack"
+                       and _odds(m.strength(s), m.strength(o.seat), False) >= ATTACK_ODDS]
+            assert got == attacks[0] if attacks else got.verb != "attack"
+        elif kind == "counter" and m.revealed:
+            b, h = m.in_battle, m.revealed[-1]
+            harms = (b is not None and s in (b.seat, b.opponent)) or \
+                any(e.name in ("steal_bonus", "rob", "sleep", "redirect") for e in p.ops[h])
+            assert got == (might[0] if harms and might else ("pass",))
+        elif kind == "offer":
+            gives = [o for o in options if o.verb == "give"]
+            if ("done",) in options:
+                assert got == ("done",)
+            elif got != ("pass",):
+                assert got in gives and _worth(m, s, got.card) == 0
+        elif kind == "accept" and m.trading is not None:
+            _, _, offered, answer = m.trading
+            fair = sum(_worth(m, s, x) for x in answer) >= sum(_worth(m, s, x) for x in offered)
+            assert got == (("accept",) if fair else ("pass",))
+        elif kind == "remove":
+            keep = set(_targets(m, s))
+            spare = [o for o in options if p.dix[o.card] not in keep]
+            assert got == (spare or options)[0]
+        elif kind == "to" and not (isinstance(_last(m), Play)
+                                   and any(e.name == "redirect" for e in p.ops[_last(m).card])):
+            want = [o for o in options if p.dix[o.card] in _targets(m, s)]
+            assert got == (want or options)[0]
+        elif kind == "reward":
+            hire = len(m.group[s]) < 3 or (len(m.group[s]) < GROUP_LIMIT and len(m.hand[s]) >= HAND_LIMIT - 1)
+            rank = [(o.mission >= 0, o.kind == R_HIRE and hire, o.kind == R_BONUS) for o in options]
+            assert rank[options.index(got)] == max(rank)
+        return got
+
+    for seed in range(16):
+        m = prep.new(2 + seed % 2, seed)
+        play_game(m, [checked] * m.n, m.streams.agents)
+    assert {"keep", "kill", "sleep", "pay", "lose", "exchange", "take", "pickup", "cancel", "guard",
+            "reroll", "interact", "reward", "counter", "offer", "accept", "remove", "to"} <= seen, seen
+
+
+def test_the_rulebook_says_the_rest_of_the_expectations_in_words(game):
+    """The other sentences of Anima's `expect:` keys, word for word in both languages: the
+    active locations, a preliminary event gone and one waiting, the final mission, a mission's
+    goals at 0 and at 2, the final mission's progress at 0 and 2, a lost turn, Strength and
+    Speed, a failed Speed check, the discard piles, the winner, 2 events face down, no false
+    alarm, a location never explored, a skip of 2."""
+    from forge.rulebook.outcome import describe
+    names = {c.id: c.name for c in game.cards}
+    expect = {"locations": ["willowmere", "harrow_market"],
+              "leads": {"willowmere": "none", "harrow_market": "bog_wisp"},
+              "final": "storm_the_citadel", "progress": {"fen_guide": 0, "forbidden_folio": 2},
+              "final_progress": {"A": 0, "B": 2}, "lost": ["B"], "strength": {"A": 6}, "speed": {"B": 1},
+              "check": {"total": 13, "passed": False},
+              "discards": {"character": ["gideon_vane"], "bonus": ["war_cry", "lucky_find"]},
+              "winner": "B", "face_down": 2, "alarms": 0, "explored": {"willowmere": 0}, "skip": {"A": 2}}
+    said = {lang: [s.replace("\u00a0", " ") for s in describe(expect, lang, names, anima.ENGINE, game)]
+            for lang in ("en", "uk")}
+    assert said["en"] == [
+        "The active locations are “Willowmere” and “Harrow Market”.",
+        "“Willowmere” has no preliminary event left.",
+        "The preliminary event at “Harrow Market” is “Bog Wisp”.",
+        "The final mission is “Storm the Citadel”.",
+        "No goal of “Guide Through the Fen” is done yet.",
+        "“The Forbidden Folio” has 2 goals done.",
+        "Player A has done no goal of the final mission yet.",
+        "Player B has done 2 goals of the final mission.",
+        "Player B has lost the turn.",
+        "Player A’s group has Strength 6.",
+        "Player B’s group has Speed 1.",
+        "The Speed check totals 13 and fails.",
+        "“Gideon Vane” is in the character discard pile.",
+        "“War Cry” and “Lucky Find” are in the bonus discard pile.",
+        "Player B wins the game.",
+        "There are 2 preliminary events face down.",
+        "There is no false alarm.",
+        "“Willowmere” is not explored at all.",
+        "Player A must skip 2 turns.",
+    ]
+    assert said["uk"] == [
+        "Активні локації — «Вербове Плесо» і «Торжище Гарроу».",
+        "На локації «Вербове Плесо» попередньої події вже немає.",
+        "Попередня подія на локації «Торжище Гарроу» — «Блудний вогник».",
+        "Кінцева місія — «Штурм цитаделі».",
+        "У місії «Провідник крізь драговину» ще не виконано жодної цілі.",
+        "У місії «Заборонений фоліант» виконано 2 цілі.",
+        "Гравець А ще не виконав жодної цілі кінцевої місії.",
+        "Гравець Б виконав 2 цілі кінцевої місії.",
+        "Гравець Б втратив хід.",
+        "Сила групи гравця А — 6.",
+        "Швидкість групи гравця Б — 1.",
+        "Перевірка Швидкості дає 13: її провалено.",
+        "У відбої персонажів лежить карта «Гедеон Вейн».",
+        "У відбої бонусів лежать карти «Бойовий клич» і «Щаслива знахідка».",
+        "Гру виграє гравець Б.",
+        "На столі лежать 2 закриті попередні події.",
+        "Хибних тривог не було.",
+        "Локацію «Вербове Плесо» не досліджено жодного разу.",
+        "Гравець А має пропустити 2 ходи.",
+    ]
+
+
+@pytest.mark.parametrize("break_it, says", [
+    (lambda m, k: m.char_deck.append(k["bonus"]), "char_deck: a card of the wrong type"),
+    (lambda m, k: m.active.append(k["char"]), "active: a card of the wrong type"),
+    (lambda m, k: m.bonus_discard.append(k["loc"]), "bonus_discard: a card of the wrong type"),
+    (lambda m, k: m.loc_decks[0].append(k["bonus"]), "a location deck holds another card"),
+    (lambda m, k: m.mission_deck.append(k["final"]), "final and basic missions mixed up"),
+    (lambda m, k: (setattr(m, "dealt", True), m.group[0].clear()), "seat A: a group of 0"),
+    (lambda m, k: m.group[0].append(k["bonus"]), "seat A: a non-character in the group"),
+    (lambda m, k: m.hand[1].append(k["char"]), "seat B: 1 cards in hand, or a non-bonus"),
+    (lambda m, k: m.skip.__setitem__(1, -1), "seat B: negative skip"),
+    (lambda m, k: m.rot.__setitem__(k["char"], True), "{char}: rotated or asleep outside a group")],
+    ids=["char-deck", "active", "bonus-discard", "location-deck", "final-mixed", "empty-group",
+         "bonus-in-group", "character-in-hand", "negative-skip", "rotated-outside"])
+def test_each_broken_invariant_names_itself(prep, break_it, says):
+    """A state no rule can reach fails the invariant check with a message that names the zone or
+    the seat and what is wrong, so a broken engine change points at its own mistake."""
+    from forge.errors import InvariantViolation
+    from forge.rules.anima_shadow_of_omega.tables import BONUS, CHAR, LOC
+    p = prep
+    m = prep.new(2, 0)
+    m.invariants()
+    spare = [h for h in range(p.n) if h not in {c for g in m.group for c in g}]
+    k = {"bonus": next(h for h in spare if p.kind[h] == BONUS and p.bsub[h] != -1),
+         "char": next(h for h in spare if p.kind[h] == CHAR),
+         "loc": next(h for h in spare if p.kind[h] == LOC),
+         "final": next(h for h in range(p.n) if p.final[h])}
+    break_it(m, k)
+    with pytest.raises(InvariantViolation) as got:
+        m.invariants()
+    assert str(got.value) == says.format(char=p.cid[k["char"]])
+
+
+def test_the_rulebook_says_plurals_and_empties_in_words(game):
+    """Anima's sentences at their other forms, word for word in both languages: no group and a
+    group of one, two unfinished missions and none, two missions done, an organisation, two
+    groups on the road, one active location and an empty deck, two seats' Strength and Speed,
+    one event face down, no hold turn, two false alarms, a location explored three times, one
+    card rotated."""
+    from forge.rulebook.outcome import describe
+    names = {c.id: c.name for c in game.cards}
+    expect = {"zones": {"A": {"group": [], "missions": ["lost_courier", "fen_guide"],
+                              "done": ["abbey_relic", "market_debts"], "organisation": "aeronauts_guild",
+                              "at": "none", "hand_size": 3},
+                        "B": {"group": ["brann_ironhide"], "missions": [], "at": "none", "group_size": 1}},
+              "sizes": {"active": 1, "bonus_deck": 0}, "strength": {"A": 6, "B": 6}, "speed": {"A": 1, "B": 2},
+              "face_down": 1, "held": {"A": 0}, "alarms": 2, "explored": {"willowmere": 3},
+              "rotated": ["zlata_spark"]}
+    said = {lang: [s.replace("\u00a0", " ") for s in describe(expect, lang, names, anima.ENGINE, game)]
+            for lang in ("en", "uk")}
+    assert said["en"] == [
+        "Player A has no group.",
+        "Player A holds 3 cards.",
+        "Player A’s unfinished missions are “The Lost Courier” and “Guide Through the Fen”.",
+        "Player A has completed “The Abbey Relic” and “Market Debts”.",
+        "Player A’s organisation is “Aeronauts’ Guild”.",
+        "Player B’s group is “Brann Ironhide” alone.",
+        "Player B’s group has 1 character.",
+        "Player B has no unfinished mission.",
+        "The groups of players A and B are on the road, at no location.",
+        "The table holds 1 active location, the bonus deck is empty.",
+        "Player A’s group has Strength 6, player B’s 6.",
+        "Player A’s group has Speed 1, player B’s 2.",
+        "There is 1 preliminary event face down.",
+        "Player A has no hold turn counted.",
+        "There are 2 false alarms.",
+        "“Willowmere” is explored 3 times.",
+        "Only “Zlata Spark” is rotated.",
+    ]
+    assert said["uk"] == [
+        "У гравця А немає групи.",
+        "У гравця А на руці 3 карти.",
+        "Незавершені місії гравця А — «Загублений курʼєр» і «Провідник крізь драговину».",
+        "Гравець А виконав місії «Реліквія абатства» і «Борги на торжищі».",
+        "Організація гравця А — «Гільдія аеронавтів».",
+        "У групі гравця Б лише «Бранн Залізношкірий».",
+        "У групі гравця Б 1 персонаж.",
+        "У гравця Б немає незавершених місій.",
+        "Групи гравців А і Б в дорозі: вони не стоять у жодній локації.",
+        "На столі 1 активна локація, колода бонусів порожня.",
+        "Сила групи гравця А — 6, гравця Б — 6.",
+        "Швидкість групи гравця А — 1, гравця Б — 2.",
+        "На столі лежить 1 закрита попередня подія.",
+        "Гравцеві А не зараховано жодного ходу утримання.",
+        "Сталися 2 хибні тривоги.",
+        "Локацію «Вербове Плесо» досліджено 3 рази.",
+        "Обернено лише карту «Злата Іскра».",
+    ]

@@ -142,7 +142,7 @@ def test_same_vp_variant_gives_every_goal_one_value(game):
 def test_same_vp_variant_lays_no_vp_cards(game):
     m = prepared(game, ("base", "goals"), goals_variant="same").new(4, 2)
     assert m.goal_vp == [] and len(m.vp_deck) == 22
-    assert len(set(m.goal_value)) == 1 and m.goal_value[0] in {m.p.value[v] for v in m.vp_deck}
+    assert m.goal_value == [m.p.value[m.vp_deck[-1]]] * len(m.goals)   # a random VP card: the top one
 
 
 def test_vp_cards_face_up_by_variant(game):
@@ -216,3 +216,83 @@ def test_a_game_counts_its_reshuffles_ended_pairs_and_goals(game):
     assert (stats.reshuffles, stats.pairs_ended) == (events.count("reshuffle"), events.count("pair_ended")) == (1, 2)
     assert stats.goals == {match.p.cid[g]: len(match.goal_claimed[i]) for i, g in enumerate(match.goals)}
     assert len(stats.goals) == 5 and sum(stats.goals.values()) == events.count("goal")
+
+
+def test_greedy_keeps_its_promises_at_every_decision_of_real_games(game):
+    """`greedy`'s docstring, checked at every decision of 24 seeded games of 2 to 4 greedy
+    players with every set (a random tie-break below 1 point never outweighs a whole point):
+    it attaches or moves a preparation onto the pair that misses fewest requirements, before
+    anything else; it aims an obstacle at the opponent pair closest to perfect; it scraps a card
+    only when nothing else is offered; it drafts a preparation its own pair misses, when one is
+    offered, over any card no pair of its own needs."""
+    from forge.rules.love_formula.agents import greedy_agent
+    from forge.rules.love_formula.tables import PREP
+    seen = set()
+
+    def checked(m, s, options, rng):
+        got = greedy_agent(m, s, options, rng)
+        p = m.p
+
+        def missing(pair):
+            have = {p.key[c] for c in m.att[pair] if p.type[c] == PREP}
+            return len(p.req[pair] - have)
+
+        onto = [o for o in options if o.verb in ("attach", "move")]
+        theirs = [o for o in options if o.verb == "target" and o.card not in m.pairs[s]]
+        picks = [o for o in options if o.verb == "pick" and p.type[o.card] == PREP]
+        needed = {k for pr in m.pairs[s] for k in p.req[pr]
+                  if not any(p.type[c] == PREP and p.key[c] == k for c in m.att[pr])}
+        if onto:
+            seen.add("onto")
+            assert got in onto and missing(got.pair) == min(missing(o.pair) for o in onto)
+        elif theirs and len(theirs) == len(options):
+            seen.add("target")
+            assert missing(got.card) == min(missing(o.card) for o in theirs)
+        elif any(p.key[o.card] in needed for o in picks):
+            seen.add("pick")
+            assert got.verb == "pick" and p.type[got.card] == PREP and p.key[got.card] in needed
+        if got.verb == "scrap":
+            seen.add("scrap")
+            assert all(o.verb == "scrap" for o in options)
+        return got
+
+    for seed in range(24):
+        sets = SETS[seed % len(SETS)]
+        m = prepared(game, sets).new(2 + seed % 3, seed)
+        play_game(m, [checked] * m.n, m.streams.agents)
+    assert {"onto", "target", "pick"} <= seen, seen
+
+
+def test_playable_cards_are_those_a_player_can_play(game):
+    """The cards a dead-card report counts: every card of the chosen sets but goals and VP cards
+    (never played) and the base jobs that promo jobs replace; with the base set alone, every
+    base card but those."""
+    from forge.rules.love_formula.tables import GOAL, VP
+    base = prepared(game, ("base",))
+    assert set(base.playable_ids()) == {base.cid[h] for h in range(base.n)
+                                       if base.type[h] not in (GOAL, VP)}
+    full = prepared(game, ("base", "chance", "goals", "promo"), promo_jobs="replace")
+    ids = set(full.playable_ids())
+    goals = {full.cid[h] for h in range(full.n) if full.type[h] in (GOAL, VP)}
+    base_jobs = {full.cid[h] for h in range(full.n) if full.is_job[h] and full.set_of[h] == "base"}
+    promo_jobs = {full.cid[h] for h in range(full.n) if full.is_job[h] and full.set_of[h] == "promo"}
+    assert goals and base_jobs and promo_jobs <= ids
+    assert not ids & (goals | base_jobs | {full.cid[h] for h in full.boxed})
+    added = prepared(game, ("base", "chance", "goals", "promo"))
+    assert base_jobs <= set(added.playable_ids())
+
+
+def test_a_seat_sees_a_goals_vp_when_face_up_shared_or_its_own(game):
+    """The view's goals: each goal's id and its winners; its VP value while the card is face up
+    (the open variant), when every goal is worth the same (the same variant), or to the seat
+    that won it in the hidden variant, and to nobody else."""
+    hidden = prepared(game, ("base", "goals"), goals_variant="hidden").new(2, 5)
+    hidden._claim(0, 1)
+    mine, theirs = hidden.view(1).goals, hidden.view(0).goals
+    assert [g.goal for g in mine] == [hidden.p.cid[g] for g in hidden.goals]
+    assert mine[0].claimed == [1] and mine[0].vp == hidden.goal_value[0] is not None
+    assert theirs[0].claimed == [1] and theirs[0].vp is None
+    assert all(g.vp is None for g in mine[1:])
+    for variant in ("open", "same"):
+        m = prepared(game, ("base", "goals"), goals_variant=variant).new(2, 5)
+        assert [g.vp for g in m.view(0).goals] == m.goal_value

@@ -3,6 +3,7 @@ lineup strength, the data checks, statistics and agents."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 import shutil
 import subprocess
 import sys
@@ -19,6 +20,7 @@ from forge.rules import ENGINES, rules_does_not_exist as rave
 from forge.rules.agents import random_agent
 from forge.rules.core import SEAT_NAMES, play_game, replay
 from forge.rules.rules_does_not_exist.agents import sensible_agent
+from forge.rules.rules_does_not_exist.tables import SOULS_SOLO
 from forge.scenario import run_scenario
 from conftest import forge_forked, modules_imported_alone
 
@@ -490,3 +492,117 @@ def test_sensible_answers_an_offer_as_its_docstring_promises(tmp_path, b, puts, 
     d = m.decision
     assert (d.kind, d.seats) == ("answer", (0,))
     assert m.label(sensible_agent(m, 0, d.options[0], random.Random(0))) == answer
+
+
+def test_sensible_keeps_its_promises_at_every_decision_of_real_games(prep):
+    """`sensible`'s docstring, checked at every decision of 30 seeded games of 2 to 4 sensible
+    players (its choices from the printed cards and the table, computed here independently): it
+    pays, hires with, discards, gives and shares its weakest card (bonus, then duration); it
+    stashes its strongest card when over the limit, else drops its weakest; it keeps and tosses
+    its strongest; it closes a deal at once; it rerolls the expectation only when all its cards
+    cannot beat it; it declines any offer from a player one success from winning and accepts any
+    other gift; in the wrap-up it buys a Class when it has none and souls to spare, else hires
+    with six cards or more, else ends; it lays the first card the gentle round offers; it
+    dismisses the Mercenary with fewest cards under it; it rescues a Host with its cards unless
+    the Host is one soul short of winning; as Host or Invader it stands once its lineup beats
+    the expectation and every rival, else lays the weakest card that makes it win."""
+    p = prep
+    seen: Counter = Counter()
+
+    def key(o):
+        return (p.bonus[o.card], p.dur[o.card])
+
+    def cards(options):
+        return [o for o in options if hasattr(o, "card") and o.verb != "invite"]
+
+    def wins(m, s, line):
+        k = m.strength(s, line)
+        if k.bonus <= m.expect:
+            return False
+        rivals = [m.strength(o, m.line[o]) for o in [m.host] + m.invaders if o != s and m.line[o]]
+        return all(k > r or (k == r and s == m.host) for r in rivals)
+
+    def checked(m, s, options, rng):
+        got = sensible_agent(m, s, options, rng)
+        v = m.view(s)
+        kind = v.decision
+        seen[kind] += 1
+        held = cards(options)
+        if kind in ("pay", "hire", "discard", "give", "share"):
+            assert key(got) == min(map(key, held)), (kind, m.label(got))
+        elif kind == "limit":
+            stash = [o for o in held if o.verb == "stash"]
+            assert key(got) == (max(map(key, stash)) if stash else min(map(key, held))), m.label(got)
+        elif kind in ("keep", "toss"):
+            assert key(got) == max(map(key, held)), (kind, m.label(got))
+        elif kind == "deal":
+            assert got.verb == "done"
+        elif kind == "gentle":
+            lays = [o for o in options if o.verb == "lay"]
+            assert got == (lays[0] if lays else ("done",))
+        elif kind == "dismiss":
+            assert len(m.under[got.card]) == min(len(m.under[o.card]) for o in options)
+        elif kind == "rescue":
+            near = m.souls[m.host] + 1 >= m.souls_to_win
+            assert got.verb == ("accept" if not near and (m.hand[s] or m.inv[s]) else "decline")
+        elif kind == "reroll":
+            mine = m.strength(s, m.line[s] + m.hand[s] + m.inv[s]).bonus
+            assert got.verb == ("reroll" if mine <= m.expect else "keep")
+        elif kind == "answer":
+            offer = next(o for o in options if o.verb == "accept")
+            if m.souls[offer.seat] + SOULS_SOLO >= m.souls_to_win:
+                assert got.verb == "decline"
+            elif not offer.want:
+                assert got == offer
+        elif kind == "shop":
+            mine = m.hand[s] + m.inv[s]
+            if not m.cls[s] and 2 <= m.souls[s] < m.souls_to_win - 2 and ("buy",) in options:
+                assert got.verb == "buy"
+            elif len(m.mercs[s]) < 2 and len(mine) >= 6 and ("hire",) in options:
+                assert got.verb == "hire"
+            else:
+                assert got.verb == "end"
+        elif kind == "rave" and (s == m.host or s in m.invaders):
+            lays = [o for o in options if o.verb in ("lay", "lay_inv")]
+            if m.line[s] and wins(m, s, m.line[s]):
+                assert got.verb == "stand", m.label(got)
+            elif lays and not any(o.verb == "call" for o in options):
+                winning = [o for o in lays if wins(m, s, m.line[s] + [o.card])]
+                if winning:
+                    assert got in winning and key(got) == min(map(key, winning)), m.label(got)
+        return got
+
+    for seed in range(30):
+        m = prep.new(2 + seed % 3, seed)
+        play_game(m, [checked] * m.n, m.streams.agents)
+    assert {"pay", "hire", "give", "limit", "keep", "deal", "rescue", "rave"} <= set(seen), seen
+
+
+
+def test_a_finished_game_records_the_turns_it_lasted(prep):
+    """The result says how many turns the game took (the `Result.turns` every engine that
+    counts turns fills), and that it ended on souls, not at the cap."""
+    m = prep.new(2, 1)
+    play_game(m, [sensible_agent] * 2, m.streams.agents)
+    assert m.result.turns == m.turns == m.stats().turns > 1 and not m.result.capped
+
+
+def test_every_class_and_mercenary_effect_reaches_the_engine(prep):
+    """Each printed effect of a Class or a Mercenary gives its owner the ability it names, by
+    its printed amount, and nothing else: a raised hand or inventory limit, a card more in the
+    draft, a soul more as Rescuer or Invader, an escape, hire or reroll bonus, a genre bonus, a
+    Mercenary whose card its owner chooses or whose card it boosts."""
+    p = prep
+    none = {"hand": 0, "inventory": 0, "draft": 0, "escape": 0, "hire": 0, "reroll": 0, "host": 0,
+            "rescuer": 0, "invader": 0, "genres": (), "choose": False, "boost": 0}
+    expected = {
+        "pocket_dj": {"hand": 1}, "crate_digger": {"inventory": 2}, "promoter": {"draft": 1},
+        "wingman": {"rescuer": 1}, "party_crasher": {"invader": 1}, "escape_artist": {"escape": 1},
+        "talent_scout": {"hire": 1}, "crowd_whisperer": {"reroll": 1},
+        "dj_cassette": {"choose": True}, "granny_valya": {"escape": 1},
+        "taras_the_roadie": {"inventory": 1}, "ira_at_the_desk": {"choose": True, "boost": 1},
+        "mc_hype": {"boost": 2}, "bpm_twins": {"hire": 1}}
+    for cid, fx in expected.items():
+        assert p.fx[p.card_index[cid]] == {**none, **fx}, cid
+    genres = p.fx[p.card_index["techno_purist"]]["genres"]
+    assert genres == ((1 << p.genre_names.index("techno"), 1),)

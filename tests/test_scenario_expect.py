@@ -1,7 +1,9 @@
 """Every kind of `expect:` value a scenario states can fail: each value is changed by one (a count
 one more, a flag flipped, a seat or a card swapped for another) in the first scenario stating it,
-and the run must fail at that value's line. A check that reads the wrong key, compares loosely or
-blames the wrong line would let a broken rule pass its scenarios (issue 26's mutation run). And
+and the run must fail at that value's line, saying what it got and expected in the words
+tests/cases/changed_expectations.yaml states. A check that reads the wrong key, compares loosely,
+blames the wrong line or garbles its message would let a broken rule pass its scenarios or
+mislead the designer who reads it (issue 26's mutation run). And
 every kind of card list a position names refuses more copies of a card than the game has, at
 its line."""
 from __future__ import annotations
@@ -17,6 +19,8 @@ from forge.scenario import load_scenario, run_scenario
 
 SCENARIOS = ROOT / "tests" / "scenarios"
 SEATS = "ABCDEFGH"
+#: Each variant's failure messages (after its file:line:column), as `forge scenario` prints them.
+SAID = yaml.safe_load((ROOT / "tests" / "cases" / "changed_expectations.yaml").read_text(encoding="utf-8"))
 
 
 def _leaves(node, path=()):
@@ -37,9 +41,11 @@ def _kind(path) -> tuple[str, ...]:
     return tuple(p for p in path if p not in SEATS or len(p) != 1)
 
 
-def _changed(node, text: str, ids: list[str], players: int) -> str | None:
+def _changed(node, kind: tuple[str, ...], text: str, types: dict[str, str], players: int) -> str | None:
     """`node`'s value changed by one: an int plus one, a flag flipped, a seat the next seat, a
-    card id another card of the game that the file does not name (so no zone holds it)."""
+    card id another card of the game, of the same type where one is left, that the file does
+    not name (so no zone holds it, and the check, not the card's type, fails); a location's
+    lead event `none` an event."""
     value = yaml.safe_load(node.value) if node.style is None else node.value
     if isinstance(value, bool):
         return "false" if value else "true"
@@ -47,8 +53,11 @@ def _changed(node, text: str, ids: list[str], players: int) -> str | None:
         return str(value + 1)
     if isinstance(value, str) and len(value) == 1 and value in SEATS:
         return SEATS[(SEATS.index(value) + 1) % players]
-    if isinstance(value, str) and value in ids:
-        return next(i for i in ids if not re.search(rf"\b{re.escape(i)}\b", text))
+    if value == "none" and kind[0] == "leads":            # no lead event left: an event is
+        value = next(i for i, t in types.items() if t == "event")
+    if isinstance(value, str) and value in types:
+        unnamed = [i for i in types if not re.search(rf"\b{re.escape(i)}\b", text)]
+        return next((i for i in unnamed if types[i] == types[value]), unnamed[0])
     return None
 
 
@@ -65,16 +74,16 @@ def _variants(game_id: str):
         expect = _expect_of(root)
         if expect is None:
             continue
-        ids = None
+        types = None
         for where, node in _leaves(expect):
             kind = _kind(where)
-            if kind in seen:
+            if kind in seen or kind[0] == "not_discarded":   # any other card is out of the pile too
                 continue
-            if ids is None:
+            if types is None:
                 sc = load_scenario(path)
-                ids = sorted(c.id for c in sc.game.cards)
+                types = {c.id: c.type for c in sorted(sc.game.cards, key=lambda c: c.id)}
                 players = int(sc.data["players"])
-            new = _changed(node, text, ids, players)
+            new = _changed(node, kind, text, types, players)
             if new is None:
                 continue
             seen.add(kind)
@@ -85,13 +94,15 @@ def _variants(game_id: str):
 
 @pytest.mark.parametrize("path, changed, line",
                          [v for game_id in GAMES for v in _variants(game_id)])
-def test_a_changed_expectation_fails_at_its_line(tmp_path, path, changed, line):
+def test_a_changed_expectation_fails_at_its_line(tmp_path, request, path, changed, line):
     folder = tmp_path / path.parent.name
     folder.mkdir()
     (folder / path.name).write_text(changed, encoding="utf-8")
     res = run_scenario(folder / path.name)
     assert not res.passed, f"{path.name}:{line} changed, and the scenario still passes"
     assert any(re.match(rf"\S*\.yaml:{line}:", f) for f in res.failures), res.failures
+    said = [re.sub(r"^\S*\.yaml:\d+:\d+: ", "", f) for f in res.failures]
+    assert said == SAID[request.node.callspec.id]
 
 
 POSITION_SKIP = {"expect", "actions", "title", "story", "rolls", "stop", "game", "players", "options"}

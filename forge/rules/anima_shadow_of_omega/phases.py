@@ -140,15 +140,13 @@ class Phases(Operations):
 
     def movement_step(self, s: int) -> Flow[None]:
         p = self.p
-        self._travel = False
         while not self.lost[s]:
             c = yield from self.ask("move", s, self.moves(s) + self.plays(s, MOVEMENT))
             v = c.verb
             if v in ("play", "use"):
-                self._travel = False
+                self._travel = False            # set by the card's `travel` operation, if any
                 yield from self.act(s, c)
                 if self._travel:
-                    self._travel = False
                     d = yield from self.ask("to", s, self.choices.cards("to", self.active))
                     yield from self.arrive(s, d.card, transit=False)
                     return

@@ -337,8 +337,7 @@ class Match(Operations):
                 if friends and self._short_handed(h):
                     k = self.p.rsounds[self.guest[0]] if self.guest else 0
                     opts += choices.calls(friends, k + len(hand) + len(inv))
-        elif first and s not in self._stayed and (self.hand[s] or self.inv[s] or
-                                                  any(self.under[m] for m in self.mercs[s])):
+        elif first and (self.hand[s] or self.inv[s] or any(self.under[m] for m in self.mercs[s])):
             opts.append(INVADE)
         if self.match_point and s != h:
             # DECISION: at the match point anyone may add cards to any lineup (an Invader may
@@ -362,7 +361,6 @@ class Match(Operations):
         """Step 2: lay lineups until a whole round of seats adds nothing."""
         n = self.n
         self._asked: set[int] = set()
-        self._stayed: set[int] = set()
         reward = self.p.rsouls[self.guest[0]] if self.guest else 0
         self.match_point = self.souls[h] + self.gain(h, "host") + reward >= self.souls_to_win
         order = [(h + i) % n for i in range(n)]
@@ -379,8 +377,6 @@ class Match(Operations):
                     c = yield from self.ask("rave", s, opts)
                     v = c[0]
                     if v == "stand":
-                        if s not in (h, self.rescuer) and s not in self.invaders:
-                            self._stayed.add(s)
                         break
                     acted = True
                     yield from self._rave_act(s, c)
@@ -427,7 +423,6 @@ class Match(Operations):
             self._log("call", s, t, k, d[0])
             if d[0] == "accept":
                 self.rescuer, self.promise = t, k
-                self._stayed.discard(t)
 
     # ------------------------------------------------------------------ the bounty
     def lineups(self) -> list[tuple[Strength, int]]:
