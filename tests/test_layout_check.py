@@ -3,6 +3,7 @@ line (and `build` refuses with the same findings); a game's own SVG icons are dr
 hostile ones are findings; docs/layouts.md states exactly what the validator accepts."""
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import shutil
@@ -79,6 +80,8 @@ def _card_pdf(game, card, lang: str = "en", cmyk: bool = False) -> bytes:
 
 
 def test_check_reports_every_bad_element_at_its_template_line_and_build_refuses(tmp_path):
+    """The faces' check (the rulebooks are not laid out: no bad element comes from there), then
+    `forge build`, which checks the same and prints what it refuses on."""
     proj = _project(tmp_path)
     template = proj / "templates" / "love_formula" / "cards" / "pair.yaml.j2"
     lines = _insert(template, "{% block main %}", [
@@ -86,10 +89,9 @@ def test_check_reports_every_bad_element_at_its_template_line_and_build_refuses(
         "{{ el('rect', x=1, w=2, h=3, fill='#ff0000') }}",
         "{{ el('icon', name='hart', x=1, y=1, size=3) }}",
     ])
-    checked = forge_forked("check", str(proj / "cards" / "love_formula"), cwd=proj)
-    said = checked.stdout + checked.stderr
-    assert checked.returncode == 1, said
-    assert "Traceback" not in said and "internal error" not in said
+    with contextlib.chdir(proj):  # findings name files relative to the working folder
+        _, findings = check_game(proj / "cards" / "love_formula", typeset=False)
+    said = "\n".join(map(str, findings))
     kind, missing, icon = (f"templates/love_formula/cards/pair.yaml.j2:{n}:1: layout-element [" for n in lines)
     assert kind in said and "unknown element kind 'rectt'; did you mean 'rect'?" in said
     assert missing in said and "rect needs y" in said
@@ -109,8 +111,8 @@ def test_a_bad_element_in_a_once_block_is_reported_on_every_run(tmp_path):
     proj = _project(tmp_path)
     template = proj / "templates" / "love_formula" / "cards" / "pair.yaml.j2"
     (line,) = _insert(template, "{% block main %}", ["{% call once(C) %}{{ el('circle', cx=1, cy=1) }}{% endcall %}"])
-    for _ in range(2):
-        _, findings = check_game(proj / "cards" / "love_formula")
+    for _ in range(2):  # (the rulebooks are not laid out: no card layout's finding comes from there)
+        _, findings = check_game(proj / "cards" / "love_formula", typeset=False)
         assert [(f.line, f.code) for f in findings if f.file.endswith("pair.yaml.j2")] == [(line, "layout-element")]
         assert "circle needs r" in findings[0].message
 
@@ -140,7 +142,7 @@ def test_a_yaml_layout_reports_each_element_at_the_template_line_that_wrote_it(t
         "  y: 2\n"
         "  text: '{{ card.value }}'\n"
         "  colour: red\n", encoding="utf-8")
-    _, findings = check_game(proj / "cards" / "love_formula")
+    _, findings = check_game(proj / "cards" / "love_formula", typeset=False)  # the faces' findings
     assert [(Path(f.file).name, f.line, f.code) for f in findings] == [
         ("vp.yaml.j2", 4, "layout-element"), ("vp.yaml.j2", 6, "layout-element")]
     assert "element 2: text needs w, h" in findings[0].message
@@ -187,7 +189,7 @@ def test_a_printed_component_wears_a_game_icon(tmp_path):
     manifest = game_dir / "game.yaml"
     text = manifest.read_text(encoding="utf-8")
     manifest.write_text(text.replace('accent: "#ffdeeb", icon: heart}', 'accent: "#ffdeeb", icon: kiss}', 1), encoding="utf-8")
-    game, findings = check_game(game_dir)
+    game, findings = check_game(game_dir, typeset=False)  # the faces and components check clean
     assert findings == []
     comp = next(c for c in tokens.printed_components(game) if c.id == "heart_token")
     face = tokens.face(comp, 0, "front", "en", game_icons(game))

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from conftest import CARDS, forge_in_process
+from conftest import forge_in_process
 from forge.products import BuildOptions, total_steps
-from forge.model import load_game
 from forge.render import layout, presets
 
 #: Image size of a 63 x 88 mm card per preset (docs/print-presets.md): every vendor makes it as
@@ -23,14 +22,14 @@ def _close(a: tuple[int, ...], b: str) -> bool:
     return all(abs(x - y) <= 3 for x, y in zip(a[:3], want))
 
 
-def test_tgc_preset_without_poppler_gives_825_by_1125_per_deck(tmp_path, monkeypatch):
+def test_tgc_preset_without_poppler_gives_825_by_1125_per_deck(tmp_path, monkeypatch, products):
     empty = tmp_path / "bin"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))  # no pdftoppm, no helper program at all
     result = forge_in_process("build", "love_formula", "--what", "png", "--preset", "tgc",
                        "--out", str(tmp_path / "out"))
     assert result.returncode == 0, result.stderr
-    game = load_game(CARDS / "love_formula")[0]
+    game = products.game("love_formula")
     folder = tmp_path / "out" / "love_formula" / "uk" / "png-tgc"
     decks = {layout.back_key(game, card) for card in game.cards}
     assert {p.name for p in folder.iterdir()} == decks

@@ -146,17 +146,17 @@ def test_a_known_example_names_the_player_and_the_score(books):
     assert "Гравець А має 1 душу, гравець Б — 1 душу" in rave
 
 
-def test_a_changed_scenario_changes_the_sentence(tmp_path):
+def test_a_changed_scenario_changes_the_sentence(tmp_path, books):
     """Drop the new event instead of the old one: the scenario still passes in the engine, and
-    the rulebook now says which card stays and which goes to the discard pile."""
+    the rulebook now says which card stays and which goes to the discard pile (before the
+    change, the copy's rulebook is the session's)."""
     root = tmp_path / "cards" / "love_formula"
     shutil.copytree(CARDS / "love_formula", root)
     shutil.copytree(TEMPLATES / "love_formula", tmp_path / "templates" / "love_formula")
     shutil.copytree(TEMPLATES / "_common", tmp_path / "templates" / "_common")
     scenarios = tmp_path / "tests" / "scenarios" / "love_formula"
     shutil.copytree(SCENARIOS / "love_formula", scenarios)
-    game, _ = load_game(root)
-    before = " ".join(pages_text(build_rulebook(game, "uk", pictures=False).pdf))
+    before = " ".join(books["love_formula", "uk"][1])
     old = ("У гравця А неприкріплені карти «День Святого Валентина» і «Дім». "
            "У скиді лежить карта «Фестиваль».")
     new = ("У гравця А неприкріплені карти «Фестиваль» і «Дім». "
@@ -170,6 +170,7 @@ def test_a_changed_scenario_changes_the_sentence(tmp_path):
                .replace("discard: [festival]", "discard: [valentines_day]"))
     assert changed != text
     path.write_text(changed, encoding="utf-8")
+    game, _ = load_game(root)
     assert run_scenario(path, game).passed        # the new sentence is true: the engine says so
     built = build_rulebook(game, "uk", pictures=False)
     assert not [f for f in built.findings if f.code == "rulebook-scenario"]
