@@ -136,3 +136,24 @@ def test_simulate_seats_search_with_its_budget_and_names_it():
     bad = CliRunner().invoke(app, ["simulate", "rules_does_not_exist", "--option",
                                    "search_budget=0"])
     assert isinstance(bad.exception, UsageError) and "search_budget" in str(bad.exception)
+
+
+def test_anima_redeal_keeps_the_mission_a_battle_is_fought_for():
+    """A rival asked mid-battle (to counter a card) must not see the mission the battle is for
+    dealt away: the flow completes that very mission when the battle is won."""
+    engine, prep = engine_and_tables("anima_shadow_of_omega")
+    policy = agents_for(engine)["search"].policy
+    for seed in range(200):
+        m = prep.new(2, seed)
+        while (d := m.decision) is not None:
+            fight = m.in_battle
+            if fight is not None and fight.mission >= 0 and fight.seat not in d.seats:
+                rival = d.seats[0]
+                for r in range(20):
+                    world = m.copy()
+                    engine.redeal(world, rival, random.Random(r))
+                    assert fight.mission in world.missions[fight.seat]
+                    play_game(world, [policy, policy], world.streams.agents)
+                return
+            m.step(tuple(policy(m, s, o, m.streams.agents[s]) for s, o in zip(d.seats, d.options)))
+    pytest.fail("no mission battle with a rival's decision in it found")

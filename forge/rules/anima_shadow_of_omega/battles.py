@@ -14,9 +14,10 @@ from .tables import (ALARM, CANCELLED, D6, FAIL, FLED, KILL_MARGIN, LOSE, PASS, 
 class Battles(Cards):
     """Battles, deaths and events."""
 
-    def battle(self, s: int, t: int = -1, monster: int = -1, foe: int = 0, lair: int = 0) -> Flow[tuple[int, int]]:
+    def battle(self, s: int, t: int = -1, monster: int = -1, foe: int = 0, lair: int = 0,
+               mission: int = -1) -> Flow[tuple[int, int]]:
         """A battle of the group of ``s`` against seat ``t``, a monster, or a foe of Strength
-        ``foe``. Returns (outcome, margin) from the side of ``s``: WIN, LOSE, FLED (avoided),
+        ``foe`` (for the goal of ``mission``). Returns (outcome, margin) from the side of ``s``: WIN, LOSE, FLED (avoided),
         CANCELLED (a monster sent away). Battle cards are played first (``s``, then ``t``),
         then each side rolls a d6 and may reroll; a rival's die (a chance) rolls for a monster
         or foe. A tie goes to the group against a monster or foe, and is rolled again between
@@ -33,7 +34,7 @@ class Battles(Cards):
         self._foe_mod = 0
         self._flag = False                         # fled
         self._cancel = False
-        self.in_battle = Fight(s, t, monster)
+        self.in_battle = Fight(s, t, monster, mission)
         self.foe_strength = foe
         if monster >= 0:
             self.st_fights[p.dix[monster]] += 1

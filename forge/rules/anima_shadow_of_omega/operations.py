@@ -110,7 +110,7 @@ class Operations(Battles):
     def op_hinder(self, s: int, src: int, amount: int) -> Flow[None]:
         b = self.in_battle
         if b is not None:
-            a, t, _ = b
+            a, t = b.seat, b.opponent
             opp = t if s == a else a
             if opp >= 0:
                 self.b_str[opp] -= amount

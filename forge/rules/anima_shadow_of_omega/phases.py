@@ -486,7 +486,7 @@ class Phases(Operations):
         """DECISION: a battle goal is fought in the exploration phase at its location instead of
         exploring, once a turn (the manifest: "beat a foe ... at `location`", while a visit goal
         takes the location's mission reward). Losing is a lost battle: the group leaves."""
-        res, margin = yield from self.battle(s, foe=self.goal(s, m).strength)
+        res, margin = yield from self.battle(s, foe=self.goal(s, m).strength, mission=m)
         if res == WIN:
             yield from self.complete_goal(s, m)
         elif res == LOSE:

@@ -5,10 +5,12 @@ begun, the events lying face down under active locations, and the order of every
 cards are dealt anew among the places of their kind (`deal_anew`): bonus cards among the other
 hands and the bonus deck (a card a hand cannot hold stays in the deck), missions among the
 missions not begun and the mission deck, face-down events among themselves and the event deck;
-each other deck is shuffled. A card the seat's open decision shows it (the top cards of a
-deck it peeks at) and the cards of a trade under way (`State.trading`: both seats have seen
-them, and the flow holds them) stay where they are. DECISION: a mission another seat has begun
-stays (its progress is on the table), and so does a secret one."""
+each other deck is shuffled. These stay where they are: a card the seat's open decision
+shows it (the top cards of a deck it peeks at), the cards of a trade under way
+(`State.trading`: both seats have seen them, and the flow holds them), and the mission a
+battle under way is fought for (`Fight.mission`: announced, and held by the flow, which
+completes it if the battle is won). DECISION: a mission another seat has begun stays (its
+progress is on the table), and so does a secret one."""
 from __future__ import annotations
 
 import random
@@ -26,6 +28,8 @@ def redeal(match: State, seat: int, rng: random.Random) -> None:
     seen = {o.card for o in mine if hasattr(o, "card")}
     if match.trading is not None:
         seen.update(match.trading[2], match.trading[3])
+    if match.in_battle is not None:
+        seen.add(match.in_battle.mission)
 
     def kind(h: int) -> object:      # a card the seat's options show stays where it is
         return ("seen", h) if h in seen else p.bsub[h] == -1

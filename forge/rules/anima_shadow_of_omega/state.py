@@ -20,11 +20,13 @@ from .tables import (BONUS, B_ORG, CHAR, EVENT, G_HOLD, G_VISIT, GROUP_LIMIT, HA
 
 
 class Fight(NamedTuple):
-    """The battle under way: seat ``seat`` against seat ``opponent`` or ``monster`` (-1: none)."""
+    """The battle under way: seat ``seat`` against seat ``opponent`` or ``monster`` (-1: none),
+    for the goal of ``mission`` (a mission battle, announced; -1: none)."""
 
     seat: int
     opponent: int
     monster: int
+    mission: int = -1
 
 
 class Totals(NamedTuple):
