@@ -403,6 +403,11 @@ def test_statistics_from_two_known_games(prep):
     assert "Marsh Leech" not in en[-1]
     assert "  основна: Загублений курʼєр: 100,0\u00a0%, хід 4,0" in uk
     assert "  основна: Реліквія абатства: 0,0\u00a0%, жодного разу" in uk
+    from forge.rules.anima_shadow_of_omega.report import report_tables
+    tables = {t.title: t for t in report_tables(out, 2, lambda cid: cid.upper(), "en")}
+    chars = tables["Characters: kept when offered at setup, and survival in a group"]
+    assert [c.title for c in chars.columns][0] == "Character" and chars.note
+    assert ("KAIRA_ASHBLADE", 1.0, 2, 0.5) in chars.rows and ("VEYLA_MOONWEAVER", None, 0, None) in chars.rows
 
 
 VIEW_POSITION = """title: {uk: Що бачить гравець, en: What a seat sees}
@@ -816,3 +821,16 @@ def test_the_rulebook_says_plurals_and_empties_in_words(game):
         "Локацію «Вербове Плесо» досліджено 3 рази.",
         "Обернено лише карту «Злата Іскра».",
     ]
+
+
+def test_a_peek_looks_at_the_deck_it_names(game, prep):
+    """`peek` of the event, bonus or mission deck looks at that deck; of locations, at the one
+    location deck, or with the location tree at the deck of the group's level (level 1 on the
+    road)."""
+    m = prep.new(2, 0)
+    assert [m.peek_deck(0, d) is z for d, z in (("event", m.event_deck), ("bonus", m.bonus_deck),
+                                                 ("mission", m.mission_deck), ("location", m.loc_decks[0]))] == [True] * 4
+    t = anima.prepare(game, {"location_tree": True}).new(2, 0)
+    assert t.peek_deck(0, "location") is t.loc_decks[0]
+    t.loc[0] = t.p.handles_of[next(c.id for c in t.p.defs if c.type == "location" and c.level == 2)][0]
+    assert t.peek_deck(0, "location") is t.loc_decks[1]
