@@ -834,3 +834,26 @@ def test_a_peek_looks_at_the_deck_it_names(game, prep):
     assert t.peek_deck(0, "location") is t.loc_decks[0]
     t.loc[0] = t.p.handles_of[next(c.id for c in t.p.defs if c.type == "location" and c.level == 2)][0]
     assert t.peek_deck(0, "location") is t.loc_decks[1]
+
+
+def test_a_trade_under_way_is_seen_and_kept_by_a_redeal(tmp_path):
+    """While B offers Iron Fist to A, A's view shows the offer, and a redeal for A (the `search`
+    agent's sampling of what A cannot see) leaves the offered card in B's hand; a card nobody
+    has shown is dealt anew."""
+    from forge.rules.scenario import build
+    from forge.scenario import load_scenario
+    from forge.rules.anima_shadow_of_omega.redeal import redeal
+    from forge.rules.anima_shadow_of_omega.state import Trade
+    folder = tmp_path / "anima_shadow_of_omega"
+    folder.mkdir()
+    (folder / "view.yaml").write_text(VIEW_POSITION, encoding="utf-8")
+    iron_fist = []
+    for seed, offered in ((0, True), (1, True), (2, True), (0, False), (1, False), (2, False)):
+        m, _ = build(load_scenario(folder / "view.yaml"))
+        fist = m.p.handles_of["iron_fist"][0]
+        if offered:
+            m.trading = (1, 0, [fist], [])
+            assert m.view(0).trade == Trade(1, 0, ["iron_fist"], [])
+        redeal(m, 0, random.Random(seed))
+        iron_fist.append(fist in m.hand[1])
+    assert iron_fist[:3] == [True] * 3 and not all(iron_fist[3:])
