@@ -145,11 +145,14 @@ def test_check_data_findings(tmp_path):
     missions = (root / "missions.yaml").read_text(encoding="utf-8")
     missions = missions.replace("    - {goal: visit, location: cinder_abbey}\n",
                                 "    - {goal: visit}\n")                   # names no location
+    missions = missions.replace("speed_check, difficulty: 11}", "speed_check, difficulty: 10}")
+    missions = missions.replace("speed_check, difficulty: 9}", "speed_check, difficulty: 11}")
     (root / "missions.yaml").write_text(missions, encoding="utf-8")
     bonuses = (root / "bonuses.yaml").read_text(encoding="utf-8")
     chars = (root / "characters.yaml").read_text(encoding="utf-8")
     chars = re.sub(r"skills: \[[^\]]*\]", "skills: [ki]", chars)     # nobody has Magic or Trickery
     chars = re.sub(r"\n  strength: \d+\n", "\n  strength: 1\n", chars)  # 4 of them + a 6 make 10
+    chars = re.sub(r"\n  speed: \d+\n", "\n  speed: 1\n", chars)        # a Speed check of 10 is reachable, 11 not
     (root / "characters.yaml").write_text(chars, encoding="utf-8")
     (root / "bonuses.yaml").write_text(bonuses, encoding="utf-8")
     locations = (root / "locations.yaml").read_text(encoding="utf-8")
@@ -171,6 +174,11 @@ def test_check_data_findings(tmp_path):
     assert {"fire_lance", "nimble_fingers", "disguise"} <= skill_cards
     assert {"iron_fist", "wind_stride"}.isdisjoint(skill_cards)        # Ki is still there
     assert ("skill-unusable", "forbidden_folio") in found              # a goal needing Magic
+    said = {(f.code, f.card): f.message for f in anima.check_data(g)}
+    assert said["skill-unusable", "forbidden_folio"] == "goal 1 needs a character with magic, and none has it"
+    assert said["mission-unreachable", "skyport_heist"] == ("goal 2: a Speed check of 11 that no group of 4 "
+                                                            "reaches even with a 6 (at most 10)")
+    assert ("mission-unreachable", "race_to_the_spire") not in found
     assert "event-never-happens" not in codes
 
 
