@@ -411,11 +411,32 @@ def test_statistics_from_two_known_games(prep):
     assert "Marsh Leech" not in en[-1]
     assert "  основна: Загублений курʼєр: 100,0\u00a0%, хід 4,0" in uk
     assert "  основна: Реліквія абатства: 0,0\u00a0%, жодного разу" in uk
+    # the report's tables (`report_tables`): a blank (None) where a share has no games under it
+    # or a location offers no such reward
     from forge.rules.anima_shadow_of_omega.report import report_tables
-    tables = {t.title: t for t in report_tables(out, 2, lambda cid: cid.upper(), "en")}
-    chars = tables["Characters: kept when offered at setup, and survival in a group"]
-    assert [c.title for c in chars.columns][0] == "Character" and chars.note
-    assert ("KAIRA_ASHBLADE", 1.0, 2, 0.5) in chars.rows and ("VEYLA_MOONWEAVER", None, 0, None) in chars.rows
+    tables = {lang: report_tables(out, 2, lambda cid: cid.upper(), lang) for lang in ("en", "uk")}
+    assert [(t.title, [(c.title, c.kind) for c in t.columns], t.note) for t in tables["en"]] == [
+        ("Missions: completed in the games where in play",
+         [("Kind", "text"), ("Mission", "text"), ("In play, games", "count"), ("Completed", "count"),
+          ("Completed, share", "share"), ("Mean turn", "decimal")], ""),
+        ("Monsters: fights, and the share the monster won",
+         [("Strength", "count"), ("Monster", "text"), ("Fights", "count"), ("Monster won", "share")], ""),
+        ("Locations: explorations a game, and rewards taken",
+         [("Level", "count"), ("Location", "text"), ("Explored a game", "decimal"), ("Bonus", "count"),
+          ("Mission", "count"), ("Special", "count"), ("Hire", "count")], ""),
+        ("Characters: kept when offered at setup, and survival in a group",
+         [("Character", "text"), ("Kept", "share"), ("In a group, games", "count"), ("Survived", "share")],
+         "A dash: never offered at setup, or never in a group.")]
+    missions, monsters, locations, chars = (t.rows for t in tables["en"])
+    assert {("main", "LOST_COURIER", 2, 2, 1.0, 4.0), ("main", "ABBEY_RELIC", 1, 0, 0.0, None),
+            ("final", "SEAL_THE_RIFT", 2, 1, 0.5, 8.0), ("final", "STORM_THE_CITADEL", 0, 0, None, None)} <= set(missions)
+    assert {(3, "MARSH_LEECH", 4, 0.25), (5, "ROADSIDE_BANDITS", 0, None)} <= set(monsters)
+    assert {(1, "HARROW_MARKET", 1.5, 2, 0, 0, None), (1, "WILLOWMERE", 0.5, 0, 0, None, 1)} <= set(locations)
+    assert {("KAIRA_ASHBLADE", 1.0, 2, 0.5), ("VEYLA_MOONWEAVER", None, 0, None)} <= set(chars)
+    assert [len(t.rows) for t in tables["en"]] == [len(out[k]) for k in ("missions", "monsters", "locations", "characters")]
+    assert [t.title.split(":")[0] for t in tables["uk"]] == ["Місії", "Почвари", "Локації", "Персонажі"]
+    assert [c.title for c in tables["uk"][2].columns][3:] == ["Бонус", "Місія", "Особливе", "Найм"]
+    assert tables["uk"][0].rows[0][0] in ("основна", "кінцева") and tables["uk"][3].note.startswith("Риска")
 
 
 VIEW_POSITION = """title: {uk: Що бачить гравець, en: What a seat sees}
