@@ -145,11 +145,14 @@ def test_check_data_findings(tmp_path):
     missions = (root / "missions.yaml").read_text(encoding="utf-8")
     missions = missions.replace("    - {goal: visit, location: cinder_abbey}\n",
                                 "    - {goal: visit}\n")                   # names no location
+    missions = missions.replace("speed_check, difficulty: 11}", "speed_check, difficulty: 10}")
+    missions = missions.replace("speed_check, difficulty: 9}", "speed_check, difficulty: 11}")
     (root / "missions.yaml").write_text(missions, encoding="utf-8")
     bonuses = (root / "bonuses.yaml").read_text(encoding="utf-8")
     chars = (root / "characters.yaml").read_text(encoding="utf-8")
     chars = re.sub(r"skills: \[[^\]]*\]", "skills: [ki]", chars)     # nobody has Magic or Trickery
     chars = re.sub(r"\n  strength: \d+\n", "\n  strength: 1\n", chars)  # 4 of them + a 6 make 10
+    chars = re.sub(r"\n  speed: \d+\n", "\n  speed: 1\n", chars)        # a Speed check of 10 is reachable, 11 not
     (root / "characters.yaml").write_text(chars, encoding="utf-8")
     (root / "bonuses.yaml").write_text(bonuses, encoding="utf-8")
     locations = (root / "locations.yaml").read_text(encoding="utf-8")
@@ -171,6 +174,11 @@ def test_check_data_findings(tmp_path):
     assert {"fire_lance", "nimble_fingers", "disguise"} <= skill_cards
     assert {"iron_fist", "wind_stride"}.isdisjoint(skill_cards)        # Ki is still there
     assert ("skill-unusable", "forbidden_folio") in found              # a goal needing Magic
+    said = {(f.code, f.card): f.message for f in anima.check_data(g)}
+    assert said["skill-unusable", "forbidden_folio"] == "goal 1 needs a character with magic, and none has it"
+    assert said["mission-unreachable", "skyport_heist"] == ("goal 2: a Speed check of 11 that no group of 4 "
+                                                            "reaches even with a 6 (at most 10)")
+    assert ("mission-unreachable", "race_to_the_spire") not in found
     assert "event-never-happens" not in codes
 
 
@@ -403,6 +411,32 @@ def test_statistics_from_two_known_games(prep):
     assert "Marsh Leech" not in en[-1]
     assert "  основна: Загублений курʼєр: 100,0\u00a0%, хід 4,0" in uk
     assert "  основна: Реліквія абатства: 0,0\u00a0%, жодного разу" in uk
+    # the report's tables (`report_tables`): a blank (None) where a share has no games under it
+    # or a location offers no such reward
+    from forge.rules.anima_shadow_of_omega.report import report_tables
+    tables = {lang: report_tables(out, 2, lambda cid: cid.upper(), lang) for lang in ("en", "uk")}
+    assert [(t.title, [(c.title, c.kind) for c in t.columns], t.note) for t in tables["en"]] == [
+        ("Missions: completed in the games where in play",
+         [("Kind", "text"), ("Mission", "text"), ("In play, games", "count"), ("Completed", "count"),
+          ("Completed, share", "share"), ("Mean turn", "decimal")], ""),
+        ("Monsters: fights, and the share the monster won",
+         [("Strength", "count"), ("Monster", "text"), ("Fights", "count"), ("Monster won", "share")], ""),
+        ("Locations: explorations a game, and rewards taken",
+         [("Level", "count"), ("Location", "text"), ("Explored a game", "decimal"), ("Bonus", "count"),
+          ("Mission", "count"), ("Special", "count"), ("Hire", "count")], ""),
+        ("Characters: kept when offered at setup, and survival in a group",
+         [("Character", "text"), ("Kept", "share"), ("In a group, games", "count"), ("Survived", "share")],
+         "A dash: never offered at setup, or never in a group.")]
+    missions, monsters, locations, chars = (t.rows for t in tables["en"])
+    assert {("main", "LOST_COURIER", 2, 2, 1.0, 4.0), ("main", "ABBEY_RELIC", 1, 0, 0.0, None),
+            ("final", "SEAL_THE_RIFT", 2, 1, 0.5, 8.0), ("final", "STORM_THE_CITADEL", 0, 0, None, None)} <= set(missions)
+    assert {(3, "MARSH_LEECH", 4, 0.25), (5, "ROADSIDE_BANDITS", 0, None)} <= set(monsters)
+    assert {(1, "HARROW_MARKET", 1.5, 2, 0, 0, None), (1, "WILLOWMERE", 0.5, 0, 0, None, 1)} <= set(locations)
+    assert {("KAIRA_ASHBLADE", 1.0, 2, 0.5), ("VEYLA_MOONWEAVER", None, 0, None)} <= set(chars)
+    assert [len(t.rows) for t in tables["en"]] == [len(out[k]) for k in ("missions", "monsters", "locations", "characters")]
+    assert [t.title.split(":")[0] for t in tables["uk"]] == ["Місії", "Почвари", "Локації", "Персонажі"]
+    assert [c.title for c in tables["uk"][2].columns][3:] == ["Бонус", "Місія", "Особливе", "Найм"]
+    assert tables["uk"][0].rows[0][0] in ("основна", "кінцева") and tables["uk"][3].note.startswith("Риска")
 
 
 VIEW_POSITION = """title: {uk: Що бачить гравець, en: What a seat sees}
@@ -816,3 +850,39 @@ def test_the_rulebook_says_plurals_and_empties_in_words(game):
         "Локацію «Вербове Плесо» досліджено 3 рази.",
         "Обернено лише карту «Злата Іскра».",
     ]
+
+
+def test_a_peek_looks_at_the_deck_it_names(game, prep):
+    """`peek` of the event, bonus or mission deck looks at that deck; of locations, at the one
+    location deck, or with the location tree at the deck of the group's level (level 1 on the
+    road)."""
+    m = prep.new(2, 0)
+    assert [m.peek_deck(0, d) is z for d, z in (("event", m.event_deck), ("bonus", m.bonus_deck),
+                                                 ("mission", m.mission_deck), ("location", m.loc_decks[0]))] == [True] * 4
+    t = anima.prepare(game, {"location_tree": True}).new(2, 0)
+    assert t.peek_deck(0, "location") is t.loc_decks[0]
+    t.loc[0] = t.p.handles_of[next(c.id for c in t.p.defs if c.type == "location" and c.level == 2)][0]
+    assert t.peek_deck(0, "location") is t.loc_decks[1]
+
+
+def test_a_trade_under_way_is_seen_and_kept_by_a_redeal(tmp_path):
+    """While B offers Iron Fist to A, A's view shows the offer, and a redeal for A (the `search`
+    agent's sampling of what A cannot see) leaves the offered card in B's hand; a card nobody
+    has shown is dealt anew."""
+    from forge.rules.scenario import build
+    from forge.scenario import load_scenario
+    from forge.rules.anima_shadow_of_omega.redeal import redeal
+    from forge.rules.anima_shadow_of_omega.state import Trade
+    folder = tmp_path / "anima_shadow_of_omega"
+    folder.mkdir()
+    (folder / "view.yaml").write_text(VIEW_POSITION, encoding="utf-8")
+    iron_fist = []
+    for seed, offered in ((0, True), (1, True), (2, True), (0, False), (1, False), (2, False)):
+        m, _ = build(load_scenario(folder / "view.yaml"))
+        fist = m.p.handles_of["iron_fist"][0]
+        if offered:
+            m.trading = (1, 0, [fist], [])
+            assert m.view(0).trade == Trade(1, 0, ["iron_fist"], [])
+        redeal(m, 0, random.Random(seed))
+        iron_fist.append(fist in m.hand[1])
+    assert iron_fist[:3] == [True] * 3 and not all(iron_fist[3:])

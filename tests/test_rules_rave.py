@@ -587,12 +587,14 @@ def test_a_finished_game_records_the_turns_it_lasted(prep):
     assert m.result.turns == m.turns == m.stats().turns > 1 and not m.result.capped
 
 
-def test_every_class_and_mercenary_effect_reaches_the_engine(prep):
+def test_every_class_and_mercenary_effect_reaches_the_engine(game):
     """Each printed effect of a Class or a Mercenary gives its owner the ability it names, by
     its printed amount, and nothing else: a raised hand or inventory limit, a card more in the
     draft, a soul more as Rescuer or Invader, an escape, hire or reroll bonus, a genre bonus, a
-    Mercenary whose card its owner chooses or whose card it boosts."""
-    p = prep
+    Mercenary whose card its owner chooses or whose card it boosts. The tables are made here,
+    not taken from the module's `prep`: mutation testing credits a function to the tests that
+    call it, and `prep` is made in whichever test asks for it first."""
+    p = rave.prepare(game, {})
     none = {"hand": 0, "inventory": 0, "draft": 0, "escape": 0, "hire": 0, "reroll": 0, "host": 0,
             "rescuer": 0, "invader": 0, "genres": (), "choose": False, "boost": 0}
     expected = {

@@ -91,8 +91,7 @@ def _find(options: list[Choice], verb: str) -> Choice | None:
 
 
 def pursuer_agent(m: Match, s: int, options: list, rng: random.Random) -> tuple:
-    d = m.decision
-    kind = d.kind if d is not None else ""
+    kind = m.decision.kind          # type: ignore[union-attr]  # an agent is asked at an open decision
     p = m.p
     if kind == "keep":
         return max(options, key=lambda o: p.cstr[o.card] + p.cspd[o.card])

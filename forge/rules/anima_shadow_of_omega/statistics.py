@@ -16,7 +16,7 @@ def statistics(prep: Tables, totals: dict, games: int) -> dict:
     n = games
     if not n:
         return {}
-    acc = {k: totals.get(k, {}) for k in ("fights", "monster_wins", "explored", "rewards", "offered",
+    acc = {k: totals[k] for k in ("fights", "monster_wins", "explored", "rewards", "offered",
                                           "kept", "joined", "died", "dealt", "completed",
                                           "turn_sum", "finals")}
     defs = prep.defs
@@ -52,8 +52,8 @@ def statistics(prep: Tables, totals: dict, games: int) -> dict:
                             "survival": round(1 - died / joined, 4) if joined else None}
     out = {
         "turns": spread(totals["turns"]), "turn_cap": prep.cap,
-        "turn_cap_hits": totals.get("capped", 0),
-        "false_alarms_per_game": round(totals.get("alarms", 0) / n, 3),
+        "turn_cap_hits": totals["capped"],
+        "false_alarms_per_game": round(totals["alarms"] / n, 3),
         "missions": missions, "monsters": monsters, "locations": locations, "characters": characters,
     }
     names = {c.id: dict(c.name) for c in prep.defs}
