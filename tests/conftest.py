@@ -94,6 +94,17 @@ PLUGIN = ROOT / "tests" / "plugin_game"
 RULES_GAMES = ("chumaky", "skydachka", "smakolyky")
 
 
+def scenario_match(tmp_path: Path, game_id: str, text: str):
+    """The match a scenario's YAML `text` sets up, written where `load_scenario` finds its game
+    (a folder named after it), for tests that play on from a known position."""
+    from forge.rules.scenario import build
+    from forge.scenario import load_scenario
+    folder = tmp_path / game_id
+    folder.mkdir(exist_ok=True)
+    (folder / "position.yaml").write_text(text, encoding="utf-8")
+    return build(load_scenario(folder / "position.yaml"))[0]
+
+
 def engine_and_tables(game_id: str):
     """(engine, prepared tables with default options) of a built-in game, an example game whose
     rules are data, or the example plugin game (`high_card`, 3 tricks of 3 cards)."""

@@ -19,7 +19,7 @@ from forge.rules.agents import random_agent
 from forge.rules.anima_shadow_of_omega.agents import pursuer_agent
 from forge.rules.core import play_game, replay
 from forge.scenario import run_scenario
-from conftest import forge_forked
+from conftest import forge_forked, scenario_match
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards" / "anima_shadow_of_omega"
@@ -464,12 +464,7 @@ def test_a_seats_view_of_a_known_position(tmp_path):
     """Everything B sees, key by key: its own hand and missions; of A only the hand size and
     the mission under way (progress 1), not the one at 0; the face-up lead event by name, the
     face-down one as hidden, locations without one as none; B, told to skip, lost this turn."""
-    from forge.rules.scenario import build
-    from forge.scenario import load_scenario
-    folder = tmp_path / "anima_shadow_of_omega"
-    folder.mkdir()
-    (folder / "view.yaml").write_text(VIEW_POSITION, encoding="utf-8")
-    m, _ = build(load_scenario(folder / "view.yaml"))
+    m = scenario_match(tmp_path, "anima_shadow_of_omega", VIEW_POSITION)
     def plain(x):            # the typed view as nested dicts, to compare key by key
         x = asdict(x) if hasattr(x, "__dataclass_fields__") else x._asdict() if hasattr(x, "_asdict") else x
         if isinstance(x, dict):
@@ -582,12 +577,7 @@ def test_pursuer_chases_its_missions_in_a_known_position(tmp_path):
     and hires; A, its next goal (Willowmere) not on the table, opens a new location from the
     deck and hires while its group is small; neither attacks or trades with nothing to gain."""
     from forge.rules.core import SEAT_NAMES
-    from forge.rules.scenario import build
-    from forge.scenario import load_scenario
-    folder = tmp_path / "anima_shadow_of_omega"
-    folder.mkdir()
-    (folder / "pursuer.yaml").write_text(PURSUER_POSITION, encoding="utf-8")
-    m, _ = build(load_scenario(folder / "pursuer.yaml"))
+    m = scenario_match(tmp_path, "anima_shadow_of_omega", PURSUER_POSITION)
     played = []
     while m.decision is not None and m.turn <= 2:
         d = m.decision
@@ -869,16 +859,11 @@ def test_a_trade_under_way_is_seen_and_kept_by_a_redeal(tmp_path):
     """While B offers Iron Fist to A, A's view shows the offer, and a redeal for A (the `search`
     agent's sampling of what A cannot see) leaves the offered card in B's hand; a card nobody
     has shown is dealt anew."""
-    from forge.rules.scenario import build
-    from forge.scenario import load_scenario
     from forge.rules.anima_shadow_of_omega.redeal import redeal
     from forge.rules.anima_shadow_of_omega.state import Trade
-    folder = tmp_path / "anima_shadow_of_omega"
-    folder.mkdir()
-    (folder / "view.yaml").write_text(VIEW_POSITION, encoding="utf-8")
     iron_fist = []
     for seed, offered in ((0, True), (1, True), (2, True), (0, False), (1, False), (2, False)):
-        m, _ = build(load_scenario(folder / "view.yaml"))
+        m = scenario_match(tmp_path, "anima_shadow_of_omega", VIEW_POSITION)
         fist = m.p.handles_of["iron_fist"][0]
         if offered:
             m.trading = (1, 0, [fist], [])

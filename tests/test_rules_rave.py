@@ -22,7 +22,7 @@ from forge.rules.core import SEAT_NAMES, play_game, replay
 from forge.rules.rules_does_not_exist.agents import sensible_agent
 from forge.rules.rules_does_not_exist.tables import SOULS_SOLO
 from forge.scenario import run_scenario
-from conftest import forge_forked, modules_imported_alone
+from conftest import forge_forked, modules_imported_alone, scenario_match
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards" / "rules_does_not_exist"
@@ -440,12 +440,7 @@ def test_sensible_plays_a_known_turn_as_its_docstring_promises(tmp_path):
     risk and pays its weakest card (bonus 1, the shorter of two); it lays the weakest card that
     beats the expectation (5 over 4, not 6) and then stands; it buys a Class with souls to
     spare and hires with a spare card, paying the weakest."""
-    from forge.rules.scenario import build
-    from forge.scenario import load_scenario
-    folder = tmp_path / "rules_does_not_exist"
-    folder.mkdir()
-    (folder / "turn.yaml").write_text(SENSIBLE_POSITION, encoding="utf-8")
-    m, _ = build(load_scenario(folder / "turn.yaml"))
+    m = scenario_match(tmp_path, "rules_does_not_exist", SENSIBLE_POSITION)
     played = []
     while m.decision is not None and m.turns <= 1:
         d = m.decision
@@ -475,15 +470,11 @@ def test_sensible_answers_an_offer_as_its_docstring_promises(tmp_path, b, puts, 
     stronger lineup (a bonus 4 card for a bonus 1 one); it declines a swap that does not (a
     bonus 1 card for another) and even a gift from a player one success from winning (8 souls
     of 10)."""
-    from forge.rules.scenario import build
-    from forge.scenario import load_scenario
-    folder = tmp_path / "rules_does_not_exist"
-    folder.mkdir()
-    (folder / "offer.yaml").write_text(
+    m = scenario_match(
+        tmp_path, "rules_does_not_exist",
         "title: {uk: Обмін, en: A deal}\nstory: {uk: Позиція, en: A position}\nplayers: 2\n"
         f"seats:\n  A: {{hand: [last_train_home]}}\n  B: {b}\ndeck: [neon_drizzle, first_kick]\n"
-        "rolls: {d20: [12]}\n", encoding="utf-8")
-    m, _ = build(load_scenario(folder / "offer.yaml"))
+        "rolls: {d20: [12]}\n")
     for label in ("rave", "trade A", f"put {puts}", f"want {want}"):
         while not m.decision.seats:
             m.step(())
