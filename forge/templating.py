@@ -392,8 +392,9 @@ def templates_root(game: object) -> Path:
     project's. The answer's parent is a real path; the folder itself may be a link, which
     `FolderLoader` and `check` refuse."""
     if os.environ.get("FORGE_TEMPLATES"):
-        return _resolved(os.environ["FORGE_TEMPLATES"])
-    return _beside(str(game.root), game.id)  # type: ignore[attr-defined]
+        return _resolved(os.path.abspath(os.environ["FORGE_TEMPLATES"]))
+    # kept by absolute path: a relative one names another folder once the working one changes
+    return _beside(os.path.abspath(game.root), game.id)  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=8)

@@ -15,8 +15,10 @@ size are what fits one page).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..cache import keep, recall
-from ..errors import Finding
+from ..errors import Finding, display_path
 from ..model import Game
 from ..render import kept
 from .context import Rendered
@@ -32,10 +34,18 @@ def _source(game: Game, kind: str, lang: str, paper: str, rendered: Rendered) ->
     made_of = kept.game_source(game)
     if made_of is None:
         return None
-    blocks = [(key, b.kind, [c.id for c in b.cards], repr(b.scenario), b.file, b.line)
+    blocks = [(key, b.kind, [c.id for c in b.cards], repr(_shown(b.scenario)), _shown(b.file), b.line)
               for key, b in sorted(rendered.blocks.items())]
     return b"\0".join([made_of, repr((PART, kind, lang, paper, rendered.template, blocks)).encode(),
                        rendered.markdown.encode("utf-8", "surrogatepass")])
+
+
+def _shown(value):
+    """A block's file, or its scenario's, as its findings name it: the path from the working
+    directory, so that a copy of the game elsewhere under it is not laid out again."""
+    if isinstance(value, dict) and "_path" in value:
+        return {**value, "_path": display_path(Path(value["_path"]))}
+    return display_path(Path(value)) if isinstance(value, str) and value else value
 
 
 def _sound(value) -> bool:
