@@ -17,6 +17,7 @@ from forge.model import load_game
 from forge.rules import ENGINES, Engine
 from forge.rules.scenario import COMMON_EXPECT, Map, Rec, schema
 from forge.rulebook import build_rulebook
+from forge.rulebook.context import render_template
 from forge.rulebook.outcome import Words, describe
 from forge.rulebook.scenarios import outcome_sentences
 from forge.scenario import load_scenario, run_scenario
@@ -240,3 +241,22 @@ def test_the_check_would_catch_the_old_debug_line():
     assert set(leaks(old, keys, set(), "uk")) >= {"hand:", "discard:", "zones"}
     old = "Checked by the game engine: zones B pairs daisuke_chi: ; discard: quarrel"
     assert set(leaks(old, keys, {"daisuke_chi"}, "en")) >= {"discard:", "zones", "daisuke_chi"}
+
+
+def test_a_copy_checked_from_outside_its_project_plays_its_own_cards(tmp_path):
+    """A rulebook's examples are played in the game it prints: a renamed card in a copy of Love
+    Formula is named in its example sentence, though the working folder's `cards/` holds the
+    built-in game of the same id."""
+    root = tmp_path / "cards" / "love_formula"
+    shutil.copytree(CARDS / "love_formula", root)
+    shutil.copytree(TEMPLATES / "love_formula", tmp_path / "templates" / "love_formula")
+    shutil.copytree(SCENARIOS / "love_formula", tmp_path / "tests" / "scenarios" / "love_formula")
+    cards = root / "base_preparations.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace('uk: "Дім"', 'uk: "Хатинка"'),
+                     encoding="utf-8")
+    game, _ = load_game(root)
+    examples = [block.scenario for block in render_template(game, "rulebook", "uk").blocks.values()
+                if block.kind == "scenario"]
+    said = " ".join(line for data in examples for line in outcome_sentences(data, "uk", game)).replace("\u00a0", " ")
+    assert "«День Святого Валентина» і «Хатинка»" in said
+    assert "«Дім»" not in said

@@ -322,9 +322,10 @@ def _game_id(path: Path, data: dict, known: list[str]) -> str | None:
 def load_scenario(path: str | Path, loaded: Any = None) -> Scenario:
     """Read a scenario, find its game and engine, and check the file against the engine's
     schema; raise ScenarioError with every finding. `loaded`: a game the caller has loaded
-    already (a rulebook's own), used when it is the folder the scenario's game id names
-    rather than loading that folder again, or when no folder found from here has that id (an
-    example game's rulebook quoting the scenarios beside it)."""
+    already (a rulebook's own), used whenever the scenario names its id: a rulebook's examples
+    are played in the game it prints, wherever its folder is (a copy of a built-in game checked
+    from outside its project plays its own cards, not the built-in ones), and it is not loaded
+    again."""
     path = Path(path)
     doc, findings = load_yaml(path)
     if doc is None:
@@ -350,15 +351,11 @@ def load_scenario(path: str | Path, loaded: Any = None) -> Scenario:
     if game_id not in known:
         raise stop(("game",) if "game" in data else None,
                    f"no game {game_id!r} (known: {', '.join(known)})")
-    root = find_game(game_id)
-    if loaded is not None and game_id == loaded.id and root is None:
-        game = loaded
-    elif root is None:
-        game = None
-    elif loaded is not None and loaded.root.resolve() == root.resolve():
+    if loaded is not None and game_id == loaded.id:
         game = loaded
     else:
-        game = _load_game_cached(root)
+        root = find_game(game_id)
+        game = None if root is None else _load_game_cached(root)
     if game is None:
         raise stop(("game",) if "game" in data else None, f"the game {game_id!r} does not load",
                    f"run `forge check` on {game_id}")
