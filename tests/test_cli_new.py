@@ -7,6 +7,9 @@ from pypdf import PdfReader
 
 from conftest import forge_forked, tree_digest
 from pdfread import assert_fonts_embedded
+from forge.model import load_game
+from forge.scaffold import scaffold
+from forge.scenario import run_scenario
 
 
 def test_new_game_checks_plays_and_builds_in_an_empty_folder(tmp_path):
@@ -119,3 +122,12 @@ def test_a_type_without_cost_checks_and_no_face_prints_its_id(tmp_path):
     for card in game.cards:
         printed = " ".join(text for _, _, text in front(game, card, "en").texts)
         assert card.name["en"] in printed and card.id not in printed
+
+
+def test_a_game_in_one_language_has_a_scenario_in_that_language(tmp_path):
+    """A scenario's title and story are asked in the game's own languages: the scenario that
+    `forge new --lang uk` writes (Ukrainian only) passes."""
+    scaffold(tmp_path, "mygame", ("uk",), ("spell",))
+    result = run_scenario(tmp_path / "tests" / "scenarios" / "mygame" / "play_a_card.yaml",
+                          load_game(tmp_path / "cards" / "mygame")[0])
+    assert result.passed, result.failures

@@ -79,7 +79,11 @@ def card(*kinds: str) -> Card:
 
 
 
-TEXTS = Rec({"uk": str, "en": str}, required=("uk", "en"))
+def texts(locales: tuple[str, ...]) -> Rec:
+    """A text written in each of the game's languages (`title:`, `story:`)."""
+    return Rec({lang: str for lang in locales}, required=locales)
+
+
 #: A script line that is a mapping: a check (`at:` with `legal`, `illegal`, `together`), or an
 #: optional action (`maybe:`, with `at:` to wait for a decision of that kind).
 CHECK = Rec({"at": str, "legal": [str], "illegal": [str], "together": [SEAT], "maybe": str})
@@ -91,18 +95,19 @@ OUTCOME = (Int(), str)
 COMMON_EXPECT = {"order": [[SEAT]], "scores": Map(SEAT, N), "winners": [SEAT], "over": bool,
                  "asked": Map(SEAT, [str])}
 #: Top-level keys every engine has (`seats`, `options`, `stop` and `expect` are completed from
-#: the engine in `schema`).
-COMMON = {"title": TEXTS, "story": TEXTS, "game": str, "players": Int(1, len(SEAT_NAMES)),
+#: the engine in `schema`, `title` and `story` from the game's languages).
+COMMON = {"game": str, "players": Int(1, len(SEAT_NAMES)),
           "sets": [str], "seed": N, "deal": bool,
           "rolls": Map(str, [OUTCOME]),
           "actions": [Map(SEAT, (str, CHECK), single="SEAT: action")],
           "default": frozenset({"pass", "first"})}
 
 
-def schema(engine: Engine) -> Rec:
-    """The whole scenario schema for ``engine``: the common keys and the engine's own."""
+def schema(engine: Engine, locales: tuple[str, ...] = ("uk", "en")) -> Rec:
+    """The whole scenario schema for ``engine``: the common keys and the engine's own; titles
+    and stories in each of `locales` (the game's languages)."""
     keys = engine.scenario
-    fields = dict(COMMON)
+    fields = {"title": texts(locales), "story": texts(locales), **COMMON}
     fields.update(keys.setup)
     if keys.seat is not None:
         fields["seats"] = Map(SEAT, (keys.seat, None))
@@ -368,7 +373,7 @@ def load_scenario(path: str | Path, loaded: Any = None) -> Scenario:
     players = data.get("players", 4)
     valid = isinstance(players, int) and 1 <= players <= len(SEAT_NAMES)
     shape = _Shape(doc, SEAT_NAMES[:players] if valid else SEAT_NAMES)
-    shape.check(data, schema(engine), ())
+    shape.check(data, schema(engine, tuple(game.manifest.locales)), ())
     steps = data.get("actions")
     for i, step in enumerate(steps if isinstance(steps, list) else []):
         what = next(iter(step.values())) if isinstance(step, dict) and len(step) == 1 else None
