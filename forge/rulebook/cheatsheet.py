@@ -92,6 +92,11 @@ class Layout:
         return bool(self.conv.sink.items or self.conv.wide_tables)
 
     @property
+    def fits(self) -> bool:
+        """One page, with no word or table wider than its column."""
+        return self.pages == 1 and not self.overfull
+
+    @property
     def fill(self) -> float:
         """How far down the page the text reaches, averaged over the columns (1.0: every
         column to its foot)."""
@@ -196,10 +201,6 @@ def fit(game: Game, rendered: Rendered, lang: str, sheet: Sheet, page: tuple[flo
     return best, tried
 
 
-def fits(layout: Layout) -> bool:
-    return layout.pages == 1 and not layout.overfull
-
-
 #: What `predicted` aims at: the `demand` of a sheet set as large as fits one page is 0.91 to
 #: 0.98 in the built-in games (columns end short of their foot where a heading or a table
 #: moves on to the next one), and grows about as the size to this power (1.3 to 2.4: the
@@ -228,7 +229,7 @@ def largest_fitting(lo: int, hi: int, first: int, lay) -> Layout | None:
     while fail_at - fit_at > 1:
         layout = lay(size)
         guess = predicted(layout)
-        if fits(layout):
+        if layout.fits:
             found, fit_at = layout, size
         else:
             fail_at = size

@@ -47,7 +47,7 @@ from ..text import plural
 from .context import Rendered, render_template
 from .inline import IconCanvas, icon_width
 from ..text.typography import SHY, escape
-from .markdown import Converter, Para, Row, Sink, _broken, widest_pieces
+from .markdown import Converter, Para, Row, Sink, _broken, char_width, widest_pieces
 from .scenarios import failing_examples
 from .styles import ACCENT, INK, RULE, Styles, make_styles
 
@@ -584,7 +584,7 @@ def word_widths(para) -> list[float]:
                     words.append(width)
                 width = 0.0
             elif ch != SHY:
-                width += stringWidth(ch, frag.fontName, frag.fontSize)
+                width += char_width(ch, frag.fontName, frag.fontSize)
     return words + [width] if width else words
 
 

@@ -124,6 +124,11 @@ def _broken(line) -> bool:
     return len(text) > 1 and text.endswith("-") and text[-2].isalpha()
 
 
+#: The width of one character in a font at a size (points): the same as ReportLab's
+#: `stringWidth`, kept, since pieces and cells are measured character by character.
+char_width = lru_cache(maxsize=1 << 16)(stringWidth)
+
+
 def widest_pieces(frags) -> list[tuple[str, float]]:
     """Every unbreakable piece of a paragraph's fragments with its width (a soft-hyphen break
     counts the hyphen it draws; an inline icon its advance). No-break spaces join; spaces and
@@ -146,11 +151,11 @@ def widest_pieces(frags) -> list[tuple[str, float]]:
                 word, width = "", 0.0
             elif ch == SHY:
                 if word:
-                    pieces.append((word + "-", width + stringWidth("-", font, size)))
+                    pieces.append((word + "-", width + char_width("-", font, size)))
                 word, width = "", 0.0
             else:
                 word += ch
-                width += stringWidth(ch, font, size)
+                width += char_width(ch, font, size)
     if word:
         pieces.append((word, width))
     return pieces
@@ -523,4 +528,4 @@ def _aligned(style, align: str):
                           alignment=TA_RIGHT if align == "right" else TA_CENTER)
 
 
-__all__ = ["Converter", "Overfull", "Para", "Row", "Sink", "parser", "widest_pieces"]
+__all__ = ["Converter", "Overfull", "Para", "Row", "Sink", "char_width", "parser", "widest_pieces"]
