@@ -222,19 +222,19 @@ def largest_fitting(lo: int, hi: int, first: int, lay) -> Layout | None:
     As for a binary search, the sizes that fit are taken to be those up to some size, and the
     answer is the size that fits next to one that does not (or `hi`). Each next size tried is
     the one the last layout predicts (`predicted`), within the sizes not yet known to fit or
-    not; where a layout that does not fit had room to spare (a word wider than its column, a
-    block moved to the next page), the middle of those sizes."""
+    not. Once a layout does not fit with room to spare (a word wider than its column, a block
+    moved to the next page), its length is not what limits the size: the search halves the
+    sizes left from then on."""
     fit_at, fail_at = lo - 1, hi + 1  # largest size known to fit, smallest known not to
-    found, size = None, first
+    found, size, halve = None, first, False
     while fail_at - fit_at > 1:
         layout = lay(size)
-        guess = predicted(layout)
         if layout.fits:
             found, fit_at = layout, size
         else:
             fail_at = size
-            if guess >= size and (layout.overfull or layout.demand < ROOM):
-                guess = (fit_at + fail_at) // 2
+            halve = halve or layout.overfull or layout.demand < ROOM
+        guess = (fit_at + fail_at) // 2 if halve else predicted(layout)
         size = min(max(guess, fit_at + 1), fail_at - 1)
     return found
 
