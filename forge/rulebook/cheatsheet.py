@@ -12,7 +12,6 @@ fit, so the build refuses such a sheet.
 from __future__ import annotations
 
 import io
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
