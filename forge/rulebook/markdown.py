@@ -170,9 +170,10 @@ def parser() -> MarkdownIt:
 
 # A one-page sheet is laid out at several sizes from the same text, and `check` and `build` set
 # the same texts: their parsing and markup, which depend on the text alone, are made once.
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=256)
 def parsed(markdown: str) -> SyntaxTreeNode:
-    """The Markdown's syntax tree (read, never changed, by the converters)."""
+    """The Markdown's syntax tree (read, never changed, by the converters): a template's, or a
+    quoted scenario's story."""
     return SyntaxTreeNode(parser().parse(markdown))
 
 
