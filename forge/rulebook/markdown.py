@@ -336,7 +336,8 @@ class Converter:
 
     # --- blocks --------------------------------------------------------------------------
     def convert(self, markdown: str | None = None) -> list[Flowable]:
-        return self.nodes(parsed(markdown if markdown is not None else self.rendered.markdown).children, 0)
+        text = markdown if markdown is not None else self.rendered.markdown
+        return self.nodes(parsed(text).children, 0)
 
     def nodes(self, nodes, indent: float, style=None) -> list[Flowable]:
         out: list[Flowable] = []
