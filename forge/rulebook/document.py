@@ -47,7 +47,7 @@ from ..text import plural
 from .context import Rendered, render_template
 from .inline import IconCanvas, icon_width
 from ..text.typography import SHY, escape
-from .markdown import Converter, Para, Row, Sink, _broken, widest_pieces
+from .markdown import Converter, Para, Row, Sink, _broken, char_width, widest_pieces
 from .scenarios import failing_examples
 from .styles import ACCENT, INK, RULE, Styles, make_styles
 
@@ -475,7 +475,21 @@ def content_widths(cells: list[list[CellText]], total: float, pad: float) -> lis
         return piece  # too narrow whatever the split: the overfull pieces are reported
     spare = total - sum(widths)
 
+    # Each round asks again about the same cells at the same widths: every answer is kept.
+    counted: dict[tuple[int, float], float] = {}
+    needs: dict[tuple[int, int], float] = {}
+    widest: dict[tuple[int, int], float] = {}
+
+    def lines_in(c: CellText, inner: float) -> float:
+        key = (id(c), inner)
+        if key not in counted:
+            counted[key] = _lines(c, inner)
+        return counted[key]
+
     def need(c: CellText, k: int) -> float:  # the width at which `c` takes at most k lines
+        key = (id(c), k)
+        if key in needs:
+            return needs[key]
         least = max(c.word, c.natural if k == 1 else c.natural / (k * _FILL))
         if c.words and k > 1:  # the narrowest its words fill k lines at, within half a point
             lo, hi = c.word, max(c.natural, c.word)
@@ -483,13 +497,19 @@ def content_widths(cells: list[list[CellText]], total: float, pad: float) -> lis
                 mid = (lo + hi) / 2
                 lo, hi = (lo, mid) if _lines(c, mid) <= k else (mid, hi)
             least = hi
-        return least + pad + 0.01
+        needs[key] = least + pad + 0.01
+        return needs[key]
+
+    def column_need(i: int, k: int) -> float:  # the width at which column i takes at most k lines
+        if (i, k) not in widest:
+            widest[i, k] = max((need(r[i], k) for r in rows), default=0)
+        return widest[i, k]
 
     def height(ws: list[float]) -> float:
-        cells = [[_lines(r[i], ws[i] - pad) for i in range(n)] for r in rows]
+        cells = [[lines_in(r[i], ws[i] - pad) for i in range(n)] for r in rows]
         return sum(max(line) + _EACH_LINE * sum(line) for line in cells)
 
-    lines = [[_lines(r[i], widths[i] - pad) for i in range(n)] for r in rows]
+    lines = [[lines_in(r[i], widths[i] - pad) for i in range(n)] for r in rows]
     while spare > 0.5:
         best = None  # ((saving per point, -width added), new widths)
         now_total = sum(max(line) + _EACH_LINE * sum(line) for line in lines)
@@ -512,7 +532,7 @@ def content_widths(cells: list[list[CellText]], total: float, pad: float) -> lis
             for mark in sorted(m for m in marks if widths[i] + 0.01 < m <= top):
                 then = 0.0
                 for o, r in zip(others, rows):
-                    k = _lines(r[i], mark - pad)
+                    k = lines_in(r[i], mark - pad)
                     then += max(o, k) + _EACH_LINE * k
                 key = ((now - then) / (mark - widths[i]), -(mark - widths[i]))
                 if key[0] > 0 and (best is None or key > best[0]):
@@ -521,8 +541,7 @@ def content_widths(cells: list[list[CellText]], total: float, pad: float) -> lis
         # whose every cell wraps shrinks only this way)
         tallest = int(max((max(line) for line in lines), default=1))
         for k in range(tallest - 1, 0, -1):
-            ws = [max(widths[i], min(want[i], max((need(r[i], k) for r in rows), default=0)))
-                  for i in range(n)]
+            ws = [max(widths[i], min(want[i], column_need(i, k))) for i in range(n)]
             added = sum(ws) - sum(widths)
             if added <= 0.01 or added > spare:
                 continue
@@ -533,7 +552,7 @@ def content_widths(cells: list[list[CellText]], total: float, pad: float) -> lis
             break
         spare -= sum(best[1]) - sum(widths)
         widths = best[1]
-        lines = [[_lines(r[i], widths[i] - pad) for i in range(n)] for r in rows]
+        lines = [[lines_in(r[i], widths[i] - pad) for i in range(n)] for r in rows]
     lack = [max(x - w, 0) for x, w in zip(want, widths)]
     if spare > 0.5 and sum(lack) > 0:
         share = min(spare / sum(lack), 1.0)
@@ -565,7 +584,7 @@ def word_widths(para) -> list[float]:
                     words.append(width)
                 width = 0.0
             elif ch != SHY:
-                width += stringWidth(ch, frag.fontName, frag.fontSize)
+                width += char_width(ch, frag.fontName, frag.fontSize)
     return words + [width] if width else words
 
 

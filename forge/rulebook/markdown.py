@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Callable
 
 from markdown_it import MarkdownIt
@@ -124,6 +124,11 @@ def _broken(line) -> bool:
     return len(text) > 1 and text.endswith("-") and text[-2].isalpha()
 
 
+#: The width of one character in a font at a size (points): the same as ReportLab's
+#: `stringWidth`, kept, since pieces and cells are measured character by character.
+char_width = lru_cache(maxsize=1 << 16)(stringWidth)
+
+
 def widest_pieces(frags) -> list[tuple[str, float]]:
     """Every unbreakable piece of a paragraph's fragments with its width (a soft-hyphen break
     counts the hyphen it draws; an inline icon its advance). No-break spaces join; spaces and
@@ -146,11 +151,11 @@ def widest_pieces(frags) -> list[tuple[str, float]]:
                 word, width = "", 0.0
             elif ch == SHY:
                 if word:
-                    pieces.append((word + "-", width + stringWidth("-", font, size)))
+                    pieces.append((word + "-", width + char_width("-", font, size)))
                 word, width = "", 0.0
             else:
                 word += ch
-                width += stringWidth(ch, font, size)
+                width += char_width(ch, font, size)
     if word:
         pieces.append((word, width))
     return pieces
@@ -161,6 +166,41 @@ def parser() -> MarkdownIt:
     """The one Markdown parser (made once: making one costs more than parsing a paragraph with
     it, and a layout parses each paragraph's text on its own; parsing keeps no state in it)."""
     return MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+
+
+# A one-page sheet is laid out at several sizes from the same text, and `check` and `build` set
+# the same texts: their parsing and markup, which depend on the text alone, are made once.
+@lru_cache(maxsize=256)
+def parsed(markdown: str) -> SyntaxTreeNode:
+    """The Markdown's syntax tree (read, never changed, by the converters): a template's, or a
+    quoted scenario's story."""
+    return SyntaxTreeNode(parser().parse(markdown))
+
+
+@lru_cache(maxsize=4096)
+def inline_markup(content: str, lang: str, names: bool | str = False) -> str:
+    """A block's inline Markdown as Paragraph markup: its text runs typeset for `lang` first
+    (see the module doc), then each as `text_markup`."""
+    out = []
+    for child in parser().parseInline(typeset(content, lang))[0].children or []:
+        kind = child.type
+        if kind in _INLINE_MARKUP:
+            out.append(_INLINE_MARKUP[kind])
+        elif kind == "code_inline":
+            out.append(f"<font face='{BOLD}'>{text_markup(child.content, lang, names)}</font>")
+        elif kind not in ("link_open", "link_close", "image"):  # links print as their text
+            out.append(text_markup(child.content, lang, names))
+    return _SPACE_BEFORE_TAG.sub(r"\2\1", "".join(out))
+
+
+@lru_cache(maxsize=4096)
+def text_markup(raw: str, lang: str, names: bool | str = False) -> str:
+    """Plain text run to Paragraph markup: typography, soft hyphens, then XML escaping.
+    `names`: hyphenate no capitalised word, nor any word when `names` is "all"."""
+    raw = typeset(raw, lang)
+    if names != "all":
+        raw = hyphenate(raw, lang, names=bool(names))
+    return marks.tags(_SPACE_BEFORE_ENTITY.sub(r"\1<font>\2\3</font>", escape(raw)))
 
 
 class Row(Flowable):
@@ -272,12 +312,8 @@ class Converter:
 
     # --- inline --------------------------------------------------------------------------
     def text(self, raw: str, names: bool | str = False) -> str:
-        """Plain text run to Paragraph markup: typography, soft hyphens, then XML escaping.
-        `names`: hyphenate no capitalised word, nor any word when `names` is "all"."""
-        raw = typeset(raw, self.lang)
-        if names != "all":
-            raw = hyphenate(raw, self.lang, names=bool(names))
-        return marks.tags(_SPACE_BEFORE_ENTITY.sub(r"\1<font>\2\3</font>", escape(raw)))
+        """Plain text run to Paragraph markup (`text_markup`)."""
+        return text_markup(raw, self.lang, names)
 
     def children(self, token: Token) -> list[Token]:
         """The inline tokens of a block's text, typeset first (see the module doc)."""
@@ -289,16 +325,7 @@ class Converter:
             where = (block.file, block.line) if block else ("", 0)
             if where not in self.sink.stray:
                 self.sink.stray.append(where)
-        out = []
-        for child in self.children(token):
-            kind = child.type
-            if kind in _INLINE_MARKUP:
-                out.append(_INLINE_MARKUP[kind])
-            elif kind == "code_inline":
-                out.append(f"<font face='{BOLD}'>{self.text(child.content, names)}</font>")
-            elif kind not in ("link_open", "link_close", "image"):  # links print as their text
-                out.append(self.text(child.content, names))
-        return _SPACE_BEFORE_TAG.sub(r"\2\1", "".join(out))
+        return inline_markup(token.content, self.lang, names)
 
     def para(self, markup: str, style, bulletText: str | None = None, kind: type = Para, **more) -> Para:
         """A paragraph (`kind`) of `markup`, its icon marks as icons, reporting to the sink."""
@@ -309,8 +336,8 @@ class Converter:
 
     # --- blocks --------------------------------------------------------------------------
     def convert(self, markdown: str | None = None) -> list[Flowable]:
-        tokens = parser().parse(markdown if markdown is not None else self.rendered.markdown)
-        return self.nodes(SyntaxTreeNode(tokens).children, 0)
+        text = markdown if markdown is not None else self.rendered.markdown
+        return self.nodes(parsed(text).children, 0)
 
     def nodes(self, nodes, indent: float, style=None) -> list[Flowable]:
         out: list[Flowable] = []
@@ -503,4 +530,4 @@ def _aligned(style, align: str):
                           alignment=TA_RIGHT if align == "right" else TA_CENTER)
 
 
-__all__ = ["Converter", "Overfull", "Para", "Row", "Sink", "parser", "widest_pieces"]
+__all__ = ["Converter", "Overfull", "Para", "Row", "Sink", "char_width", "parser", "widest_pieces"]

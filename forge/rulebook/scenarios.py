@@ -12,11 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from markdown_it.tree import SyntaxTreeNode
-
 from ..errors import Finding
 from ..scenario import ScenarioError, load_scenario, run_scenario
-from .markdown import parser
+from .markdown import parsed
 from .outcome import describe
 
 def failing_examples(game: Any, rendered: Any) -> list[Finding]:
@@ -72,7 +70,7 @@ def scenario_flowables(conv, data: dict) -> list:
         out.append(conv.para(f"<b>{conv.text(title)}</b>", s.quote))
     story = localised(data.get("story"), lang)
     if story.strip():
-        out.extend(conv.nodes(SyntaxTreeNode(parser().parse(story)).children, 0, s.quote))
+        out.extend(conv.nodes(parsed(story).children, 0, s.quote))
     sentences = outcome_sentences(data, lang, conv.game)
     if sentences:
         out.append(conv.para(" ".join(conv.text(line) for line in sentences), s.quote))
