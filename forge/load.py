@@ -17,6 +17,7 @@ more than composing and walking a node tree did.)
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,10 +60,16 @@ class Document:
     path: Path
     data: Any
     positions: dict[Loc, tuple[int, int]] = field(repr=False)
+    #: The file's name as findings give it, per working folder: every finding and card source
+    #: of the file names it, and resolving the path each time was most of checking a big game.
+    _names: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:
-        return display_path(self.path)
+        cwd = os.getcwd()
+        if cwd not in self._names:
+            self._names[cwd] = display_path(self.path)
+        return self._names[cwd]
 
     def where(self, loc: Loc) -> tuple[int, int]:
         """Position of `loc`, or of its nearest ancestor that has one."""

@@ -115,10 +115,14 @@ def _bounded_forge(args: list[str], cwd: Path, cpu: int, env: dict[str, str] | N
 @pytest.mark.parametrize("case", [c for _, c in CASES], ids=[f"{f}: {c['name']}" for f, c in CASES])
 def test_hostile_input_gets_a_clear_answer(tmp_path, case):
     proj = tmp_path / "proj"
-    game = proj / "cards" / case.get("game", "love_formula")
+    game = proj / "cards" / case.get("new", case.get("game", "love_formula"))
     places = {"@TMP@": str(tmp_path), "@PROJ@": str(proj), "@GAME@": str(game), "@OUT@": str(tmp_path / "out")}
     case = _fill(case, places)
-    shutil.copytree(CARDS / game.name, game)
+    if "new" in case:
+        from forge.scaffold import scaffold
+        scaffold(proj, case["new"])
+    else:
+        shutil.copytree(CARDS / game.name, game)
     if case.get("templates"):
         shutil.copytree(ROOT / "templates", proj / "templates")
     for edit in case.get("edit", []):

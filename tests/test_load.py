@@ -156,6 +156,21 @@ def test_twenty_thousand_cards_load(tmp_path):
     assert findings == [] and len(doc.data) == 20_000 and doc.where((19_999, "id")) == (99_996, 3)
 
 
+
+def test_a_files_name_is_resolved_once_per_working_folder(tmp_path, monkeypatch):
+    """Each finding and card source of a file names it: resolving its path every time was most
+    of what checking a game of 20,000 cards cost."""
+    path = tmp_path / "cards.yaml"
+    path.write_text("- {id: a}\n")
+    doc, _ = load_yaml(path)
+    resolved = []
+    monkeypatch.setattr(load, "display_path", lambda p, _real=load.display_path: resolved.append(p) or _real(p))
+    monkeypatch.chdir(tmp_path)
+    assert [doc.name for _ in range(3)] == ["cards.yaml"] * 3
+    monkeypatch.chdir(tmp_path.parent)
+    assert doc.name == f"{tmp_path.name}/cards.yaml"
+    assert resolved == [path, path]
+
 @pytest.mark.parametrize("number", ["9" * 5000, "-" + "9" * 5000, "0x" + "f" * 5000,
                                     "1" + "_0" * 5000, "!!int '" + "9" * 101 + "'"])
 def test_integer_digit_limit(tmp_path, number):
