@@ -23,11 +23,14 @@ from pathlib import Path
 import font_roboto
 import pytest
 
-from conftest import CARDS, ROOT, _forge_env, tree_digest
+from conftest import ROOT, _forge_env, tree_digest
 from forge.cli import main
 from forge.files import write_files
+from forge.scaffold import scaffold
 
-GAME = "love_formula"
+#: A scaffolded game (its two action cards in uk and en): each fault here is about a file or a
+#: folder, which a small game meets as a built-in one does, at a fraction of the cost.
+GAME = "g"
 
 
 def _permissions_apply() -> bool:
@@ -77,8 +80,8 @@ def temp_files(folder: Path) -> list[Path]:
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    """A copy of the game in tmp_path, which is also the working folder."""
-    shutil.copytree(CARDS / GAME, tmp_path / GAME)
+    """The game scaffolded in tmp_path (cards/g, templates/g), which is also the working folder."""
+    scaffold(tmp_path, GAME, ["uk", "en"], ["action"])
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -107,7 +110,7 @@ def test_a_full_disk_keeps_every_earlier_file_and_leaves_no_temporary_file(built
     monkeypatch.setattr(os, "fsync", fsync)
     code, said = forge_here(monkeypatch, capsys, "build", GAME, "--what", "pnp", "--home", "--out", "out")
     assert_user_error(code, said)
-    assert "cannot write out/love_formula/uk/pnp-home-letter.pdf: No space left on device" in said
+    assert f"cannot write out/{GAME}/uk/pnp-home-letter.pdf: No space left on device" in said
     assert tree_digest(built) == before
     assert temp_files(built) == []
 
@@ -143,7 +146,7 @@ def test_an_unwritable_out_folder_is_a_user_error_naming_the_file(built, monkeyp
     refuse_writes_in(monkeypatch, built)
     code, said = forge_here(monkeypatch, capsys, "build", GAME, "--what", "pnp", "--home", "--out", "out")
     assert_user_error(code, said)
-    assert "cannot write out/love_formula/uk/pnp-home-a4.pdf: Permission denied" in said
+    assert f"cannot write out/{GAME}/uk/pnp-home-a4.pdf: Permission denied" in said
     assert tree_digest(built) == before
 
 
@@ -166,14 +169,14 @@ def test_a_read_only_out_folder_is_a_user_error_naming_the_file(project):
     finally:
         out.chmod(0o755)
     assert_user_error(done.returncode, done.stdout + done.stderr)
-    assert "out/love_formula" in done.stderr and "Permission denied" in done.stderr
+    assert f"out/{GAME}" in done.stderr and "Permission denied" in done.stderr
     assert list(out.iterdir()) == []
 
 
 # -- game folders that cannot be read ---------------------------------------------------------
 
 def test_a_game_folder_that_cannot_be_looked_into_is_named(project, monkeypatch, capsys):
-    game = project / GAME
+    game = project / "cards" / GAME
     real_stat = Path.stat
 
     def stat(self, **kwargs):
@@ -183,11 +186,11 @@ def test_a_game_folder_that_cannot_be_looked_into_is_named(project, monkeypatch,
     monkeypatch.setattr(Path, "stat", stat)
     code, said = forge_here(monkeypatch, capsys, "check", str(game))
     assert_user_error(code, said)
-    assert f"cannot read {GAME}: Permission denied" in said
+    assert f"cannot read cards/{GAME}: Permission denied" in said
 
 
 def test_a_game_folder_that_cannot_be_listed_is_a_finding(project, monkeypatch, capsys):
-    game = project / GAME
+    game = project / "cards" / GAME
     real_iterdir = Path.iterdir
 
     def iterdir(self):
@@ -197,14 +200,13 @@ def test_a_game_folder_that_cannot_be_listed_is_a_finding(project, monkeypatch, 
     monkeypatch.setattr(Path, "iterdir", iterdir)
     code, said = forge_here(monkeypatch, capsys, "check", str(game))
     assert_user_error(code, said)
-    assert f"{GAME}: io: cannot list the folder: Permission denied" in said
+    assert f"cards/{GAME}: io: cannot list the folder: Permission denied" in said
 
 
 def _project_with_templates(tmp_path: Path) -> Path:
-    """tmp_path/proj laid out as a user's project: cards/<game> and a copy of templates/."""
+    """tmp_path/proj laid out as a user's project: cards/<game> and templates/<game>."""
     proj = tmp_path / "proj"
-    shutil.copytree(CARDS / GAME, proj / "cards" / GAME)
-    shutil.copytree(ROOT / "templates", proj / "templates")
+    scaffold(proj, GAME, ["uk", "en"], ["action"])
     return proj
 
 
@@ -233,10 +235,10 @@ def test_an_unreadable_layouts_folder_is_a_finding_naming_it(tmp_path):
 
 
 @needs_permissions
-@pytest.mark.parametrize("mode, says", [(0o000, f"cannot read {GAME}: Permission denied"),
-                                        (0o300, f"{GAME}: io: cannot list the folder")])
+@pytest.mark.parametrize("mode, says", [(0o000, f"cannot read cards/{GAME}: Permission denied"),
+                                        (0o300, f"cards/{GAME}: io: cannot list the folder")])
 def test_an_unreadable_game_folder_is_named(project, mode, says):
-    game = project / GAME
+    game = project / "cards" / GAME
     game.chmod(mode)
     try:
         done = forge("check", GAME, cwd=project)
@@ -248,14 +250,14 @@ def test_an_unreadable_game_folder_is_named(project, mode, says):
 
 @needs_permissions
 def test_an_unreadable_card_file_is_a_finding_naming_it(project):
-    cards = project / GAME / "base_pairs.yaml"
+    cards = project / "cards" / GAME / "action.yaml"
     cards.chmod(0o000)
     try:
         done = forge("check", GAME, cwd=project)
     finally:
         cards.chmod(0o644)
     assert_user_error(done.returncode, done.stdout + done.stderr)
-    assert "base_pairs.yaml: io: cannot read the file: Permission denied" in done.stderr
+    assert "action.yaml: io: cannot read the file: Permission denied" in done.stderr
 
 
 # -- fonts ------------------------------------------------------------------------------------
