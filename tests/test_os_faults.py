@@ -19,11 +19,12 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 import font_roboto
 import pytest
 
-from conftest import ROOT, _forge_env, tree_digest
+from conftest import ROOT, tree_digest
 from forge.cli import main
 from forge.files import write_files
 from forge.scaffold import scaffold
@@ -324,35 +325,42 @@ def test_an_os_error_with_a_path_where_no_code_expected_one_is_named(project, mo
 
 # -- a game's files are replaced as a set, even by a run that is killed ----------------------
 
-#: Runs Python code (argv[1]) in which every change to the output folder (argv[2]) is counted,
-#: and the KILL_AT-th is a kill -9 before it happens: the changes are the renames, links and
-#: swaps that put files in place, so every moment between two of them is tried.
-KILLER = """
-import os, signal, sys
-import forge.files
-out, seen = sys.argv[2], [0]
+def killed_at(n: int, run: Callable[[], object], out: Path, cwd: Path) -> int:
+    """`run()` in a child forked from this process (forge already imported), in `cwd`, where
+    every change to the output folder `out` is counted and the `n`-th is a kill -9 before it
+    happens: the changes are the renames, links and swaps that put files in place, so every
+    moment between two of them is tried. The child's exit code (-9: killed)."""
+    import forge.files
 
-def deadly(real):
-    def call(*args, **kwargs):
-        if any(str(a).startswith(out) for a in args):
-            seen[0] += 1
-            if seen[0] == int(os.environ["KILL_AT"]):
-                os.kill(os.getpid(), signal.SIGKILL)
-        return real(*args, **kwargs)
-    return call
+    pid = os.fork()
+    if pid == 0:  # the child: it ends here, never back in pytest
+        code = 1
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.dup2(null, 2)
+            os.chdir(cwd)
+            seen = [0]
 
-for owner, name in ((os, "rename"), (os, "replace"), (os, "link"), (forge.files, "_exchange")):
-    if hasattr(owner, name):
-        setattr(owner, name, deadly(getattr(owner, name)))
-exec(sys.argv[1])
-"""
+            def deadly(real):
+                def call(*args, **kwargs):
+                    if any(str(a).startswith(str(out)) for a in args):
+                        seen[0] += 1
+                        if seen[0] == n:
+                            os.kill(os.getpid(), signal.SIGKILL)
+                    return real(*args, **kwargs)
+                return call
 
-
-def killed_at(n: int, code: str, out: Path, cwd: Path, *args: str) -> int:
-    """Run `code` with the `n`-th change to `out` killing it (-9); its exit code."""
-    return subprocess.run([sys.executable, "-c", KILLER, code, str(out), *args], cwd=cwd,
-                          env=_forge_env({"KILL_AT": str(n)}),
-                          capture_output=True, timeout=300).returncode
+            for owner, name in ((os, "rename"), (os, "replace"), (os, "link"), (forge.files, "_exchange")):
+                if hasattr(owner, name):
+                    setattr(owner, name, deadly(getattr(owner, name)))
+            run()
+            code = 0
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+        finally:
+            os._exit(code)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
 def leftovers(folder: Path) -> list[Path]:
@@ -367,8 +375,9 @@ def test_a_build_killed_at_any_moment_leaves_the_old_files_or_the_new_ones_never
     (game / "printshop.pdf").write_bytes(b"an earlier print-shop file")
     (game / "notes.txt").write_text("mine")
     sheets = {name: (game / name).read_bytes() for name in ("pnp-a4.pdf", "pnp-letter.pdf")}
-    build = ("from forge.cli import main; sys.argv = ['forge', 'build', '%s', '--what', 'pnp', "
-             "'--proof', '--out', 'out']; main()" % GAME)
+    def build() -> None:
+        sys.argv = ["forge", "build", GAME, "--what", "pnp", "--proof", "--out", "out"]
+        main()
     kills = 0
     while (code := killed_at(kills + 1, build, built.resolve(), built.parent)) == -signal.SIGKILL:
         kills += 1
@@ -393,11 +402,13 @@ def test_write_folder_killed_at_any_moment_is_the_old_set_or_the_new_one(tmp_pat
     new = {"a.pdf": b"new a", "b.pdf": b"new b", "png/1.png": b"new 1", "png/2.png": b"new 2"}
     for name, data in old.items():
         (folder / name).write_bytes(data)
-    write = ("import errno\n"
-             "if %r == 'rename aside':\n"
-             "    def none(a, b): raise OSError(errno.EINVAL, 'no RENAME_EXCHANGE')\n"
-             "    forge.files._exchange = none\n"
-             "forge.files.write_folder(forge.files.Path(%r), %r)" % (swap, str(folder), new))
+    def write() -> None:
+        import forge.files
+        if swap == "rename aside":
+            def none(a, b):
+                raise OSError(errno.EINVAL, "no RENAME_EXCHANGE")
+            forge.files._exchange = none
+        forge.files.write_folder(folder, new)
 
     def files() -> dict[str, bytes]:
         return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
