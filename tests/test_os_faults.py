@@ -29,7 +29,7 @@ from forge.cli import main
 from forge.files import write_files
 from forge.scaffold import scaffold
 
-#: A scaffolded game (its two action cards in uk and en): each fault here is about a file or a
+#: A scaffolded game (two action card designs, in uk and en): each fault here is about a file or a
 #: folder, which a small game meets as a built-in one does, at a fraction of the cost.
 GAME = "g"
 
@@ -375,6 +375,7 @@ def test_a_build_killed_at_any_moment_leaves_the_old_files_or_the_new_ones_never
     (game / "printshop.pdf").write_bytes(b"an earlier print-shop file")
     (game / "notes.txt").write_text("mine")
     sheets = {name: (game / name).read_bytes() for name in ("pnp-a4.pdf", "pnp-letter.pdf")}
+
     def build() -> None:
         sys.argv = ["forge", "build", GAME, "--what", "pnp", "--proof", "--out", "out"]
         main()
@@ -402,6 +403,7 @@ def test_write_folder_killed_at_any_moment_is_the_old_set_or_the_new_one(tmp_pat
     new = {"a.pdf": b"new a", "b.pdf": b"new b", "png/1.png": b"new 1", "png/2.png": b"new 2"}
     for name, data in old.items():
         (folder / name).write_bytes(data)
+
     def write() -> None:
         import forge.files
         if swap == "rename aside":
