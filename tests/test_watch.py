@@ -103,7 +103,7 @@ def test_the_builds_own_writes_into_the_game_folder_are_no_save(tmp_path):
 def test_a_watch_writing_into_the_game_folder_rebuilds_once_a_save(tmp_path, capsys, monkeypatch):
     """The rebuilds are counted: one for the start and one for each save, none for the files
     the builds write into the watched folder (each build run in this process: what it writes
-    is what counts, not the process it runs in)."""
+    counts, not the process it runs in; the slow tests run the watch's own processes)."""
     scaffold(tmp_path, "w", ["en"], ["action"])
     _run_here(monkeypatch, tmp_path, ("build",))
     root = tmp_path / "cards" / "w"
@@ -131,8 +131,10 @@ def test_a_watch_writing_into_the_game_folder_rebuilds_once_a_save(tmp_path, cap
     assert len(changed) == 2 and all(line.endswith("/cards/w/action.yaml changed") for line in changed), said
 
 
-def test_a_save_rebuilds_and_a_bad_save_keeps_the_last_good_file(tmp_path):
+def test_a_save_rebuilds_and_a_bad_save_keeps_the_last_good_file(tmp_path, monkeypatch):
+    """Each build run in this process (the slow tests run the watch's own build processes)."""
     scaffold(tmp_path, "w", ["en"], ["action"])
+    _run_here(monkeypatch, tmp_path, ("build",))
     cards = tmp_path / "cards" / "w" / "action.yaml"
     out = tmp_path / "out"
     sheet = out / "w" / "en" / "cheatsheet.pdf"
