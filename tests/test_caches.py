@@ -12,26 +12,43 @@ import shutil
 import pytest
 from reportlab.pdfbase.ttfonts import TTFont
 
-from conftest import ROOT, forge_forked
+from conftest import forge_forked
 from forge.render.fontfile import _pickled
 from forge.render.fonts import FACES, font_folder
+from forge.scaffold import scaffold
 
-BUILD = ["build", "love_formula", "--what", "cheatsheet", "--lang", "uk"]
-
-
-def forge(cache, *args, out):
-    """`forge ARGS --out OUT` with the cache `cache`, in a process of its own that has read
-    nothing from any cache before (`forge_forked`): what it uses, it reads back from disk."""
-    return forge_forked(*args, "--out", str(out), env={"FORGE_CACHE": str(cache)})
+#: A scaffolded game's Ukrainian cheat sheet: its build uses every kind of entry (compiled
+#: templates, fonts, hyphenation patterns, plural rules, parsed operation texts, fitted faces)
+#: at a tenth of a built-in game's cost.
+BUILD = ["build", "g", "--what", "cheatsheet", "--lang", "uk"]
 
 
 @pytest.fixture(scope="module")
-def cold(tmp_path_factory):
+def project(tmp_path_factory):
+    """A scaffolded project holding the game `g`, made once (its files are only read)."""
+    folder = tmp_path_factory.mktemp("project")
+    scaffold(folder, "g", ["uk", "en"], ["action", "character"])
+    return folder
+
+
+def forge(cache, *args, out, cwd):
+    """`forge ARGS --out OUT` in `cwd` with the cache `cache`, in a process of its own that
+    has read nothing from any cache before (`forge_forked`): what it uses, it reads back from
+    disk."""
+    return forge_forked(*args, "--out", str(out), cwd=cwd, env={"FORGE_CACHE": str(cache)})
+
+
+def cheatsheet(out) -> bytes:
+    return (out / "g" / "uk" / "cheatsheet.pdf").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def cold(tmp_path_factory, project):
     """A cache filled by one build from empty, and that build's cheat sheet (made once)."""
     where = tmp_path_factory.mktemp("cold")
-    first = forge(where / "cache", *BUILD, out=where / "first")
+    first = forge(where / "cache", *BUILD, out=where / "first", cwd=project)
     assert first.returncode == 0, first.stderr
-    return where / "cache", (where / "first" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes()
+    return where / "cache", cheatsheet(where / "first")
 
 
 @pytest.fixture
@@ -52,18 +69,18 @@ JINJA_DAMAGE = {
 
 
 @pytest.mark.parametrize("damage", JINJA_DAMAGE, ids=list(JINJA_DAMAGE))
-def test_a_damaged_template_cache_is_rebuilt(tmp_path, built, damage):
+def test_a_damaged_template_cache_is_rebuilt(tmp_path, project, built, damage):
     cache, good = built
     entries = list((cache / "jinja").iterdir())
     assert entries
     for entry in entries:
         entry.write_bytes(JINJA_DAMAGE[damage](entry.read_bytes()))
-    again = forge(cache, *BUILD, out=tmp_path / "again")
+    again = forge(cache, *BUILD, out=tmp_path / "again", cwd=project)
     assert again.returncode == 0, again.stderr
-    assert (tmp_path / "again" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes() == good
+    assert cheatsheet(tmp_path / "again") == good
 
 
-def test_code_compiled_outside_the_sandbox_is_never_loaded(tmp_path, built):
+def test_code_compiled_outside_the_sandbox_is_never_loaded(project, built):
     """A cache left by an unsandboxed forge (same template, same source) holds unchecked code:
     entries are keyed by the compiling environment, so it is not even looked at."""
     cache, _ = built
@@ -71,18 +88,18 @@ def test_code_compiled_outside_the_sandbox_is_never_loaded(tmp_path, built):
     import jinja2
 
     plain = jinja2.FileSystemBytecodeCache(str(cache / "jinja"))
-    template = ROOT / "templates" / "love_formula" / "cheatsheet.uk.md.j2"
-    name = plain.get_bucket(jinja2.Environment(), "love_formula/cheatsheet.uk.md.j2", str(template),
+    template = project / "templates" / "g" / "cheatsheet.uk.md.j2"
+    name = plain.get_bucket(jinja2.Environment(), "g/cheatsheet.uk.md.j2", str(template),
                             template.read_text(encoding="utf-8")).key
     assert f"__jinja2_{name}.cache" not in names
 
 
-def test_a_warm_cache_gives_the_same_bytes(tmp_path, built):
+def test_a_warm_cache_gives_the_same_bytes(tmp_path, project, built):
     cache, cold = built
     assert {p.name for p in cache.iterdir()} >= {"jinja", "fonts", "hyphenation", "plural", "parsed", "faces"}
-    warm = forge(cache, *BUILD, out=tmp_path / "warm")
+    warm = forge(cache, *BUILD, out=tmp_path / "warm", cwd=project)
     assert warm.returncode == 0, warm.stderr
-    assert (tmp_path / "warm" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes() == cold
+    assert cheatsheet(tmp_path / "warm") == cold
 
 
 def _black(kept: bytes) -> bytes:
@@ -110,7 +127,7 @@ FOREIGN = {"hyphenation": lambda kept: ({}, 0), "plural": lambda kept: {"one": "
 
 
 @pytest.mark.parametrize("part", FOREIGN)
-def test_foreign_or_damaged_data_entries_change_nothing(tmp_path, built, part):
+def test_foreign_or_damaged_data_entries_change_nothing(tmp_path, project, built, part):
     cache, good = built
     if part != "faces":  # faces read back would spare the build what the others hold
         shutil.rmtree(cache / "faces")
@@ -121,9 +138,9 @@ def test_foreign_or_damaged_data_entries_change_nothing(tmp_path, built, part):
         keys[entry], kept = marshal.loads(entry.read_bytes())
         entry.write_bytes(marshal.dumps(("made from something else", FOREIGN[part](kept))) if n % 2 == 0
                           else b"\x00garbage")
-    again = forge(cache, *BUILD, out=tmp_path / "again")
+    again = forge(cache, *BUILD, out=tmp_path / "again", cwd=project)
     assert again.returncode == 0, again.stderr
-    assert (tmp_path / "again" / "love_formula" / "uk" / "cheatsheet.pdf").read_bytes() == good
+    assert cheatsheet(tmp_path / "again") == good
     for entry in entries:
         assert marshal.loads(entry.read_bytes())[0] == keys[entry], "the entry is made again"
 
@@ -155,21 +172,20 @@ def test_templates_compiled_in_one_folder_are_read_back_in_a_copy_naming_the_cop
     """Compiled templates are keyed by their source, not their file: a copy of a project in
     another folder compiles nothing again (no entry is written), and what a template raises is
     reported at the copy's own file and line."""
-    game = "rules_does_not_exist"
     first = tmp_path / "first"
-    shutil.copytree(ROOT / "cards" / game, first / "cards" / game)
-    shutil.copytree(ROOT / "templates", first / "templates")
-    layout = first / "templates" / game / "cards" / "sound.yaml.j2"
+    scaffold(first, "g", ["uk", "en"], ["action"])
+    layout = first / "templates" / "g" / "cards" / "action.yaml.j2"
     text = layout.read_text(encoding="utf-8")
-    layout.write_text(text.replace("{% block main %}\n", "{% block main %}\n{{ 1 / 0 }}\n", 1), encoding="utf-8")
+    layout.write_text(text.replace("{% import 'parts.j2' as p %}\n", "{% import 'parts.j2' as p %}\n{{ 1 / 0 }}\n", 1),
+                      encoding="utf-8")
     line = layout.read_text(encoding="utf-8").splitlines().index("{{ 1 / 0 }}") + 1
-    shutil.copytree(first, tmp_path / "copy", symlinks=True)
+    shutil.copytree(first, tmp_path / "copy")
     compiled = []
     for proj in (first, tmp_path / "copy"):
-        done = forge_forked("check", str(proj / "cards" / game), cwd=tmp_path,
+        done = forge_forked("check", str(proj / "cards" / "g"), cwd=tmp_path,
                             env={"FORGE_CACHE": str(tmp_path / "cache")})
         assert done.returncode == 1
-        assert f"{proj.name}/templates/{game}/cards/sound.yaml.j2:{line}:" in done.stderr, done.stderr
+        assert f"{proj.name}/templates/g/cards/action.yaml.j2:{line}:" in done.stderr, done.stderr
         assert "ZeroDivisionError" in done.stderr
         compiled.append({p.name: p.stat().st_mtime_ns for p in (tmp_path / "cache" / "jinja").iterdir()})
     assert compiled[0] and compiled[1] == compiled[0]

@@ -15,21 +15,28 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import ROOT, forge_forked, forge_in_process, tree_digest
+from forge.scaffold import scaffold
 from pdfread import assert_fonts_embedded
 
 MM = 72 / 25.4
 
 
+def _small_game(folder: Path) -> Path:
+    """A scaffolded game `g` in `folder` (6 cards of 63 x 88 mm, in uk and en): where the
+    built-in games are incidental, its products cost a tenth of theirs."""
+    scaffold(folder, "g", ["uk", "en"], ["action", "character"])
+    return folder / "cards" / "g"
+
+
 def test_build_writes_the_selected_products(tmp_path):
     out = tmp_path / "out"
-    result = forge_forked("build", "rules_does_not_exist", "--lang", "en", "--what",
-                       "printshop,cheatsheet", "--out", str(out))
+    result = forge_in_process("build", str(_small_game(tmp_path)), "--lang", "en", "--what",
+                              "printshop,cheatsheet", "--out", str(out))
     assert result.returncode == 0, result.stderr
-    folder = out / "rules_does_not_exist" / "en"
-    assert sorted(p.name for p in folder.iterdir()) == ["cheatsheet.pdf", "printshop-token-soul_token.pdf",
-                                                        "printshop.pdf"]
+    folder = out / "g" / "en"
+    assert sorted(p.name for p in folder.iterdir()) == ["cheatsheet.pdf", "printshop.pdf"]
     cheat = PdfReader(folder / "cheatsheet.pdf")
-    assert len(cheat.pages) == 1 and "Rules. Does Not Exist." in cheat.pages[0].extract_text()
+    assert len(cheat.pages) == 1 and "Action 1" in cheat.pages[0].extract_text()
     shop = PdfReader(folder / "printshop.pdf")
     box = shop.pages[0].trimbox
     assert round(float(box.width) / MM) == 63 and round(float(box.height) / MM) == 88
@@ -41,7 +48,7 @@ def test_build_writes_the_selected_products(tmp_path):
 
 def test_unknown_product_language_and_paper_are_usage_errors(tmp_path):
     for args in (["--what", "poster"], ["--lang", "fr"], ["--paper", "a3"]):
-        result = forge_forked("build", "rules_does_not_exist", "--out", str(tmp_path), *args)
+        result = forge_in_process("build", "rules_does_not_exist", "--out", str(tmp_path), *args)
         assert result.returncode == 2, (args, result.stdout, result.stderr)
         assert "Traceback" not in result.stderr
     assert not any(tmp_path.rglob("*.pdf"))
@@ -65,17 +72,22 @@ def test_one_is_counted_in_the_singular():
     assert played.returncode == 0 and played.stdout.startswith("rules_does_not_exist: 1 game, "), played.stdout
 
 
-def test_a_game_with_findings_is_refused_and_good_files_stay(tmp_path, game_copy):
-    folder = game_copy("rules_does_not_exist")
+def _misspell_a_key(folder: Path) -> None:
+    """A finding in the game `g`: a key of its first action card misspelt."""
+    cards = folder / "action.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("cost:", "cots:", 1), encoding="utf-8")
+
+
+def test_a_game_with_findings_is_refused_and_good_files_stay(tmp_path):
+    folder = _small_game(tmp_path)
     out = tmp_path / "out"
-    good = forge_forked("build", str(folder), "--what", "cheatsheet", "--out", str(out))
+    good = forge_in_process("build", str(folder), "--what", "cheatsheet", "--out", str(out))
     assert good.returncode == 0, good.stderr
     before = tree_digest(out)
-    sounds = folder / "sounds.yaml"
-    sounds.write_text(sounds.read_text(encoding="utf-8").replace("bonus:", "bonsu:", 1), encoding="utf-8")
-    bad = forge_forked("build", str(folder), "--what", "cheatsheet", "--out", str(out))
+    _misspell_a_key(folder)
+    bad = forge_in_process("build", str(folder), "--what", "cheatsheet", "--out", str(out))
     assert bad.returncode == 1
-    assert "sounds.yaml:" in bad.stdout + bad.stderr and "bonsu" in bad.stdout + bad.stderr
+    assert "action.yaml:" in bad.stdout + bad.stderr and "cots" in bad.stdout + bad.stderr
     assert "Traceback" not in bad.stderr
     assert tree_digest(out) == before, "a refused build must not touch what was built before"
     assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
@@ -84,12 +96,11 @@ def test_a_game_with_findings_is_refused_and_good_files_stay(tmp_path, game_copy
 def test_output_bytes_do_not_depend_on_the_other_products_of_the_run(tmp_path):
     """ReportLab's stream settings are process-wide: a cheat sheet built alone, or after the PnP
     sheets, is the same file."""
-    full, alone = tmp_path / "full", tmp_path / "alone"
-    assert forge_forked("build", "rules_does_not_exist", "--out", str(full)).returncode == 0
-    assert forge_forked("build", "rules_does_not_exist", "--what", "cheatsheet,rulebook",
-                     "--out", str(alone)).returncode == 0
+    game, full, alone = _small_game(tmp_path), tmp_path / "full", tmp_path / "alone"
+    assert forge_forked("build", str(game), "--out", str(full)).returncode == 0
+    assert forge_forked("build", str(game), "--what", "cheatsheet,rulebook", "--out", str(alone)).returncode == 0
     for name in ("cheatsheet.pdf", "rulebook.pdf"):
-        made = [(folder / "rules_does_not_exist" / "uk" / name).read_bytes() for folder in (full, alone)]
+        made = [(folder / "g" / "uk" / name).read_bytes() for folder in (full, alone)]
         assert made[0] == made[1], name
 
 
@@ -168,11 +179,9 @@ def test_completion_is_on_and_offers_the_choices(tmp_path):
     assert "_FORGE_COMPLETE" in (tmp_path / ".bash_completions" / "forge.sh").read_text()
     assert "forge.sh" in (tmp_path / ".bashrc").read_text()
 
-    def complete(words: str) -> list[str]:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "_FORGE_COMPLETE": "complete_bash",
-               "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - (not words.endswith(" ")))}
-        return subprocess.run([sys.executable, "-m", "forge"], env=env, capture_output=True,
-                              text=True, cwd=ROOT, timeout=120).stdout.split()
+    def complete(words: str) -> list[str]:  # what bash asks of the script just installed
+        return forge_in_process(env={"_FORGE_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD":
+                                     str(len(words.split()) - (not words.endswith(" ")))}).stdout.split()
 
     assert complete("forge build --duplex ") == ["long", "short"]
     assert complete("forge check --format ") == ["text", "json"]
@@ -180,56 +189,51 @@ def test_completion_is_on_and_offers_the_choices(tmp_path):
     assert "love_formula" in complete("forge check lo")
 
 
-def test_check_findings_go_to_stderr_and_json_to_stdout(game_copy):
-    folder = game_copy("rules_does_not_exist")
-    sounds = folder / "sounds.yaml"
-    sounds.write_text(sounds.read_text(encoding="utf-8").replace("bonus:", "bonsu:", 1), encoding="utf-8")
-    text = forge_forked("check", str(folder))
+def test_check_findings_go_to_stderr_and_json_to_stdout(tmp_path):
+    folder = _small_game(tmp_path)
+    _misspell_a_key(folder)
+    text = forge_in_process("check", str(folder))
     assert text.returncode == 1 and text.stdout == ""
-    assert "sounds.yaml:" in text.stderr and "bonsu" in text.stderr
-    assert "rules_does_not_exist: " in text.stderr.splitlines()[-1], "the summary comes last"
-    quiet = forge_forked("check", str(folder), "-q")
+    assert "action.yaml:" in text.stderr and "cots" in text.stderr
+    assert re.fullmatch(r"g: \d+ cards, \d+ findings", text.stderr.splitlines()[-1]), "the summary comes last"
+    quiet = forge_in_process("check", str(folder), "-q")
     assert quiet.returncode == 1 and quiet.stdout == ""
     assert quiet.stderr.splitlines() == text.stderr.splitlines()[:-1], "-q: the findings, no summary"
-    as_json = forge_forked("check", str(folder), "--format", "json", "-q")
+    as_json = forge_in_process("check", str(folder), "--format", "json", "-q")
     assert as_json.returncode == 1 and as_json.stderr == ""
     findings = json.loads(as_json.stdout)
     assert findings and {"file", "line", "code", "message", "fix"} <= set(findings[0])
-    assert any(f["file"].endswith("sounds.yaml") and f["line"] >= 1 and "bonsu" in f["message"]
+    assert any(f["file"].endswith("action.yaml") and f["line"] >= 1 and "cots" in f["message"]
                for f in findings)
 
 
 def test_build_summarises_on_stderr_and_lists_its_files_as_json(tmp_path):
     out = tmp_path / "out"
-    args = ("build", "rules_does_not_exist", "--lang", "en", "--what", "cheatsheet,printshop",
+    args = ("build", str(_small_game(tmp_path)), "--lang", "en", "--what", "cheatsheet,printshop",
             "--out", str(out))
-    text = forge_forked(*args)
+    text = forge_in_process(*args)
     assert text.returncode == 0, text.stderr
     assert text.stdout == ""
-    folder = out / "rules_does_not_exist" / "en"
+    folder = out / "g" / "en"
     (summary,) = text.stderr.splitlines()
-    assert re.fullmatch(rf"rules_does_not_exist/en: 3 files, [\d.]+ [kM]B in {re.escape(str(folder))}",
-                        summary), summary
-    verbose = forge_forked(*args, "-v")
-    assert verbose.stdout == "" and len(verbose.stderr.splitlines()) == 4
-    assert "printshop-token-soul_token.pdf" in verbose.stderr and "(printshop)" in verbose.stderr
-    quiet = forge_forked(*args, "-q")
+    assert re.fullmatch(rf"g/en: 2 files, [\d.]+ [kM]B in {re.escape(str(folder))}", summary), summary
+    verbose = forge_in_process(*args, "-v")
+    assert verbose.stdout == "" and len(verbose.stderr.splitlines()) == 3
+    assert "printshop.pdf" in verbose.stderr and "(printshop)" in verbose.stderr
+    quiet = forge_in_process(*args, "-q")
     assert quiet.returncode == 0 and quiet.stdout == "" and quiet.stderr == ""
-    as_json = forge_forked(*args, "--format", "json")
+    as_json = forge_in_process(*args, "--format", "json")
     assert as_json.returncode == 0, as_json.stderr
     files = json.loads(as_json.stdout)
     assert sorted((f["product"], Path(f["path"]).name) for f in files) == [
-        ("cheatsheet", "cheatsheet.pdf"), ("printshop", "printshop-token-soul_token.pdf"),
-        ("printshop", "printshop.pdf")]
+        ("cheatsheet", "cheatsheet.pdf"), ("printshop", "printshop.pdf")]
     for f in files:
-        assert f["game"] == "rules_does_not_exist" and f["lang"] == "en"
+        assert f["game"] == "g" and f["lang"] == "en"
         assert Path(f["path"]).parent == folder and f["bytes"] == Path(f["path"]).stat().st_size > 0
 
 
 def test_every_command_prints_one_json_document_on_stdout(tmp_path):
     """`--format json`: stdout parses as JSON as a whole, whatever the command says on stderr."""
-    from forge.scaffold import scaffold
-
     scaffold(tmp_path, "g", ["en"], ["action"])
     sheet = tmp_path / "action.csv"
     sheet.write_text("id;name.en;cost;effects\naction_1;Spark;3;[draw: 2]\n", encoding="utf-8")
@@ -277,8 +281,6 @@ def test_a_failing_scenario_is_reported_on_stderr(tmp_path):
 
 @pytest.mark.slow
 def test_watch_streams_a_json_line_per_build(tmp_path):
-    from forge.scaffold import scaffold
-
     scaffold(tmp_path, "w", ["en"], ["action"])
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "forge", "watch", "w", "--what", "cheatsheet",
@@ -297,47 +299,57 @@ def test_watch_streams_a_json_line_per_build(tmp_path):
     assert proc.returncode == 130 and proc.stderr.read() == "", "-q: nothing but errors"
 
 
-def _on_a_terminal(*args: str, ci: str = "") -> tuple[subprocess.CompletedProcess, bytes]:
-    """Run forge with stderr on a pseudo-terminal (stdout a pipe) and the environment variable
-    CI as given (empty: not a CI job); what the terminal got."""
+def _on_a_terminal(monkeypatch, *args: str, ci: str = "") -> tuple[subprocess.CompletedProcess, bytes]:
+    """Run forge with stderr on a pseudo-terminal (stdout captured) and the environment variable
+    CI as given (empty: not a CI job); what the terminal got. In this process: what is drawn
+    depends on stderr being a terminal, not on a process of its own."""
+    import io
     import pty
+    import threading
 
+    from forge.cli import main
     master, slave = pty.openpty()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "CI": ci}
-    proc = subprocess.Popen([sys.executable, "-m", "forge", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:  # the terminal closed: the process is done
-            break
-        if not chunk:
-            break
-        seen += chunk
-    out, _ = proc.communicate(timeout=300)
+    seen: list[bytes] = []
+
+    def read() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the terminal closed: forge is done
+                return
+            if not chunk:
+                return
+            seen.append(chunk)
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    out = io.StringIO()
+    with monkeypatch.context() as m, open(slave, "w", encoding="utf-8") as terminal:
+        m.setenv("CI", ci)
+        m.delenv("FORGE_DEBUG", raising=False)
+        m.setattr(sys, "argv", ["forge", *args])
+        m.setattr(sys, "stdout", out)
+        m.setattr(sys, "stderr", terminal)
+        with pytest.raises(SystemExit) as done:
+            main()
+    reader.join(60)
     os.close(master)
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out.decode(), ""), seen
+    return subprocess.CompletedProcess(["forge", *args], done.value.code, out.getvalue(), ""), b"".join(seen)
 
 
-def test_the_progress_bar_is_drawn_on_a_terminal_only(tmp_path):
-    from forge.scaffold import scaffold
-
-    scaffold(tmp_path, "g", ["uk", "en"], ["action"])  # a small game: the bar, not the build, is tested
-    args = ("build", str(tmp_path / "cards" / "g"), "--what", "cheatsheet", "--out", str(tmp_path / "out"))
-    shown, terminal = _on_a_terminal(*args, "--lang", "uk,en")
+def test_the_progress_bar_is_drawn_on_a_terminal_only(tmp_path, monkeypatch):
+    args = ("build", str(_small_game(tmp_path)), "--what", "cheatsheet", "--out", str(tmp_path / "out"))
+    shown, terminal = _on_a_terminal(monkeypatch, *args, "--lang", "uk,en")
     assert shown.returncode == 0 and shown.stdout == ""
     assert b"\x1b[" in terminal and b"forge build" in terminal, terminal
     # the summary comes after the bar is gone, a line per language, on lines of its own
     before, summary = terminal.split(b"g/uk: 1 file, ", 1)
     assert before.endswith((b"\n", b"\x1b[2K")) and "\u2501".encode() not in summary, terminal
     assert summary.count(b"\n") == 2 and b"\r\ng/en: 1 file, " in summary, terminal
-    quiet, terminal = _on_a_terminal(*args, "-q")
+    quiet, terminal = _on_a_terminal(monkeypatch, *args, "-q")
     assert quiet.returncode == 0 and terminal == b""
-    in_ci, terminal = _on_a_terminal(*args, ci="true")
+    in_ci, terminal = _on_a_terminal(monkeypatch, *args, ci="true")
     assert in_ci.returncode == 0 and b"\x1b[" not in terminal and b"g/uk" in terminal
-    as_json, terminal = _on_a_terminal(*args, "--format", "json")
+    as_json, terminal = _on_a_terminal(monkeypatch, *args, "--format", "json")
     assert json.loads(as_json.stdout) and b"\x1b[" not in terminal
 
 

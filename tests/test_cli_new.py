@@ -5,7 +5,7 @@ import json
 
 from pypdf import PdfReader
 
-from conftest import forge_forked, tree_digest
+from conftest import forge_forked, forge_in_process, tree_digest
 from pdfread import assert_fonts_embedded
 from forge.model import load_game
 from forge.scaffold import scaffold
@@ -16,8 +16,8 @@ def test_new_game_checks_plays_and_builds_in_an_empty_folder(tmp_path):
     """`forge new g && forge check g && forge simulate g --games 1000 && forge build g`, with
     no Python written: the game's rules are data that forge's rules engine plays, and its
     rulebook prints the turn from them."""
-    made = forge_forked("new", "my_game", "--types", "action,character,relic", "--format", "json",
-                     cwd=tmp_path)
+    made = forge_in_process("new", "my_game", "--types", "action,character,relic", "--format", "json",
+                            cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     listed = [f["path"] for f in json.loads(made.stdout)]
     for name in ("cards/my_game/game.yaml", "cards/my_game/relic.yaml",
@@ -30,17 +30,17 @@ def test_new_game_checks_plays_and_builds_in_an_empty_folder(tmp_path):
     manifest = (tmp_path / "cards/my_game/game.yaml").read_text(encoding="utf-8")
     assert "action: 3" in manifest and '{uk: "Дія", en: "Action"}' in manifest
 
-    checked = forge_forked("check", "my_game", cwd=tmp_path)
+    checked = forge_in_process("check", "my_game", cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "my_game: 9 cards, 0 findings" in checked.stderr
 
-    played = forge_forked("simulate", "my_game", "--games", "1000", cwd=tmp_path)
+    played = forge_in_process("simulate", "my_game", "--games", "1000", cwd=tmp_path)
     assert played.returncode == 0, played.stderr
     assert "1000 games" in played.stdout and "timeouts): 0 of 1000" in played.stdout
-    scenario = forge_forked("scenario", "tests/scenarios/my_game/play_a_card.yaml", cwd=tmp_path)
+    scenario = forge_in_process("scenario", "tests/scenarios/my_game/play_a_card.yaml", cwd=tmp_path)
     assert scenario.returncode == 0 and "1 passed, 0 failed" in scenario.stdout + scenario.stderr, scenario.stderr
 
-    built = forge_forked("build", "my_game", "--lang", "en", "--paper", "a4", cwd=tmp_path)
+    built = forge_in_process("build", "my_game", "--lang", "en", "--paper", "a4", cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     out = tmp_path / "output" / "my_game" / "en"
     assert sorted(p.name for p in out.iterdir()) == [
@@ -58,17 +58,17 @@ def test_new_game_checks_plays_and_builds_in_an_empty_folder(tmp_path):
 
 
 def test_new_refuses_an_existing_game_and_bad_names(tmp_path):
-    assert forge_forked("new", "mine", "--lang", "en", cwd=tmp_path).returncode == 0
+    assert forge_in_process("new", "mine", "--lang", "en", cwd=tmp_path).returncode == 0
     before = tree_digest(tmp_path)
-    again = forge_forked("new", "mine", "--lang", "en,uk", cwd=tmp_path)
+    again = forge_in_process("new", "mine", "--lang", "en,uk", cwd=tmp_path)
     assert again.returncode == 1
     assert "already exists" in again.stderr and "Traceback" not in again.stderr
     assert tree_digest(tmp_path) == before, "nothing of the existing game is touched"
     (tmp_path / "templates" / "other").mkdir()
-    assert forge_forked("new", "other", cwd=tmp_path).returncode == 1, "a templates folder counts too"
+    assert forge_in_process("new", "other", cwd=tmp_path).returncode == 1, "a templates folder counts too"
     for args in (["Bad-Id"], ["ok", "--lang", "english"], ["ok", "--lang", "xx"], ["ok", "--types", "a,a"],
                  ["ok", "--types", ","]):
-        result = forge_forked("new", *args, cwd=tmp_path)
+        result = forge_in_process("new", *args, cwd=tmp_path)
         assert result.returncode == 2, (args, result.stderr)
         assert "Traceback" not in result.stderr
     assert not (tmp_path / "cards" / "ok").exists()
@@ -96,7 +96,6 @@ def test_version_comes_from_the_package_metadata():
 def test_a_type_without_cost_checks_and_no_face_prints_its_id(tmp_path):
     """The scaffold's rulebook and cheat sheet list each type's own fields, so a type whose `cost`
     became another field still checks; and a face shows no card id (only `--proof` stamps it)."""
-    from conftest import forge_in_process
     from forge.model import load_game
     from forge.render.layout import front
 

@@ -2,11 +2,12 @@
 findings at the sheet's row and column, and an existing file's comments and order kept."""
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
 
-from conftest import forge_forked, tree_digest
+from conftest import forge_in_process, tree_digest
 from forge.check import check_game
 from forge.errors import UsageError
 from forge.scaffold import scaffold
@@ -43,7 +44,7 @@ def test_csv_updates_a_card_file_in_place_and_check_accepts_it(project):
     sheet = _csv(project / "action.csv",
                  "id;name.uk;name.en;cost;effects;flavor.uk;flavor.en;# notes\n"
                  "action_1;Іскра;Spark;3;[draw: 2, gain: 1];;;too strong?\n")
-    result = forge_forked("import", "g", str(sheet), "--type", "action", "--file", "action", cwd=project)
+    result = forge_in_process("import", "g", str(sheet), "--type", "action", "--file", "action", cwd=project)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 updated" in result.stderr and "1 not in the sheet kept" in result.stderr
     text = target.read_text(encoding="utf-8")
@@ -55,7 +56,7 @@ def test_csv_updates_a_card_file_in_place_and_check_accepts_it(project):
     # action_2 is not in the sheet: byte for byte as it was
     assert text.split("- id: action_2")[1] == original.split("- id: action_2")[1].replace(
         "cost: 2", "cost: 2  # the dear one")
-    checked = forge_forked("check", "g", cwd=project)
+    checked = forge_in_process("check", "g", cwd=project)
     assert checked.returncode == 0, checked.stdout
 
 
@@ -93,7 +94,7 @@ def test_a_bad_cell_is_a_finding_at_its_row_and_column_and_nothing_is_written(pr
                  "bad_cost,Ні,No,eleven,draw: 1,,\n"
                  "bad_yaml,А,B,2,\"[draw: 1\",,\n"
                  "big,А,B,12,draw: 9,x,y\n")
-    result = forge_forked("import", "g", str(sheet), "--type", "action", cwd=project)
+    result = forge_in_process("import", "g", str(sheet), "--type", "action", cwd=project)
     assert result.returncode == 1
     lines = result.stdout + result.stderr
     for where in ("bad.csv:1:6: unknown-column",   # a header that is no card key
@@ -125,7 +126,12 @@ def test_findings_of_the_whole_game_point_at_cells(project, monkeypatch):
         result.findings
 
 
-def test_update_of_a_built_in_card_file_touches_only_the_changed_line(game_copy, tmp_path):
+def test_update_of_a_built_in_card_file_touches_only_the_changed_line(game_copy, tmp_path, monkeypatch):
+    """The file as written is the claim: the game it makes is checked as `check_game(root,
+    typeset=False)` checks it (laying out its changed rulebooks and sheets again would be nine
+    tenths of the cost, and is `forge check`'s to test)."""
+    import forge.check
+    monkeypatch.setattr(forge.check, "run_checks", functools.partial(forge.check.run_checks, typeset=False))
     folder = game_copy("rules_does_not_exist")
     target = folder / "monsters.yaml"
     original = target.read_text(encoding="utf-8")
@@ -190,7 +196,6 @@ def test_csv_with_bad_bytes_is_a_finding(tmp_path):
 def test_the_dry_run_and_the_real_run_refuse_a_duplicate_id_alike(project):
     """An id another file already has: `--dry-run` says the file would not be written, and the
     real run does not write it either (it once wrote the conflict after the dry run flagged it)."""
-    from conftest import forge_in_process
     sheet = _csv(project / "more.csv", "id,name.uk,name.en,cost\ncharacter_1,Двійник,Double,1\n")
     before = tree_digest(project / "cards")
     runs = [forge_in_process("import", "g", str(sheet), "--type", "action", *dry, cwd=project)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from conftest import ROOT, run_forge
+from conftest import ROOT, forge_in_process, run_forge
 from forge.cli.watch import Watched, plan, watch_games
 from forge.scaffold import scaffold
 
@@ -39,6 +39,23 @@ def _wait(condition) -> None:
 
 def _text(pdf: Path) -> str:
     return " ".join(page.extract_text() for page in PdfReader(pdf).pages)
+
+
+def _run_here(monkeypatch, cwd: Path, verbs: tuple[str, ...]) -> list[tuple[str, list[str]]]:
+    """The `python -m forge VERB ARGS` processes the watch starts, run in this process instead
+    (`forge_in_process`, in `cwd`) for the verbs `verbs`, and only counted (exit 0) for the
+    others; the list of (verb, args) started, in order."""
+    from types import SimpleNamespace
+
+    calls: list[tuple[str, list[str]]] = []
+
+    def run(command, **kwargs):  # [python, -m, forge, verb, args...]
+        calls.append((command[3], command[4:]))
+        code = forge_in_process(*command[3:], cwd=cwd).returncode if command[3] in verbs else 0
+        return subprocess.CompletedProcess(command, code, None)
+
+    monkeypatch.setattr("forge.cli.watch.subprocess", SimpleNamespace(run=run, PIPE=subprocess.PIPE))
+    return calls
 
 
 def test_which_products_a_saved_file_rebuilds(tmp_path):
@@ -83,10 +100,12 @@ def test_the_builds_own_writes_into_the_game_folder_are_no_save(tmp_path):
     assert saved == {game: (PRODUCTS, [(root / "action.yaml").resolve()])}
 
 
-def test_a_watch_writing_into_the_game_folder_rebuilds_once_a_save(tmp_path, capsys):
+def test_a_watch_writing_into_the_game_folder_rebuilds_once_a_save(tmp_path, capsys, monkeypatch):
     """The rebuilds are counted: one for the start and one for each save, none for the files
-    the builds write into the watched folder."""
+    the builds write into the watched folder (each build run in this process: what it writes
+    counts, not the process it runs in; the slow tests run the watch's own processes)."""
     scaffold(tmp_path, "w", ["en"], ["action"])
+    _run_here(monkeypatch, tmp_path, ("build",))
     root = tmp_path / "cards" / "w"
     cards = root / "action.yaml"
     builds: list[tuple[list[str], int]] = []
@@ -112,8 +131,10 @@ def test_a_watch_writing_into_the_game_folder_rebuilds_once_a_save(tmp_path, cap
     assert len(changed) == 2 and all(line.endswith("/cards/w/action.yaml changed") for line in changed), said
 
 
-def test_a_save_rebuilds_and_a_bad_save_keeps_the_last_good_file(tmp_path):
+def test_a_save_rebuilds_and_a_bad_save_keeps_the_last_good_file(tmp_path, monkeypatch):
+    """Each build run in this process (the slow tests run the watch's own build processes)."""
     scaffold(tmp_path, "w", ["en"], ["action"])
+    _run_here(monkeypatch, tmp_path, ("build",))
     cards = tmp_path / "cards" / "w" / "action.yaml"
     out = tmp_path / "out"
     sheet = out / "w" / "en" / "cheatsheet.pdf"
@@ -247,7 +268,6 @@ def test_without_fork_each_drawing_is_a_fresh_forge_process(tmp_path, monkeypatc
 def test_a_saved_sheet_the_manifest_names_is_imported_again_not_built(tmp_path):
     """`sheets:` in the manifest: saving the sheet calls for `forge import` with its arguments
     (which writes the card file: a save that rebuilds), and for no build of its own."""
-    from conftest import forge_in_process
     from forge.cli.watch import imports
     from forge.model import load_game
     from forge.sheet_export import export_sheet
@@ -274,9 +294,6 @@ def test_a_real_save_of_a_named_sheet_imports_it_and_rebuilds_from_the_card_file
     """End to end, with a real watcher and real saves: saving the sheet runs its import (here in
     this process), whose card file is the save that rebuilds; the sheet itself rebuilds nothing.
     The builds are only counted (the process runner is a stand-in: no build runs)."""
-    from types import SimpleNamespace
-
-    from conftest import forge_in_process
     from forge.model import load_game
     from forge.sheet_export import export_sheet
     scaffold(tmp_path, "g", ["en"], ["action"])
@@ -285,14 +302,7 @@ def test_a_real_save_of_a_named_sheet_imports_it_and_rebuilds_from_the_card_file
     export_sheet(load_game(root)[0], "action", sheet)
     with open(root / "game.yaml", "a", encoding="utf-8") as manifest:
         manifest.write("\nsheets:\n  - {path: action.csv, type: action, file: action}\n")
-    calls: list[tuple[str, list[str]]] = []
-
-    def run(command, **kwargs):  # [python, -m, forge, verb, args...]
-        calls.append((command[3], command[4:]))
-        done = forge_in_process(*command[3:], cwd=tmp_path) if command[3] == "import" else None
-        return subprocess.CompletedProcess(command, done.returncode if done else 0, None)
-
-    monkeypatch.setattr("forge.cli.watch.subprocess", SimpleNamespace(run=run, PIPE=subprocess.PIPE))
+    calls = _run_here(monkeypatch, tmp_path, ("import",))
     stop = threading.Event()
     thread = threading.Thread(target=watch_games, daemon=True, kwargs=dict(
         roots=[root], products=["cheatsheet"], out=tmp_path / "out", lang="en", stop=stop, debounce=100))
