@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from forge.check import check_game
 from forge.products import BuildOptions, build_game, total_steps
 from forge.model import load_game
-from conftest import forge_in_process
+from conftest import forge_in_process, sampled
 from pdfread import assert_fonts_embedded
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -167,16 +167,6 @@ def test_backs_first_and_home_and_alignment_options(tmp_path):
     assert len(pnp.pages) == 2 + 2 * math.ceil(_physical(game) / 9) + 2
 
 
-def test_png_product_gives_the_game_crafter_poker_size(products):
-    made = products.build("rules_does_not_exist", "png", lang="en")  # as test_png_export's
-    game, files = made.game, made.files()
-    assert len(files) == len(game.cards) + 4  # every design, one back per deck
-    data = files[f"png/{game.cards[0].id}.png"]
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    assert (width, height) == (825, 1125)
-
-
 def test_the_catalogue_lists_every_product_its_modules_register():
     """`forge build --help`, `--what` and the default build know products from
     `forge.products.CATALOGUE` without importing them: it must say what the modules register."""
@@ -203,14 +193,18 @@ def test_a_product_is_imported_only_when_asked_for(tmp_path):
 
 
 @pytest.mark.parametrize("what", [["pnp"], ["printshop"], ["tts"], ["cheatsheet", "rulebook"]])
-def test_products_report_as_many_progress_steps_as_they_announce(products, what):
+def test_products_report_as_many_progress_steps_as_they_announce(products, tmp_path, what):
     """`total_steps` is what a progress bar's total is set to before the build: the products
     then report exactly that many, a card (pnp, printshop) or an image (tts) at a time, and a
     product without steps of its own one when it is done (`products` records the steps each
-    build reports, a product at a time)."""
+    build reports, a product at a time; tts draws a few designs of each deck, as test_tts)."""
     game = products.game("rules_does_not_exist")
     asked = dict(lang="en", paper=("a4", "letter"), preset="tgc")
-    steps = [n for name in what for n in products.build(game.id, name, **asked).steps]
+    if what == ["tts"]:
+        game, steps = sampled(game, 11), []
+        build_game(game, what, BuildOptions(**asked, progress=steps.append), tmp_path)
+    else:
+        steps = [n for name in what for n in products.build(game.id, name, **asked).steps]
     options = BuildOptions(**asked, progress=steps.append)
     assert sum(steps) == total_steps(game, what, options)
     pieces = _physical(game) + 60  # every card copy and the 60 soul tokens

@@ -14,6 +14,7 @@ from forge.products import BuildOptions, build_game
 from forge.model import load_game
 from forge.render import layout, tokens
 from forge.render.draw import RICH_BLACK, cmyk_of
+from conftest import sampled
 from pdfread import assert_fonts_embedded
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,8 +155,8 @@ def test_printed_components_have_trim_and_bleed_boxes_and_a_page_per_side(shop):
         assert_fonts_embedded(PdfReader(by_name["printshop.pdf"]))
 
 
-def test_rgb_option_writes_screen_files_under_their_own_names(tmp_path):
-    game = _game("love_formula")
+def test_rgb_option_writes_screen_files_under_their_own_names(tmp_path, products):
+    game = sampled(products.game("love_formula"), 2)  # (every card is drawn by the same calls)
     paths = build_game(game, ["printshop"], BuildOptions(rgb=True), tmp_path)
     assert sorted(p.name for p in paths) == ["printshop-rgb.pdf", "printshop-token-heart_token-rgb.pdf"]
     for path in paths:
@@ -236,9 +237,10 @@ def _decks(game) -> dict[str, list]:
 
 
 @pytest.fixture(scope="module")
-def presets_built(tmp_path_factory):
-    """Love Formula's print-shop files with each preset, all into one folder."""
-    game = _game("love_formula")
+def presets_built(tmp_path_factory, products):
+    """Love Formula's print-shop files with each preset, all into one folder: four designs of
+    each of its decks (a preset files and pages every card of a deck alike)."""
+    game = sampled(products.game("love_formula"), 4)
     out = tmp_path_factory.mktemp("shop-presets")
     paths = {name: build_game(game, ["printshop"], BuildOptions(preset=name), out)
              for name in ("generic", "tgc", "mpc", "dtc")}
