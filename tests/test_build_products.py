@@ -14,6 +14,7 @@ from pypdf import PdfReader
 from forge.check import check_game
 from forge.products import BuildOptions, build_game, total_steps
 from forge.model import load_game
+from forge.scaffold import scaffold
 from conftest import forge_in_process, sampled
 from pdfread import assert_fonts_embedded
 
@@ -222,10 +223,10 @@ def test_products_report_as_many_progress_steps_as_they_announce(products, tmp_p
     assert hash(options) == hash(BuildOptions(lang="en", paper=("a4", "letter"), preset="tgc"))
 
 
-def _copy_game(tmp_path: Path, name: str) -> Path:
-    target = tmp_path / "cards" / name
-    shutil.copytree(ROOT / "cards" / name, target)
-    return target
+def _new_game(tmp_path: Path) -> Path:
+    """A new game's folder (`forge new`): a card whose name cannot print is any game's finding."""
+    scaffold(tmp_path, "tiny", ["uk", "en"], ["action", "character"])
+    return tmp_path / "cards" / "tiny"
 
 
 def _rename_first_card(folder: Path, new_name: str) -> str:
@@ -243,7 +244,7 @@ def _rename_first_card(folder: Path, new_name: str) -> str:
 def test_check_fails_naming_the_card_whose_name_cannot_print(tmp_path, bad, code):
     """The card faces' check (the rulebooks are not laid out: a name that cannot print is a
     face's finding; how `forge check` prints findings and exits is test_cli's)."""
-    folder = _copy_game(tmp_path, "rules_does_not_exist")
+    folder = _new_game(tmp_path)
     card_id = _rename_first_card(folder, bad)
     _, findings = check_game(folder, typeset=False)
     lines = [str(f) for f in findings if code in str(f)]
@@ -251,7 +252,7 @@ def test_check_fails_naming_the_card_whose_name_cannot_print(tmp_path, bad, code
 
 
 def test_build_refuses_a_game_with_findings(tmp_path):
-    folder = _copy_game(tmp_path, "rules_does_not_exist")
+    folder = _new_game(tmp_path)
     _rename_first_card(folder, "Карта 漢")
     result = forge_in_process("build", str(folder), "--what", "printshop", "--out", str(tmp_path / "out"),
                               cwd=tmp_path)
