@@ -154,8 +154,8 @@ def test_two_builds_give_the_same_bytes(tmp_path, products):
         assert x.read_bytes() == y.read_bytes(), x.name
 
 
-def test_backs_first_and_home_and_alignment_options(tmp_path):
-    game = _game("rules_does_not_exist")
+def test_backs_first_and_home_and_alignment_options(tmp_path, products):
+    game = sampled(products.game("rules_does_not_exist"), 3)  # (the options place every card alike)
     opts = BuildOptions(paper=("a4",), backs_first=True, home=True, alignment_page=True)
     build_game(game, ["pnp", "printshop"], opts, tmp_path)
     folder = tmp_path / game.id / "uk"
