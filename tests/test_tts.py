@@ -1,9 +1,10 @@
 """Tabletop Simulator export (forge.render.tts): the saved object read back, and every card's
 cell on its sheet compared with the card drawn on its own.
 
-Every design goes into its cell by the same drawing: eleven designs of each deck of a game (a
-sheet of two rows, its back in the last cell) show it as well as the hundreds of the whole
-game; how a deck of more designs splits into sheets is the saved object's (the fake game's)."""
+Every design goes into its cell by the same drawing, so a few designs of each deck of a game
+show it as well as the hundreds of the whole game: two of each (a sheet of one row, its back in
+the last cell), and in Love Formula eleven (a sheet of two rows). How a deck of more designs
+splits into sheets is the saved object's (the fake game's)."""
 from __future__ import annotations
 
 import io
@@ -89,7 +90,7 @@ def _own_faces(game, lang: str, cell: tuple[int, int]) -> tuple[dict, dict]:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_card_is_in_its_cell_and_the_json_matches_the_sheets(products, tmp_path, game_id):
-    game = sampled(products.game(game_id), 11)
+    game = sampled(products.game(game_id), 11 if game_id == "love_formula" else 2)
     folder = tmp_path / game_id / "en"
     files = {str(p.relative_to(folder)): p.read_bytes()
              for p in build_game(game, ["tts"], BuildOptions(lang="en"), tmp_path)}
