@@ -312,11 +312,9 @@ def test_booklet_and_cheat_sheet_are_on_the_first_paper(new_game, tmp_path, pape
     paths = build_game(new_game, ["rulebook-booklet", "cheatsheet"], BuildOptions(paper=paper), tmp_path)
     assert sorted(p.name for p in paths) == ["cheatsheet.pdf", "rulebook-booklet.pdf"]
     for path in paths:
-        name = path.name
-        reader = PdfReader(path)
-        for page in reader.pages:
+        for page in PdfReader(path).pages:
             got = (float(page.mediabox.width) / MM, float(page.mediabox.height) / MM)
-            assert got == pytest.approx(size, abs=0.01), name
+            assert got == pytest.approx(size, abs=0.01), path.name
 
 
 def test_a_printed_component_without_its_shape_is_a_finding_with_its_line(tmp_path):

@@ -12,6 +12,7 @@ import json
 import math
 import operator
 from collections import Counter
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -24,6 +25,7 @@ from forge.products import BuildOptions, build_game
 from forge.render.sheets import png_faces, png_pdf
 from forge.render.tokens import printed_components
 from forge.render.tts import cell_size, decks, saved_object
+from forge.scaffold import scaffold
 
 #: Mean difference (0-255, per channel) under which a quarter-size cell shows the card: the
 #: cell is JPEG and drawn scaled into its grid, the card on its own page; other designs of
@@ -186,9 +188,8 @@ def _strings(value) -> list[tuple[str, str]]:
     return []
 
 
-def _tiny_with_tokens(project) -> object:
+def _tiny_with_tokens(project: Path):
     """A new game (`forge new`) whose 20 tokens are printed: round tiles of 16 mm."""
-    from forge.scaffold import scaffold
     scaffold(project, "tiny", ["uk", "en"], ["action", "character"])
     manifest = project / "cards" / "tiny" / "game.yaml"
     text = manifest.read_text(encoding="utf-8")
