@@ -45,8 +45,11 @@ def printed_and_own_text(pdf: bytes) -> tuple[list[str], list[str]]:
     printed, own = [], []
     for page in PdfReader(io.BytesIO(pdf)).pages:
         mine: list[str] = []
-        printed.append(normalised(page.extract_text(visitor_text=lambda text, cm, tm, font, size: (
-            mine.append(text) if (cm[0], cm[3]) == (1, 1) else None))))
+
+        def unscaled(text, cm, tm, font, size) -> None:
+            if (cm[0], cm[3]) == (1, 1):
+                mine.append(text)
+        printed.append(normalised(page.extract_text(visitor_text=unscaled)))
         own.append(normalised("".join(mine)))
     return printed, own
 
