@@ -105,6 +105,24 @@ def scenario_match(tmp_path: Path, game_id: str, text: str):
     return build(load_scenario(folder / "position.yaml"))[0]
 
 
+def sampled(game, per_deck: int):
+    """`game` with only the first `per_deck` designs of each deck (the cards wearing one back),
+    for claims about how a product draws or files each design, which a few designs of every
+    deck show as well as all of them (products do not read the manifest's counts)."""
+    import dataclasses
+    from collections import Counter
+
+    from forge.render.layout import back_key
+    taken: Counter = Counter()
+    kept = []
+    for card in game.cards:
+        deck = back_key(game, card)
+        if taken[deck] < per_deck:
+            taken[deck] += 1
+            kept.append(card)
+    return dataclasses.replace(game, cards=tuple(kept))
+
+
 def engine_and_tables(game_id: str):
     """(engine, prepared tables with default options) of a built-in game, an example game whose
     rules are data, or the example plugin game (`high_card`, 3 tricks of 3 cards)."""

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import copy
+import io
 from importlib import import_module
 from importlib.util import find_spec
 
-from pypdf import PdfReader
+from pypdf import PdfReader, PdfWriter
 
 BASE14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
 
@@ -62,3 +63,21 @@ def parse_fonts_once() -> None:
 
     once.once = True
     font.from_font_resource = staticmethod(once)
+
+
+def distinct_pages(path) -> bytes:
+    """The PDF with each of its distinct pages once, in order: a print-shop file draws a card's
+    page again for each copy and a deck's back for each of its cards, and the text of one says
+    what all of them say. Two pages are the same when their content is (it names the forms it
+    draws, which are the document's)."""
+    reader = PdfReader(path)
+    writer = PdfWriter()
+    seen: set[bytes] = set()
+    for page in reader.pages:
+        content = page.get_contents().get_data()
+        if content not in seen:
+            seen.add(content)
+            writer.add_page(page)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

@@ -4,7 +4,8 @@ cheat sheet and summary of the three games, read back with `pdftotext`, has no Â
 state an example's scenario checks but does not show (`shows:`, forge/rulebook/scenarios.py).
 
 The PDFs are the session's products (tests/conftest.py): the rulebooks and sheets other tests
-read, and the booklet `forge build` imposes from the same rulebook.
+read, and the uk booklet `forge build` imposes from the same rulebook (an en booklet is the en
+rulebook's pages, imposed the same way).
 """
 from __future__ import annotations
 
@@ -56,13 +57,15 @@ def text_of(pdf: bytes) -> str:
 @pytest.fixture(scope="module")
 def books(products) -> dict[tuple[str, str], dict[str, str]]:
     """(game, lang) -> {product: flat text} of every book, as the session made it (the rulebook
-    and sheets other tests read; the booklet `forge build` imposes from that rulebook)."""
+    and sheets other tests read; in uk, the booklet `forge build` imposes from that rulebook)."""
     out = {}
     for game_id in GAMES:
         for lang in LANGS:
-            booklet = products.build(game_id, "rulebook-booklet", lang=lang).folder / "rulebook-booklet.pdf"
-            pdfs = {"rulebook": products.rulebook(game_id, lang).pdf, "booklet": booklet.read_bytes(),
+            pdfs = {"rulebook": products.rulebook(game_id, lang).pdf,
                     "cheatsheet": products.once(build_cheatsheet, game_id, lang).pdf}
+            if lang == "uk":
+                booklet = products.build(game_id, "rulebook-booklet", lang=lang).folder / "rulebook-booklet.pdf"
+                pdfs["booklet"] = booklet.read_bytes()
             if (ROOT / "templates" / game_id / f"summary.{lang}.md.j2").is_file():
                 pdfs["summary"] = products.once(build_summary, game_id, lang).pdf
             out[game_id, lang] = {name: text_of(pdf) for name, pdf in pdfs.items()}

@@ -14,7 +14,8 @@ from pypdf import PdfReader
 from forge.check import check_game
 from forge.products import BuildOptions, build_game, total_steps
 from forge.model import load_game
-from conftest import forge_in_process
+from forge.scaffold import scaffold
+from conftest import forge_in_process, sampled
 from pdfread import assert_fonts_embedded
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,8 +154,8 @@ def test_two_builds_give_the_same_bytes(tmp_path, products):
         assert x.read_bytes() == y.read_bytes(), x.name
 
 
-def test_backs_first_and_home_and_alignment_options(tmp_path):
-    game = _game("rules_does_not_exist")
+def test_backs_first_and_home_and_alignment_options(tmp_path, products):
+    game = sampled(products.game("rules_does_not_exist"), 3)  # (the options place every card alike)
     opts = BuildOptions(paper=("a4",), backs_first=True, home=True, alignment_page=True)
     build_game(game, ["pnp", "printshop"], opts, tmp_path)
     folder = tmp_path / game.id / "uk"
@@ -165,16 +166,6 @@ def test_backs_first_and_home_and_alignment_options(tmp_path):
     assert "суміщення" in pnp.pages[0].extract_text()
     # home: 3x3, no bleed; then one sheet (front and back) of the 60 soul tokens
     assert len(pnp.pages) == 2 + 2 * math.ceil(_physical(game) / 9) + 2
-
-
-def test_png_product_gives_the_game_crafter_poker_size(products):
-    made = products.build("rules_does_not_exist", "png", lang="en")  # as test_png_export's
-    game, files = made.game, made.files()
-    assert len(files) == len(game.cards) + 4  # every design, one back per deck
-    data = files[f"png/{game.cards[0].id}.png"]
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    assert (width, height) == (825, 1125)
 
 
 def test_the_catalogue_lists_every_product_its_modules_register():
@@ -203,14 +194,18 @@ def test_a_product_is_imported_only_when_asked_for(tmp_path):
 
 
 @pytest.mark.parametrize("what", [["pnp"], ["printshop"], ["tts"], ["cheatsheet", "rulebook"]])
-def test_products_report_as_many_progress_steps_as_they_announce(products, what):
+def test_products_report_as_many_progress_steps_as_they_announce(products, tmp_path, what):
     """`total_steps` is what a progress bar's total is set to before the build: the products
     then report exactly that many, a card (pnp, printshop) or an image (tts) at a time, and a
     product without steps of its own one when it is done (`products` records the steps each
-    build reports, a product at a time)."""
+    build reports, a product at a time; tts draws a few designs of each deck, as test_tts)."""
     game = products.game("rules_does_not_exist")
     asked = dict(lang="en", paper=("a4", "letter"), preset="tgc")
-    steps = [n for name in what for n in products.build(game.id, name, **asked).steps]
+    if what == ["tts"]:
+        game, steps = sampled(game, 2), []
+        build_game(game, what, BuildOptions(**asked, progress=steps.append), tmp_path)
+    else:
+        steps = [n for name in what for n in products.build(game.id, name, **asked).steps]
     options = BuildOptions(**asked, progress=steps.append)
     assert sum(steps) == total_steps(game, what, options)
     pieces = _physical(game) + 60  # every card copy and the 60 soul tokens
@@ -228,10 +223,10 @@ def test_products_report_as_many_progress_steps_as_they_announce(products, what)
     assert hash(options) == hash(BuildOptions(lang="en", paper=("a4", "letter"), preset="tgc"))
 
 
-def _copy_game(tmp_path: Path, name: str) -> Path:
-    target = tmp_path / "cards" / name
-    shutil.copytree(ROOT / "cards" / name, target)
-    return target
+def _new_game(tmp_path: Path) -> Path:
+    """A new game's folder (`forge new`): a card whose name cannot print is any game's finding."""
+    scaffold(tmp_path, "tiny", ["uk", "en"], ["action", "character"])
+    return tmp_path / "cards" / "tiny"
 
 
 def _rename_first_card(folder: Path, new_name: str) -> str:
@@ -249,7 +244,7 @@ def _rename_first_card(folder: Path, new_name: str) -> str:
 def test_check_fails_naming_the_card_whose_name_cannot_print(tmp_path, bad, code):
     """The card faces' check (the rulebooks are not laid out: a name that cannot print is a
     face's finding; how `forge check` prints findings and exits is test_cli's)."""
-    folder = _copy_game(tmp_path, "rules_does_not_exist")
+    folder = _new_game(tmp_path)
     card_id = _rename_first_card(folder, bad)
     _, findings = check_game(folder, typeset=False)
     lines = [str(f) for f in findings if code in str(f)]
@@ -257,7 +252,7 @@ def test_check_fails_naming_the_card_whose_name_cannot_print(tmp_path, bad, code
 
 
 def test_build_refuses_a_game_with_findings(tmp_path):
-    folder = _copy_game(tmp_path, "rules_does_not_exist")
+    folder = _new_game(tmp_path)
     _rename_first_card(folder, "Карта 漢")
     result = forge_in_process("build", str(folder), "--what", "printshop", "--out", str(tmp_path / "out"),
                               cwd=tmp_path)

@@ -19,6 +19,7 @@ import subprocess
 import pytest
 
 from conftest import GAMES
+from pdfread import distinct_pages
 from forge.rulebook import build_cheatsheet
 from forge.text.hyphenation import LEFT, RIGHT, hyphenate
 from forge.text.typography import SHY
@@ -119,9 +120,10 @@ def printed(products) -> dict[str, list[str]]:
         for lang in ("uk", "en"):
             texts[f"{game_id}/{lang}/rulebook.pdf"] = raw_text(products.rulebook(game_id, lang).pdf)
             texts[f"{game_id}/{lang}/cheatsheet.pdf"] = raw_text(products.once(build_cheatsheet, game_id, lang).pdf)
-        for what in ("rulebook-booklet", "printshop"):  # as test_print_kit and test_typography_print
-            texts[f"{game_id}/uk/{what}.pdf"] = raw_text(
-                (products.build(game_id, what, lang="uk").folder / f"{what}.pdf").read_bytes())
+        booklet = products.build(game_id, "rulebook-booklet", lang="uk").folder / "rulebook-booklet.pdf"
+        texts[f"{game_id}/uk/rulebook-booklet.pdf"] = raw_text(booklet.read_bytes())  # as test_book_text's
+        shop = products.build(game_id, "printshop", lang="uk").folder / "printshop.pdf"
+        texts[f"{game_id}/uk/printshop.pdf"] = raw_text(distinct_pages(shop))  # a card's copies: one page
     return texts
 
 

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CARDS, ROOT, run_forge
+from conftest import CARDS, ROOT, forge_forked
 from forge.check.fields import check_shown_fields
 from forge.check.preflight import check_glyphs_and_fit
 from forge.model import load_game
 from forge.render import kept, layout
+from forge.scaffold import scaffold
 
 GAME = "rules_does_not_exist"
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="{w}" height="10"/></svg>'
@@ -26,9 +27,15 @@ SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    """A project with the game, its own copy of the templates and an icon, and a cache of its own."""
+    """A project with the game (the first two cards of each of its files: each face is laid
+    out, kept and read back alike), its own copy of the templates and an icon, and a cache of
+    its own."""
     proj = tmp_path / "proj"
     shutil.copytree(CARDS / GAME, proj / "cards" / GAME)
+    for cards in (proj / "cards" / GAME).glob("*.yaml"):
+        if cards.name != "game.yaml":
+            head, *designs = cards.read_text(encoding="utf-8").split("\n- id:")
+            cards.write_text("\n- id:".join([head, *designs[:2]]), encoding="utf-8")
     shutil.copytree(ROOT / "templates", proj / "templates")
     (proj / "cards" / GAME / "icons").mkdir()
     (proj / "cards" / GAME / "icons" / "mark.svg").write_text(SVG.format(w=10), encoding="utf-8")
@@ -202,11 +209,14 @@ def test_faces_are_not_kept_when_a_layout_changes_while_they_are_laid_out(projec
 
 
 def test_sheets_drawn_from_faces_read_back_are_the_same_bytes(tmp_path):
-    """Read-back faces share their `once` groups as fresh ones do: each is one form per PDF."""
+    """Read-back faces share their `once` groups as fresh ones do: each is one form per PDF.
+    A new game's layouts draw what every card of a type shares in `once`; each build is a
+    process of its own, with nothing in memory of the one before."""
+    scaffold(tmp_path, "tiny", ["uk", "en"], ["action", "character"])
     pdfs = []
     for run_ in ("empty", "warm"):
-        done = run_forge("build", GAME, "--what", "pnp", "--out", str(tmp_path / run_),
-                         env={"FORGE_CACHE": str(tmp_path / "cache")})
+        done = forge_forked("build", "tiny", "--what", "pnp", "--out", str(tmp_path / run_), cwd=tmp_path,
+                            env={"FORGE_CACHE": str(tmp_path / "cache")})
         assert done.returncode == 0, done.stderr
         pdfs.append({p.relative_to(tmp_path / run_): p.read_bytes() for p in (tmp_path / run_).rglob("*.pdf")})
         assert len(list((tmp_path / "cache" / kept.PART).iterdir())) == 2  # kept by the first

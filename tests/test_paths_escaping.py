@@ -25,6 +25,7 @@ from forge.render.fonts import register
 from forge.rulebook.context import Rendered, markdown_text
 from forge.rulebook.markdown import Converter, parser
 from forge.rulebook.styles import make_styles
+from forge.scaffold import scaffold
 
 #: An 8x8 PNG.
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000080000000808020000004b6d29dc0000001449444154"
@@ -88,24 +89,28 @@ def test_a_space_before_an_escaped_character_survives_hyphenation(lang, text):
 
 
 def test_rulebook_and_cheat_sheet_print_card_names_literally(tmp_path):
-    game = _project(tmp_path)
-    pairs = game / "base_pairs.yaml"
-    _rename(pairs, 'en: "Daisuke & Chi"', f"en: '{PRINTED[0]}'")
-    _rename(pairs, 'en: "Kazuo & Tomiko"', f"en: '{PRINTED[1]}'")
-    _rename(pairs, 'en: "Eiji & Kiyoko"', f"en: '{PRINTED[2]}'")
-    _rename(game / "game.yaml", 'en: "#RelationshipGoals expansion"', f"en: '{HEADING}'")
-    done = forge_forked("build", str(game), "--what", "rulebook,cheatsheet", "--lang", "en",
-                     "--out", str(tmp_path / "out"), cwd=tmp_path)
+    """A new game's (`forge new`) rulebook and cheat sheet print its cards' names in tables and
+    its card types' names as headings."""
+    scaffold(tmp_path, "tiny", ["uk", "en"], ["action", "character"])
+    game = tmp_path / "cards" / "tiny"
+    _rename(game / "action.yaml", 'en: "Action 1"', f"en: '{PRINTED[0]}'")
+    _rename(game / "action.yaml", 'en: "Action 2"', f"en: '{PRINTED[1]}'")
+    _rename(game / "character.yaml", 'en: "Character 1"', f"en: '{PRINTED[2]}'")
+    _rename(game / "game.yaml", 'en: "Action"', f"en: '{HEADING}'")
+    done = forge_forked("build", "tiny", "--what", "rulebook,cheatsheet", "--lang", "en",
+                        "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    out = tmp_path / "out" / "love_formula" / "en"
+    out = tmp_path / "out" / "tiny" / "en"
     sheet = _pdf_text(out / "cheatsheet.pdf")
-    for name in PRINTED:  # in the table of pairs
+    for name in PRINTED:  # in the tables of cards
         assert _flat(name) in sheet
+    assert f"{HEADING} " in sheet  # a heading
     rulebook = PdfReader(out / "rulebook.pdf")
     text = _flat(" ".join(page.extract_text() for page in rulebook.pages))
-    assert _flat(PRINTED[0]) in text
-    assert f"{HEADING} " in text  # a chapter heading and its contents line
-    assert HEADING in [item.title for item in rulebook.outline if not isinstance(item, list)]
+    for name in PRINTED:
+        assert _flat(name) in text
+    assert f"{HEADING} " in text  # a section heading and its contents line
+    assert HEADING in [item.title for part in rulebook.outline for item in (part if isinstance(part, list) else [part])]
 
 
 def test_balance_report_prints_title_and_dead_cards_literally(tmp_path):

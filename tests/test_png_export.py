@@ -1,4 +1,8 @@
-"""PNG export (`forge build --what png`): PDFium, no poppler; exact sizes and files per preset."""
+"""PNG export (`forge build --what png`): PDFium, no poppler; exact sizes and files per preset.
+
+Every PNG of a preset is a page of one size, whatever its card: the files, sizes and backs are
+shown by a new game (`forge new`) of two decks, four designs, not by rasterising a built-in
+game's hundreds of cards."""
 from __future__ import annotations
 
 import csv
@@ -9,12 +13,30 @@ import pytest
 from PIL import Image
 
 from conftest import forge_in_process
-from forge.products import BuildOptions, total_steps
+from forge.model import load_game
+from forge.products import BuildOptions, build_game, total_steps
 from forge.render import layout, presets
+from forge.scaffold import scaffold
 
 #: Image size of a 63 x 88 mm card per preset (docs/print-presets.md): every vendor makes it as
 #: its poker card (DriveThruCards: 2.75 x 3.75 in at 300 dpi).
 SIZES = {"generic": (825, 1125), "tgc": (825, 1125), "mpc": (822, 1122), "dtc": (825, 1125)}
+
+
+def _two_decks(project: Path):
+    """A new game in `project` whose characters wear a back of their own (two decks, each of
+    two designs, one with two copies), loaded."""
+    scaffold(project, "tiny", ["uk", "en"], ["action", "character"])
+    manifest = project / "cards" / "tiny" / "game.yaml"
+    default = '  default: {color: "#264653", accent: "#e9c46a", icon: star}\n'
+    text = manifest.read_text(encoding="utf-8")
+    assert default in text
+    manifest.write_text(text.replace(default, default + '  character: {color: "#b23a48", accent: "#f4d35e", '
+                                     'icon: mask}\n'), encoding="utf-8")
+    game, findings = load_game(manifest.parent)
+    assert game is not None and not findings, findings
+    assert len({layout.back_key(game, card) for card in game.cards}) == 2
+    return game
 
 
 def _close(a: tuple[int, ...], b: str) -> bool:
@@ -22,15 +44,15 @@ def _close(a: tuple[int, ...], b: str) -> bool:
     return all(abs(x - y) <= 3 for x, y in zip(a[:3], want))
 
 
-def test_tgc_preset_without_poppler_gives_825_by_1125_per_deck(tmp_path, monkeypatch, products):
+def test_tgc_preset_without_poppler_gives_825_by_1125_per_deck(tmp_path, monkeypatch):
+    game = _two_decks(tmp_path)
     empty = tmp_path / "bin"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))  # no pdftoppm, no helper program at all
-    result = forge_in_process("build", "love_formula", "--what", "png", "--preset", "tgc",
-                       "--out", str(tmp_path / "out"))
+    result = forge_in_process("build", "tiny", "--what", "png", "--preset", "tgc",
+                              "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    game = products.game("love_formula")
-    folder = tmp_path / "out" / "love_formula" / "uk" / "png-tgc"
+    folder = tmp_path / "out" / "tiny" / "uk" / "png-tgc"
     decks = {layout.back_key(game, card) for card in game.cards}
     assert {p.name for p in folder.iterdir()} == decks
     pngs = sorted(folder.glob("*/*.png"))
@@ -48,9 +70,12 @@ def test_tgc_preset_without_poppler_gives_825_by_1125_per_deck(tmp_path, monkeyp
 
 
 @pytest.mark.parametrize("name", ["generic", "mpc", "dtc"])  # tgc: the test above
-def test_each_preset_writes_its_sizes_and_files_with_a_progress_step_per_png(products, name):
-    made = products.build("rules_does_not_exist", "png", lang="en", preset=name)
-    game, files, steps = made.game, made.files(), list(made.steps)
+def test_each_preset_writes_its_sizes_and_files_with_a_progress_step_per_png(tmp_path, name):
+    game = _two_decks(tmp_path)
+    steps: list[int] = []
+    paths = build_game(game, ["png"], BuildOptions(lang="en", preset=name, progress=steps.append), tmp_path / "out")
+    folder = tmp_path / "out" / "tiny" / "en"
+    files = {str(p.relative_to(folder)): p.read_bytes() for p in paths}
     pngs = [f for f in files if f.endswith(".png")]
     assert steps == [1] * len(pngs) and len(pngs) == total_steps(game, ["png"], BuildOptions(lang="en", preset=name))
     decks = {layout.back_key(game, card) for card in game.cards}
@@ -60,8 +85,8 @@ def test_each_preset_writes_its_sizes_and_files_with_a_progress_step_per_png(pro
         expected = ({f"png-{name}/{layout.back_key(game, c)}/{c.id}.png" for c in game.cards}
                     | {f"png-{name}/{d}/{f}" for d in decks for f in ("back.png", "cards.csv")})
     assert set(files) == expected
-    sizes = {Image.open(io.BytesIO(data)).size for f, data in files.items() if f.endswith(".png")}
-    assert sizes == {SIZES[name]}
+    images = [Image.open(io.BytesIO(data)) for f, data in files.items() if f.endswith(".png")]
+    assert {(image.format, image.size) for image in images} == {("PNG", SIZES[name])}
 
 
 def test_preset_sizes_for_other_cards_scale_by_the_same_dpi_and_bleed():

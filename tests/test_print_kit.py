@@ -11,7 +11,9 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from forge.model import load_game
+from forge.products import BuildOptions, build_game
 from forge.render import layout, tokens
+from forge.scaffold import scaffold
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ["rules_does_not_exist", "anima_shadow_of_omega", "love_formula"]
@@ -294,14 +296,25 @@ def test_home_mode_writes_its_own_file_names_and_keeps_the_margin(products):
                 assert _inside(x, y, drawn.width, drawn.height)
 
 
+@pytest.fixture(scope="module")
+def new_game(tmp_path_factory):
+    """A new game (`forge new`), loaded once: its rulebook is built once for both papers."""
+    project = tmp_path_factory.mktemp("new")
+    scaffold(project, "tiny", ["uk", "en"], ["action"])
+    game, findings = load_game(project / "cards" / "tiny")
+    assert game is not None and not findings, findings
+    return game
+
+
 @pytest.mark.parametrize("paper, size", [(("a4", "letter"), (297.0, 210.0)), (("letter", "a4"), (279.4, 215.9))])
-def test_booklet_and_cheat_sheet_are_on_the_first_paper(products, paper, size):
-    for what in ("rulebook-booklet", "cheatsheet"):  # (the rulebook itself is built once for all)
-        name = f"{what}.pdf"
-        reader = PdfReader(products.build("rules_does_not_exist", what, paper=paper).folder / name)
-        for page in reader.pages:
+def test_booklet_and_cheat_sheet_are_on_the_first_paper(new_game, tmp_path, paper, size):
+    """(Where each page goes is a paper's matter, not a game's: a new game's books show it.)"""
+    paths = build_game(new_game, ["rulebook-booklet", "cheatsheet"], BuildOptions(paper=paper), tmp_path)
+    assert sorted(p.name for p in paths) == ["cheatsheet.pdf", "rulebook-booklet.pdf"]
+    for path in paths:
+        for page in PdfReader(path).pages:
             got = (float(page.mediabox.width) / MM, float(page.mediabox.height) / MM)
-            assert got == pytest.approx(size, abs=0.01), name
+            assert got == pytest.approx(size, abs=0.01), path.name
 
 
 def test_a_printed_component_without_its_shape_is_a_finding_with_its_line(tmp_path):

@@ -14,6 +14,7 @@ from forge.products import BuildOptions, build_game
 from forge.model import load_game
 from forge.render import layout, tokens
 from forge.render.draw import RICH_BLACK, cmyk_of
+from conftest import sampled
 from pdfread import assert_fonts_embedded
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,12 +59,26 @@ def _streams(reader: PdfReader):
         yield from walk(page.get_contents(), page.get("/Resources"))
 
 
-def _operations(reader: PdfReader):
-    for content, resources in _streams(reader):
-        if resources is None and content.get("/Subtype") == "/Image":
+_PARSED: dict[Path, list] = {}
+
+
+def _parsed(path: Path) -> list[tuple]:
+    """Every content stream of the file once (`_streams`) with its operations, None for an
+    image: parsed once for all the tests that read them."""
+    if path not in _PARSED:
+        reader = PdfReader(path)
+        _PARSED[path] = [(content, None if resources is None and content.get("/Subtype") == "/Image"
+                          else ContentStream(content, reader).operations)
+                         for content, resources in _streams(reader)]
+    return _PARSED[path]
+
+
+def _operations(path: Path):
+    for content, operations in _parsed(path):
+        if operations is None:
             yield content, None
-            continue
-        yield from ((operands, op) for operands, op in ContentStream(content, reader).operations)
+        else:
+            yield from operations
 
 
 def test_every_printshop_pdf_uses_cmyk_operators_only(shop):
@@ -72,9 +87,8 @@ def test_every_printshop_pdf_uses_cmyk_operators_only(shop):
     assert "printshop.pdf" in names
     assert len(names) == 1 + len(tokens.printed_components(game))
     for path in paths:
-        reader = PdfReader(path)
         ops = set()
-        for operands, op in _operations(reader):
+        for operands, op in _operations(path):
             if op is None:  # an image: must be CMYK too
                 assert operands.get("/ColorSpace") == "/DeviceCMYK", path.name
                 continue
@@ -104,13 +118,12 @@ def test_ink_stays_under_300_percent_and_text_and_lines_never_use_four_plates(sh
     one of C, M, Y at 0; the total ink of any colour stays under 300 %."""
     _, paths = shop
     for path in paths:
-        reader = PdfReader(path)
-        for content, resources in _streams(reader):
-            if resources is None and content.get("/Subtype") == "/Image":
+        for _, operations in _parsed(path):
+            if operations is None:  # an image
                 continue
             fill = (0.0, 0.0, 0.0, 1.0)
             stack = []
-            for operands, op in ContentStream(content, reader).operations:
+            for operands, op in operations:
                 if op in (b"k", b"K"):
                     value = tuple(float(v) for v in operands)
                     assert sum(value) <= 3.0, (path.name, value)
@@ -154,13 +167,13 @@ def test_printed_components_have_trim_and_bleed_boxes_and_a_page_per_side(shop):
         assert_fonts_embedded(PdfReader(by_name["printshop.pdf"]))
 
 
-def test_rgb_option_writes_screen_files_under_their_own_names(tmp_path):
-    game = _game("love_formula")
+def test_rgb_option_writes_screen_files_under_their_own_names(tmp_path, products):
+    game = sampled(products.game("love_formula"), 2)  # (every card is drawn by the same calls)
     paths = build_game(game, ["printshop"], BuildOptions(rgb=True), tmp_path)
     assert sorted(p.name for p in paths) == ["printshop-rgb.pdf", "printshop-token-heart_token-rgb.pdf"]
     for path in paths:
         reader = PdfReader(path)
-        ops = {op for _, op in _operations(reader)}
+        ops = {op for _, op in _operations(path)}
         assert b"rg" in ops and b"k" not in ops and b"K" not in ops
         assert "/OutputIntents" not in reader.trailer["/Root"]
 
@@ -236,9 +249,10 @@ def _decks(game) -> dict[str, list]:
 
 
 @pytest.fixture(scope="module")
-def presets_built(tmp_path_factory):
-    """Love Formula's print-shop files with each preset, all into one folder."""
-    game = _game("love_formula")
+def presets_built(tmp_path_factory, products):
+    """Love Formula's print-shop files with each preset, all into one folder: four designs of
+    each of its decks (a preset files and pages every card of a deck alike)."""
+    game = sampled(products.game("love_formula"), 4)
     out = tmp_path_factory.mktemp("shop-presets")
     paths = {name: build_game(game, ["printshop"], BuildOptions(preset=name), out)
              for name in ("generic", "tgc", "mpc", "dtc")}

@@ -1,5 +1,10 @@
 """Tabletop Simulator export (forge.render.tts): the saved object read back, and every card's
-cell on its sheet compared with the card drawn on its own."""
+cell on its sheet compared with the card drawn on its own.
+
+Every design goes into its cell by the same drawing, so a few designs of each deck of a game
+show it as well as the hundreds of the whole game: two of each (a sheet of one row, its back in
+the last cell), and in Love Formula eleven (a sheet of two rows). How a deck of more designs
+splits into sheets is the saved object's (the fake game's)."""
 from __future__ import annotations
 
 import io
@@ -7,16 +12,20 @@ import json
 import math
 import operator
 from collections import Counter
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from PIL import Image, ImageChops
 
-from conftest import GAMES, forge_in_process
+from conftest import GAMES, forge_in_process, sampled
 from forge import raster
+from forge.model import load_game
+from forge.products import BuildOptions, build_game
 from forge.render.sheets import png_faces, png_pdf
 from forge.render.tokens import printed_components
 from forge.render.tts import cell_size, decks, saved_object
+from forge.scaffold import scaffold
 
 #: Mean difference (0-255, per channel) under which a quarter-size cell shows the card: the
 #: cell is JPEG and drawn scaled into its grid, the card on its own page; other designs of
@@ -82,10 +91,11 @@ def _own_faces(game, lang: str, cell: tuple[int, int]) -> tuple[dict, dict]:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_every_card_is_in_its_cell_and_the_json_matches_the_sheets(products, game_id):
-    # the session's build (the options test_build_products builds it with: tts has no preset)
-    made = products.build(game_id, "tts", lang="en", preset="tgc")
-    game, files = made.game, made.files()
+def test_every_card_is_in_its_cell_and_the_json_matches_the_sheets(products, tmp_path, game_id):
+    game = sampled(products.game(game_id), 11 if game_id == "love_formula" else 2)
+    folder = tmp_path / game_id / "en"
+    files = {str(p.relative_to(folder)): p.read_bytes()
+             for p in build_game(game, ["tts"], BuildOptions(lang="en"), tmp_path)}
     saved = json.loads(files[f"tts/{game_id}.json"].decode("utf-8"))
     size = game.manifest.card_size
     cell = cell_size(size.width, size.height)
@@ -178,29 +188,43 @@ def _strings(value) -> list[tuple[str, str]]:
     return []
 
 
-def test_build_what_tts_writes_the_saved_object_and_its_images(tmp_path, products):
-    base = "https://example.org/rave/"
-    result = forge_in_process("build", "rules_does_not_exist", "--what", "tts", "--lang", "uk",
-                              "--base-url", base, "--out", str(tmp_path))
+def _tiny_with_tokens(project: Path):
+    """A new game (`forge new`) whose 20 tokens are printed: round tiles of 16 mm."""
+    scaffold(project, "tiny", ["uk", "en"], ["action", "character"])
+    manifest = project / "cards" / "tiny" / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    token = "count: 20}"
+    assert token in text
+    manifest.write_text(text.replace(token, 'count: 20, kind: token, shape: circle, size: {width: 16, height: 16}, '
+                                            'front: {color: "#3b2a80", accent: "#e5dbff", icon: star}}'), encoding="utf-8")
+    game, findings = load_game(manifest.parent)
+    assert game is not None and not findings, findings
+    return game
+
+
+def test_build_what_tts_writes_the_saved_object_and_its_images(tmp_path):
+    game = _tiny_with_tokens(tmp_path)
+    base = "https://example.org/tiny/"
+    result = forge_in_process("build", "tiny", "--what", "tts", "--lang", "uk",
+                              "--base-url", base, "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    folder = tmp_path / "rules_does_not_exist" / "uk" / "tts"
-    saved = json.loads((folder / "rules_does_not_exist.json").read_text(encoding="utf-8"))
-    game = products.game("rules_does_not_exist")
-    *card_decks, souls = saved["ObjectStates"]
+    folder = tmp_path / "out" / "tiny" / "uk" / "tts"
+    saved = json.loads((folder / "tiny.json").read_text(encoding="utf-8"))
+    *card_decks, tokens = saved["ObjectStates"]
     names = {c["Nickname"] for d in card_decks for c in d["ContainedObjects"]}
     assert names == {card.name["uk"] for card in game.cards}, "names in the build language"
-    # the tokens follow the decks: a bag of 60 round tiles, front and back
-    (comp,) = [c for spec in game.manifest.sets.values() for c in spec.components if c.printed]
-    assert souls["Name"] == "Bag" and len(souls["ContainedObjects"]) == comp.count == 60
-    tile = souls["ContainedObjects"][0]
+    # the tokens follow the decks: a bag of 20 round tiles, front and back
+    (comp,) = printed_components(game)
+    assert tokens["Name"] == "Bag" and len(tokens["ContainedObjects"]) == comp.count == 20
+    tile = tokens["ContainedObjects"][0]
     assert tile["Name"] == "Custom_Tile" and tile["CustomImage"]["CustomTile"]["Type"] == 2
     # only URLs, each the base and an image written beside the JSON, and every image is used
     urls = {v for k, v in _strings(saved) if k.endswith("URL")}
     assert urls and all(u.startswith(base) for u in urls)
     assert {u.removeprefix(base) for u in urls} == {p.name for p in folder.glob("*.jpg")}
-    bad = forge_in_process("build", "rules_does_not_exist", "--what", "tts", "--base-url", "example.org",
-                           "--out", str(tmp_path / "no"))
+    bad = forge_in_process("build", "tiny", "--what", "tts", "--base-url", "example.org",
+                           "--out", str(tmp_path / "no"), cwd=tmp_path)
     assert bad.returncode == 2 and "--base-url 'example.org'" in bad.stderr
-    unused = forge_in_process("build", "rules_does_not_exist", "--what", "pnp", "--base-url", base,
-                              "--out", str(tmp_path / "no"))
+    unused = forge_in_process("build", "tiny", "--what", "pnp", "--base-url", base,
+                              "--out", str(tmp_path / "no"), cwd=tmp_path)
     assert unused.returncode == 2 and "it needs --what tts" in unused.stderr

@@ -22,11 +22,11 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from conftest import GAMES
+from pdfread import distinct_pages
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
 
@@ -35,10 +35,10 @@ _ONE_LETTER_END = re.compile(r"(?:^|\s)[^\W\d_]$")
 _NUMBER_END = re.compile(r"(?:^|\s)[−+-]?\d+$")
 
 
-def layout_text(path: Path) -> list[str]:
+def layout_text(pdf: bytes) -> list[str]:
     """`pdftotext -layout` of a PDF, one string per page."""
-    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
-                         check=True, timeout=120).stdout
+    out = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True,
+                         check=True, timeout=120).stdout.decode()
     return out.split("\f")
 
 
@@ -77,14 +77,14 @@ def test_the_detector_finds_the_faults_of_the_issue():
 
 @pytest.fixture(scope="module")
 def printed(products) -> dict[str, list[str]]:
-    """{'<game>/<file>': pages} for the uk print-shop faces, rulebook and cheat sheet (on A4)
-    of every game."""
+    """{'<game>/<file>': pages} for the uk print-shop faces (each distinct page once: a card's
+    copies and a deck's backs are one), rulebook and cheat sheet (on A4) of every game."""
     texts = {}
     for game_id in GAMES:
         for what in ("printshop", "rulebook", "cheatsheet"):
             for path in products.build(game_id, what, lang="uk").paths:
                 if path.suffix == ".pdf":
-                    texts[f"{game_id}/{path.name}"] = layout_text(path)
+                    texts[f"{game_id}/{path.name}"] = layout_text(distinct_pages(path))
     for game_id in GAMES:
         for name in ("printshop.pdf", "rulebook.pdf", "cheatsheet.pdf"):
             assert f"{game_id}/{name}" in texts
