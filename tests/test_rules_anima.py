@@ -182,11 +182,16 @@ def test_check_data_findings(tmp_path):
 
 
 def test_a_foe_beyond_any_group_is_a_check_finding(tmp_path):
+    """The engine tier of `check` (its faces, which every character's change would lay out
+    again, are not what this is about)."""
+    from forge.check.engine import check_engine
     root = _copy_cards(tmp_path)
     chars = (root / "characters.yaml").read_text(encoding="utf-8")
     (root / "characters.yaml").write_text(re.sub(r"\n  strength: \d+\n", "\n  strength: 1\n", chars),
                                           encoding="utf-8")                # 4 + 6 cannot beat 11
-    _, findings = check_game(root, typeset=False)
+    game, findings = load_game(root)
+    assert not findings
+    findings = list(check_engine(game))
     assert findings and {f.code for f in findings} == {"monster-unbeatable"}
     assert any(f.file.endswith("missions.yaml") for f in findings), [str(f) for f in findings]
 
