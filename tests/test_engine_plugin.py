@@ -5,7 +5,8 @@ scenarios by the `forge` command, without a line of forge naming it.
 
 The registration is what `pip install` of the game's package would leave behind: a
 `*.dist-info` folder with an `entry_points.txt`, made here in a temporary folder that goes on
-PYTHONPATH with the package, so the test works from a fresh clone (CI: `pip install -e '.[test]'`).
+PYTHONPATH with the package (for forge in this process: on sys.path, `plugged`), so the test
+works from a fresh clone (CI: `pip install -e '.[test]'`).
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import forge_in_process
 
 HERE = Path(__file__).resolve().parent
 PLUGIN = HERE / "plugin_game"
@@ -47,7 +50,6 @@ def plugged(site, monkeypatch):
     entry point as a fresh process does (what it found before comes back after the test). A
     fresh process of its own is what the first tests run; the others are about what the engine
     does once found, which this shows without an interpreter's start-up each."""
-    from conftest import forge_in_process
     from forge.rules import ENGINES
     monkeypatch.syspath_prepend(str(PLUGIN))
     monkeypatch.syspath_prepend(str(site))
