@@ -144,14 +144,14 @@ def test_git_waiting_on_the_repositorys_config_is_stopped(tmp_path, monkeypatch)
 
 def test_engine_options_as_the_two_sides():
     r = cli(str(ROOT), "--sets", "base,goals", "--a-option", "goals_variant=same",
-            "--b-option", "goals_variant=planned", "--games", "40", "--players", "2")
+            "--b-option", "goals_variant=planned", "--games", "10", "--players", "2")
     assert r["a"]["options"] == {"goals_variant": "same"}
     assert r["b"]["options"] == {"goals_variant": "planned"}
-    assert r["sets"] == ["base", "goals"] and r["games"] == 40
+    assert r["sets"] == ["base", "goals"] and r["games"] == 10
 
 
 def test_ablation_reports_what_a_card_is_worth_to_its_holders():
-    r = cli(str(ROOT), "--ablate", PAIR, "--games", "60", "--players", "3")
+    r = cli(str(ROOT), "--ablate", PAIR, "--games", "20", "--players", "3")
     e = r["ablation"][PAIR]
     assert r["b"] is None and 0 < e["played_share_a"] <= 1
     assert e["a"] is not None and e["ci95"][0] <= e["diff"] <= e["ci95"][1]
