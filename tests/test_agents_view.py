@@ -15,7 +15,7 @@ For Love Formula's `greedy`, the rave game's `sensible` and Anima's `pursuer` ag
 from __future__ import annotations
 
 import random
-from dataclasses import astuple, is_dataclass
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 
 import pytest
@@ -162,9 +162,10 @@ def _hidden_hands(m, seat: int) -> set[str]:
 
 
 def _strings(x) -> set[str]:
-    """Every string in a view: values, list items and dict keys, at any depth."""
+    """Every string in a view: values, list items and dict keys, at any depth (a dataclass's
+    fields read as they are: `astuple` would deep-copy each value first, most of the cost)."""
     if is_dataclass(x):
-        return _strings(astuple(x))
+        return _strings(tuple(getattr(x, f.name) for f in fields(x)))
     if isinstance(x, str):
         return {x}
     if isinstance(x, dict):

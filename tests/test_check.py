@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from forge.check import check_game
-from conftest import CARDS, GAMES, forge_forked, tree_digest
+from conftest import CARDS, GAMES, forge_in_process, tree_digest
 
 CASES = yaml.safe_load((Path(__file__).parent / "cases" / "corrupt_love_formula.yaml")
                        .read_text(encoding="utf-8"))
@@ -22,7 +22,7 @@ def test_shipped_games_are_clean(game):
 
 
 def test_cli_clean_run_exits_zero():
-    result = forge_forked("check")
+    result = forge_in_process("check")
     assert result.returncode == 0, result.stdout + result.stderr
     for game in GAMES:
         assert f"{game}: " in result.stderr and " 0 findings" in result.stderr
@@ -59,7 +59,7 @@ def test_corruption_is_reported_at_its_line(game_copy, case):
     folder = game_copy("love_formula")
     path = corrupt(folder, case)
     before = tree_digest(folder)
-    result = forge_forked("check", str(folder), "--format", "json", cwd=folder.parent)
+    result = forge_in_process("check", str(folder), "--format", "json", cwd=folder.parent)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
     findings = json.loads(result.stdout)
@@ -74,7 +74,7 @@ def test_corruption_is_reported_at_its_line(game_copy, case):
 def test_text_output_names_file_and_line(game_copy):
     folder = game_copy("love_formula")
     corrupt(folder, CASES[7])  # broken reference
-    result = forge_forked("check", str(folder), cwd=folder.parent)
+    result = forge_in_process("check", str(folder), cwd=folder.parent)
     assert result.returncode == 1
     assert result.stdout == "", "findings go to stderr"
     assert "love_formula/base_pairs.yaml:9:" in result.stderr
@@ -86,12 +86,12 @@ def test_same_priority_and_tiebreak_on_two_designs_is_a_finding(game_copy):
     # Give «Кадзуо та Томіко» the priority and tiebreak of «Дайсуке та Чі» (25/5).
     corrupt(folder, {"file": "base_pairs.yaml",
                      "replace": ["priority: 48\n  tiebreak: 3", "priority: 25\n  tiebreak: 5"]})
-    _, findings = check_game(folder)
+    _, findings = check_game(folder, typeset=False)
     assert [(f.code, f.card) for f in findings] == [("not-unique", "kazuo_tomiko")]
 
 
 def test_copies_and_replacements_may_share_priority():
-    game, findings = check_game(CARDS / "love_formula")
+    game, findings = check_game(CARDS / "love_formula", typeset=False)
     assert not findings
     replaced = [c for c in game.cards if c.replaces]
     assert replaced, "the promo set replaces base cards"
@@ -192,12 +192,12 @@ def test_a_game_past_its_faces_is_not_loaded(game_copy, monkeypatch):
     from forge.model import game as model_game
 
     folder = game_copy("love_formula")
-    loaded, _ = check_game(folder)
+    loaded, _ = check_game(folder, typeset=False)
     designs = len(loaded.cards)
     monkeypatch.setattr(model_game, "MAX_FACES", 2 * designs)  # love_formula has two languages
-    assert check_game(folder)[1] == []
+    assert check_game(folder, typeset=False)[1] == []
     (folder / "zz_extra.yaml").write_text("- not a card\n- nor this\n", encoding="utf-8")
-    game, findings = check_game(folder)
+    game, findings = check_game(folder, typeset=False)
     assert game is None and [(f.file.rsplit("/", 1)[-1], f.line, f.code) for f in findings] == [
         ("zz_extra.yaml", 1, "too-many-cards")]
     assert f"more than {designs:,} cards: a game may have at most {2 * designs:,} card faces" in findings[0].message
@@ -220,7 +220,7 @@ def test_counts_take_one_pass_over_the_cards():
 
     from forge.check.counts import check_counts
 
-    loaded, _ = check_game(CARDS / "love_formula")
+    loaded, _ = check_game(CARDS / "love_formula", typeset=False)
     game = dataclasses.replace(loaded, cards=_Passes(loaded.cards))
     assert list(check_counts(game)) == []
     assert _Passes.passes == 1
@@ -248,7 +248,7 @@ def test_did_you_mean_is_bounded_work(game_copy, monkeypatch):
 
 @pytest.mark.parametrize("args", [("check", "no_such_game"), ("cards",), ("check", "--format", "xml")])
 def test_usage_errors_exit_two(args):
-    result = forge_forked(*args)
+    result = forge_in_process(*args)
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
 

@@ -5,7 +5,8 @@ scenarios by the `forge` command, without a line of forge naming it.
 
 The registration is what `pip install` of the game's package would leave behind: a
 `*.dist-info` folder with an `entry_points.txt`, made here in a temporary folder that goes on
-PYTHONPATH with the package, so the test works from a fresh clone (CI: `pip install -e '.[test]'`).
+PYTHONPATH with the package (for forge in this process: on sys.path, `plugged`), so the test
+works from a fresh clone (CI: `pip install -e '.[test]'`).
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import forge_in_process
 
 HERE = Path(__file__).resolve().parent
 PLUGIN = HERE / "plugin_game"
@@ -38,6 +41,24 @@ def installed(site: Path, target: str = "high_card_engine:ENGINE") -> Path:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     return installed(tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture
+def plugged(site, monkeypatch):
+    """`forge` in this process with the package installed: `site` and the engine's folder on
+    sys.path, and forge's registry of engines emptied, so that it finds `high_card` through the
+    entry point as a fresh process does (what it found before comes back after the test). A
+    fresh process of its own is what the first tests run; the others are about what the engine
+    does once found, which this shows without an interpreter's start-up each."""
+    from forge.rules import ENGINES
+    monkeypatch.syspath_prepend(str(PLUGIN))
+    monkeypatch.syspath_prepend(str(site))
+    for name, empty in (("_found", None), ("_engines", {}), ("_errors", {})):
+        monkeypatch.setattr(ENGINES, name, empty)
+
+    def forge(*args: str, cards: Path | None = None) -> subprocess.CompletedProcess:
+        return forge_in_process(*args, env={"FORGE_CARDS": str(cards)} if cards else None)
+    return forge
 
 
 def forge(site: Path, *args: str, cards: Path | None = None) -> subprocess.CompletedProcess:
@@ -74,10 +95,10 @@ def test_an_entry_point_naming_the_module_is_a_broken_engine(tmp_path):
     assert "Traceback" not in done.stderr
 
 
-def test_forge_simulate_plays_the_plugin_game(site):
+def test_forge_simulate_plays_the_plugin_game(plugged):
     args = ("simulate", str(GAME), "--games", "200", "--players", "3", "--seed", "4",
             "--agents", "random,smallest", "--format", "json")
-    done = forge(site, *args)
+    done = plugged(*args)
     assert done.returncode == 0, done.stdout + done.stderr
     r = json.loads(done.stdout)
     assert r["game"] == "high_card" and r["games"] == 200 and not r["violations"]
@@ -87,46 +108,46 @@ def test_forge_simulate_plays_the_plugin_game(site):
     # which cards were offered and chosen, known from the engine's `label` alone
     assert r["dead_cards"] == [] and all(v["games_offered"] for v in r["cards"].values())
     assert r["decision_kinds"]["play"]["decisions"] > 0 and r["option_verbs"]["play"]["chosen"] > 0
-    text = forge(site, *args[:-2])
+    text = plugged(*args[:-2])
     assert "d6 roll-offs per game: " in text.stdout
-    again = json.loads(forge(site, *args).stdout)
+    again = json.loads(plugged(*args).stdout)
     strip = lambda d: {k: v for k, v in d.items() if k not in ("seconds", "games_per_s", "decisions_per_s")}  # noqa: E731
     assert strip(again) == strip(r)
 
 
-def test_engine_options_are_declared_listed_and_checked(site):
-    listed = forge(site, "simulate", str(GAME), "--help-options")
+def test_engine_options_are_declared_listed_and_checked(plugged):
+    listed = plugged("simulate", str(GAME), "--help-options")
     assert listed.returncode == 0 and "tricks (int; default: 3)" in listed.stdout
     assert "agents: random, smallest" in listed.stdout
-    ok = forge(site, "simulate", str(GAME), "--games", "5", "--players", "2", "--option", "hand=2",
-               "--option", "tricks=2", "--format", "json")
+    ok = plugged("simulate", str(GAME), "--games", "5", "--players", "2", "--option", "hand=2",
+                 "--option", "tricks=2", "--format", "json")
     assert ok.returncode == 0, ok.stderr
     # 2 tricks of 2 seats at most (a seat left with one card plays it without being asked)
     assert 0 < json.loads(ok.stdout)["mean_decisions_per_game"] <= 4
-    bad = forge(site, "simulate", str(GAME), "--games", "5", "--option", "hand=7")
+    bad = plugged("simulate", str(GAME), "--games", "5", "--option", "hand=7")
     # typed on the command line: a usage error naming the flag (exit 2), never a traceback
     assert bad.returncode == 2 and "option hand: '7' is not one of 2, 3, 4" in bad.stderr + bad.stdout
-    unknown = forge(site, "simulate", str(GAME), "--games", "5", "--option", "jokers=1")
+    unknown = plugged("simulate", str(GAME), "--games", "5", "--option", "jokers=1")
     assert unknown.returncode == 2 and "unknown option 'jokers'" in unknown.stderr + unknown.stdout
     assert "Traceback" not in bad.stderr + unknown.stderr
 
 
-def test_scenarios_of_the_plugin_game_script_the_dice(site, tmp_path):
+def test_scenarios_of_the_plugin_game_script_the_dice(plugged, tmp_path):
     cards = tmp_path / "cards"
     shutil.copytree(GAME, cards / "high_card")
     files = sorted(str(p) for p in (PLUGIN / "scenarios" / "high_card").glob("*.yaml"))
-    done = forge(site, "scenario", *files, cards=cards)
+    done = plugged("scenario", *files, cards=cards)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{len(files)} passed, 0 failed" in done.stderr
     # the roll-off is scripted: other rolls give the trick to A
     text = Path(files[-1]).read_text(encoding="utf-8").replace("d6: [2, 5]", "d6: [6, 1]")
     flipped = tmp_path / "flipped.yaml"
     flipped.write_text(text, encoding="utf-8")
-    done = forge(site, "scenario", str(flipped), cards=cards)
+    done = plugged("scenario", str(flipped), cards=cards)
     assert done.returncode == 1 and "score of A: expected 0, got 7" in done.stderr
 
 
-def test_a_manifest_naming_an_engine_that_does_not_fit_its_cards_is_a_finding(site, tmp_path):
+def test_a_manifest_naming_an_engine_that_does_not_fit_its_cards_is_a_finding(plugged, tmp_path):
     """High Card's cards under Love Formula's engine: the engine's `requires` do not fit, and
     each problem is a finding with file:line and exit 1, never a traceback (exit 3)."""
     copy = tmp_path / "high_card"
@@ -134,16 +155,16 @@ def test_a_manifest_naming_an_engine_that_does_not_fit_its_cards_is_a_finding(si
     manifest = copy / "game.yaml"
     manifest.write_text(manifest.read_text(encoding="utf-8").replace(
         "engine: high_card", "engine: love_formula"), encoding="utf-8")
-    done = forge(site, "check", str(copy))
+    done = plugged("check", str(copy))
     assert done.returncode == 1, done.stdout + done.stderr
     assert re.search(r"game\.yaml:9:\d+: engine-requires: .*'pair'.* cards", done.stderr), done.stderr
     assert "Traceback" not in done.stderr
-    played = forge(site, "simulate", str(copy), "--games", "2")   # the same findings, no game
+    played = plugged("simulate", str(copy), "--games", "2")   # the same findings, no game
     assert played.returncode == 1 and "Traceback" not in played.stderr
     assert re.search(r"game\.yaml:9:\d+: engine-requires", played.stdout + played.stderr)
 
 
-def test_an_effect_in_an_effects_field_that_the_engine_lacks_is_a_finding(site, tmp_path):
+def test_an_effect_in_an_effects_field_that_the_engine_lacks_is_a_finding(plugged, tmp_path):
     """Not only `effects`: every effects-typed field (like a monster's `failure`) is checked."""
     copy = tmp_path / "high_card"
     shutil.copytree(GAME, copy)
@@ -157,7 +178,7 @@ def test_an_effect_in_an_effects_field_that_the_engine_lacks_is_a_finding(site, 
     numbers = copy / "numbers.yaml"
     numbers.write_text(numbers.read_text(encoding="utf-8").replace(
         "value: 9}", "value: 9, failure: [explode]}"), encoding="utf-8")
-    done = forge(site, "check", str(copy))
+    done = plugged("check", str(copy))
     assert done.returncode == 1, done.stdout + done.stderr
     out = done.stderr
     assert re.search(r"numbers\.yaml:8:\d+: unimplemented-operation \[nine\]: operation 'explode'",

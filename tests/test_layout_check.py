@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from conftest import CARDS, ROOT, forge_forked
+from conftest import CARDS, ROOT, forge_in_process
 from forge import raster
 from forge.check import check_game
 from forge.model import load_game
@@ -97,7 +97,7 @@ def test_check_reports_every_bad_element_at_its_template_line_and_build_refuses(
     assert missing in said and "rect needs y" in said
     assert icon in said and "'hart' is neither a built-in icon" in said and "did you mean 'heart'?" in said
     out = tmp_path / "out"
-    built = forge_forked("build", str(proj / "cards" / "love_formula"), "--out", str(out), cwd=proj)
+    built = forge_in_process("build", str(proj / "cards" / "love_formula"), "--out", str(out), cwd=proj)
     refused = built.stdout + built.stderr
     assert built.returncode == 1 and "Traceback" not in refused and "internal error" not in refused
     for where in (kind, missing, icon):

@@ -126,10 +126,9 @@ def copy_game(tmp_path: Path, game_id: str) -> Path:
     return tmp_path / "cards" / game_id
 
 
-def test_count_and_name_changes_reach_the_rulebook(tmp_path):
+def test_count_and_name_changes_reach_the_rulebook(built, tmp_path):
     root = copy_game(tmp_path, "rules_does_not_exist")
-    before = normalised(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(
-        build_rulebook(load_game(root)[0], "uk").pdf)).pages))
+    before = normalised(" ".join(p.extract_text() for p in built["rules_does_not_exist"][2].pages))
     monsters = root / "monsters.yaml"
     data = monsters.read_text(encoding="utf-8")
     data = data.replace('name: {uk: "Гремлін із лайтстиком"', 'name: {uk: "Гремлін Контрольний"', 1)
@@ -138,7 +137,7 @@ def test_count_and_name_changes_reach_the_rulebook(tmp_path):
     game, findings = load_game(root)
     assert not findings
     after = normalised(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(
-        build_rulebook(game, "uk").pdf)).pages))
+        build_rulebook(game, "uk", pictures=False).pdf)).pages))
     assert "Гремлін Контрольний" in after and "Гремлін Контрольний" not in before
     assert "Монстри — 20 карт" in before and "Монстри — 22 карти" in after
 
@@ -149,7 +148,7 @@ def test_missing_card_is_a_check_finding_at_the_template_line(tmp_path):
     lines = template.read_text(encoding="utf-8").splitlines()
     lines.insert(8, "Див. також {{ 'no_such_card' | card }}.")
     template.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    game, findings = check_game(root)
+    game, findings = check_game(root, typeset=False)
     hits = [f for f in findings if f.code == "rulebook-card"]
     assert len(hits) == 1, [str(f) for f in findings]
     assert hits[0].file.endswith("templates/love_formula/rulebook.uk.md.j2")

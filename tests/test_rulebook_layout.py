@@ -270,12 +270,14 @@ def test_build_makes_the_summary_by_default_for_games_with_the_template(products
 
 
 def test_a_summary_that_cannot_fit_is_refused(tmp_path):
+    """Half as much text again as one page holds at the smallest size (20 such paragraphs fit;
+    each layout tried costs as much as the text is long)."""
     import shutil
     shutil.copytree(CARDS / RAVE, tmp_path / "cards" / RAVE)
     folder = tmp_path / "templates" / RAVE
     folder.mkdir(parents=True)
     (folder / "summary.uk.md.j2").write_text("# Забагато\n\n" + "\n\n".join(
-        ["Хід гравця складається з безлічі кроків, і кожен треба описати. " * 12] * 40) + "\n",
+        ["Хід гравця складається з безлічі кроків, і кожен треба описати. " * 12] * 30) + "\n",
         encoding="utf-8")
     built = build_summary(load_game(tmp_path / "cards" / RAVE)[0], "uk")
     assert "cheatsheet-overflow" in [f.code for f in built.findings]

@@ -6,8 +6,6 @@ import json
 import random
 import re
 import shutil
-import subprocess
-import sys
 from dataclasses import asdict
 from pathlib import Path
 
@@ -19,7 +17,8 @@ from forge.rules.agents import random_agent
 from forge.rules.anima_shadow_of_omega.agents import pursuer_agent
 from forge.rules.core import play_game, replay
 from forge.scenario import run_scenario
-from conftest import forge_forked, scenario_match
+from forge.check import check_game
+from conftest import forge_forked, forge_in_process, scenario_match
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards" / "anima_shadow_of_omega"
@@ -183,13 +182,18 @@ def test_check_data_findings(tmp_path):
 
 
 def test_a_foe_beyond_any_group_is_a_check_finding(tmp_path):
+    """The engine tier of `check` (its faces, which every character's change would lay out
+    again, are not what this is about)."""
+    from forge.check.engine import check_engine
     root = _copy_cards(tmp_path)
     chars = (root / "characters.yaml").read_text(encoding="utf-8")
     (root / "characters.yaml").write_text(re.sub(r"\n  strength: \d+\n", "\n  strength: 1\n", chars),
                                           encoding="utf-8")                # 4 + 6 cannot beat 11
-    out = forge_forked("check", str(root))
-    assert out.returncode == 1, out.stdout + out.stderr
-    assert "monster-unbeatable" in out.stderr and "missions.yaml:" in out.stderr
+    game, findings = load_game(root)
+    assert not findings
+    findings = list(check_engine(game))
+    assert findings and {f.code for f in findings} == {"monster-unbeatable"}
+    assert any(f.file.endswith("missions.yaml") for f in findings), [str(f) for f in findings]
 
 
 def test_check_rejects_an_unimplemented_operation(tmp_path):
@@ -201,11 +205,10 @@ def test_check_rejects_an_unimplemented_operation(tmp_path):
     events = (root / "events.yaml").read_text(encoding="utf-8")
     (root / "events.yaml").write_text(events.replace("    - draw_event: 1\n", "    - teleport: {}\n", 1),
                                       encoding="utf-8")
-    out = forge_forked("check", str(root))
-    assert out.returncode == 1, out.stdout + out.stderr
-    text = out.stdout + out.stderr
-    assert "teleport" in text and "unimplemented-operation" in text
-    assert "events.yaml:" in text and "game.yaml:" in text
+    _, findings = check_game(root, typeset=False)
+    assert sorted((f.code, Path(f.file).name) for f in findings) == [
+        ("unimplemented-operation", "events.yaml"), ("unimplemented-operation", "game.yaml")]
+    assert all("'teleport'" in f.message for f in findings)
 
 
 def test_simulate_reports_the_designers_figures(game):
@@ -237,16 +240,15 @@ def test_no_design_is_dead_the_rules_offer_every_one(game):
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_simulate_json_is_deterministic(players):
+    """The same seed, the same figures: in a process forked from another interpreter (the
+    fork server's) and in this one, each with its own hash seed and caches."""
     from forge.rules.simulate import without_timings
 
-    def run() -> dict:
-        out = subprocess.run([sys.executable, "-m", "forge", "simulate", "anima_shadow_of_omega",
-                              "--games", "10", "--players", str(players), "--seed", "1",
-                              "--format", "json"], capture_output=True, text=True, cwd=ROOT)
-        assert out.returncode == 0, out.stderr
-        return without_timings(json.loads(out.stdout))
-
-    a, b = run(), run()
+    args = ("simulate", "anima_shadow_of_omega", "--games", "10", "--players", str(players),
+            "--seed", "1", "--format", "json")
+    runs = (forge_forked(*args), forge_in_process(*args))
+    assert [out.returncode for out in runs] == [0, 0], [out.stderr for out in runs]
+    a, b = (without_timings(json.loads(out.stdout)) for out in runs)
     assert a == b and not a["violations"]
     # without --agents the engine seats its goal-directed agents, whose games end well before the cap
     assert a["agents"] == ["pursuer"]
@@ -268,7 +270,7 @@ def test_the_core_names_no_game():
 
 def test_simulate_defaults_to_the_most_players_the_game_seats():
     """Anima seats 2-3: `forge simulate` without --players plays 3, not a usage error for 4."""
-    done = forge_forked("simulate", "anima_shadow_of_omega", "--games", "3", "--agents", "pursuer")
+    done = forge_in_process("simulate", "anima_shadow_of_omega", "--games", "3", "--agents", "pursuer")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3 games, 3 players" in done.stdout
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import random
 from collections import Counter
 import shutil
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from forge.check import check_game
 from forge.errors import EngineError
 from forge.model import load_game
 from forge.render.layout import layout_elements
@@ -22,7 +21,7 @@ from forge.rules.core import SEAT_NAMES, play_game, replay
 from forge.rules.rules_does_not_exist.agents import sensible_agent
 from forge.rules.rules_does_not_exist.tables import SOULS_SOLO
 from forge.scenario import run_scenario
-from conftest import forge_forked, modules_imported_alone, scenario_match
+from conftest import forge_forked, forge_in_process, modules_imported_alone, scenario_match
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards" / "rules_does_not_exist"
@@ -155,10 +154,10 @@ def test_check_rejects_unimplemented_failure_operation(tmp_path):
         "operations:\n", "operations:\n  teleport:\n    params: {}\n    text: {uk: \"Телепорт.\", en: \"Teleport.\"}\n", 1))
     monsters = (root / "monsters.yaml").read_text()
     (root / "monsters.yaml").write_text(monsters.replace("    - reset: {}\n", "    - teleport: {}\n", 1))
-    out = forge_forked("check", str(root))
-    assert out.returncode == 1, out.stdout + out.stderr
-    assert "teleport" in out.stdout + out.stderr
-    assert "monsters.yaml:" in out.stdout + out.stderr
+    _, findings = check_game(root, typeset=False)
+    assert sorted((f.code, Path(f.file).name) for f in findings) == [
+        ("unimplemented-operation", "game.yaml"), ("unimplemented-operation", "monsters.yaml")]
+    assert all("'teleport'" in f.message for f in findings)
 
 
 def test_simulate_reports_the_designers_figures(game):
@@ -229,18 +228,17 @@ def test_empty_deck_reshuffles_the_discard(prep):
 
 
 def test_simulate_json_is_deterministic():
+    """The same seed, the same figures: in a process forked from another interpreter (the
+    fork server's) and in this one, each with its own hash seed and caches."""
     import json
 
     from forge.rules.simulate import without_timings
 
-    def run() -> dict:
-        out = subprocess.run([sys.executable, "-m", "forge", "simulate", "rules_does_not_exist",
-                              "--games", "12", "--players", "4", "--seed", "1", "--format", "json"],
-                             capture_output=True, text=True, cwd=ROOT)
-        assert out.returncode == 0, out.stderr
-        return without_timings(json.loads(out.stdout))
-
-    a, b = run(), run()
+    args = ("simulate", "rules_does_not_exist", "--games", "12", "--players", "4", "--seed", "1",
+            "--format", "json")
+    runs = (forge_forked(*args), forge_in_process(*args))
+    assert [out.returncode for out in runs] == [0, 0], [out.stderr for out in runs]
+    a, b = (without_timings(json.loads(out.stdout)) for out in runs)
     assert a == b and not a["violations"] and a["engine"]["turn_cap_hits"] == 0
 
 

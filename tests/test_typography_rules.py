@@ -178,31 +178,32 @@ def test_a_typewriter_apostrophe_in_a_card_name_is_a_note_not_a_finding(game_cop
     path.write_text(text.replace(old, 'name: {uk: "Кадзуо та Томіко", en: "Kazuo\'s Tomiko"}'),
                     encoding="utf-8")
     line = next(n for n, s in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "Kazuo's" in s)
-    game, findings = check_game(folder)
+    game, findings = check_game(folder, typeset=False)  # a card's data, not how books are set
     assert findings == []  # it prints typeset: nothing stops the build
     (note,) = typography_notes(game)
     assert (note.file.endswith("love_formula/base_pairs.yaml"), note.line) == (True, line)
     assert "Kazuo’s Tomiko" in note.message
 
 
-def test_fix_typesets_an_operation_template_literal_text_only(game_copy):
+def test_fix_typesets_an_operation_template_literal_text_only(tmp_path):
     """The quotes of a Jinja expression stay; the literal text's marks are typeset, the comments
-    of the manifest kept."""
+    of the manifest kept (a new game's manifest: commented, its operation texts templates)."""
+    import yaml
     from forge.check.typography import fix_typography, mended
+    from forge.scaffold import scaffold
     source = "{% if source == 'deck' %}Найміть \"так\"{% else %}Поверніть...{% endif %}"
     assert mended(source, "uk", template=True) == "{% if source == 'deck' %}Найміть «так»{% else %}Поверніть…{% endif %}"
     assert mended("{{ 'a' }}", "uk", template=True) == "{{ 'a' }}"
-    folder = game_copy("rules_does_not_exist")
+    scaffold(tmp_path, "g", ["uk", "en"], ["action"])
+    folder = tmp_path / "cards" / "g"
     manifest = folder / "game.yaml"
     text = manifest.read_text(encoding="utf-8")
-    import re
-    m = re.search(r'(\n\s+uk: ")([^"{\n]*?)( [^"{\n]+")', text)  # an operation text in uk
-    assert m, "no operation text to corrupt"
-    manifest.write_text(text[:m.end(2)] + ' \\"так\\" --' + text[m.end(2):], encoding="utf-8")
+    old = 'uk: "Візьміть {{ count }} {{ count | plural(\'карту\', \'карти\', \'карт\') }}."'
+    assert old in text, "no operation text to corrupt"
+    manifest.write_text(text.replace(old, old.replace("Візьміть ", 'Візьміть \\"так\\" -- ')), encoding="utf-8")
     assert fix_typography(folder, ("uk", "en")) == [manifest]
     fixed = manifest.read_text(encoding="utf-8")
-    import yaml
-    assert yaml.safe_load(fixed) == yaml.safe_load(text[:m.end(2)] + " «так» —" + text[m.end(2):])
+    assert yaml.safe_load(fixed) == yaml.safe_load(text.replace(old, old.replace("Візьміть ", "Візьміть «так» — ")))
     comments = [line for line in text.splitlines() if line.lstrip().startswith("#")]
     assert comments and comments == [line for line in fixed.splitlines() if line.lstrip().startswith("#")]
     assert fix_typography(folder, ("uk", "en")) == []  # nothing left to mend
