@@ -18,7 +18,7 @@ from forge.rules.anima_shadow_of_omega.agents import pursuer_agent
 from forge.rules.core import play_game, replay
 from forge.scenario import run_scenario
 from forge.check import check_game
-from conftest import forge_forked, forge_in_process, scenario_match
+from conftest import forge_in_process, run_forge, scenario_match
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards" / "anima_shadow_of_omega"
@@ -240,13 +240,13 @@ def test_no_design_is_dead_the_rules_offer_every_one(game):
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_simulate_json_is_deterministic(players):
-    """The same seed, the same figures: in a process forked from another interpreter (the
-    fork server's) and in this one, each with its own hash seed and caches."""
+    """The same seed, the same figures: in a fresh interpreter and in this one (each with its
+    own hash seed and caches)."""
     from forge.rules.simulate import without_timings
 
     args = ("simulate", "anima_shadow_of_omega", "--games", "10", "--players", str(players),
             "--seed", "1", "--format", "json")
-    runs = (forge_forked(*args), forge_in_process(*args))
+    runs = (run_forge(*args), forge_in_process(*args))
     assert [out.returncode for out in runs] == [0, 0], [out.stderr for out in runs]
     a, b = (without_timings(json.loads(out.stdout)) for out in runs)
     assert a == b and not a["violations"]

@@ -21,7 +21,7 @@ from forge.rules.core import SEAT_NAMES, play_game, replay
 from forge.rules.rules_does_not_exist.agents import sensible_agent
 from forge.rules.rules_does_not_exist.tables import SOULS_SOLO
 from forge.scenario import run_scenario
-from conftest import forge_forked, forge_in_process, modules_imported_alone, scenario_match
+from conftest import forge_in_process, modules_imported_alone, run_forge, scenario_match
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "cards" / "rules_does_not_exist"
@@ -228,15 +228,15 @@ def test_empty_deck_reshuffles_the_discard(prep):
 
 
 def test_simulate_json_is_deterministic():
-    """The same seed, the same figures: in a process forked from another interpreter (the
-    fork server's) and in this one, each with its own hash seed and caches."""
+    """The same seed, the same figures: in a fresh interpreter and in this one (each with its
+    own hash seed and caches)."""
     import json
 
     from forge.rules.simulate import without_timings
 
     args = ("simulate", "rules_does_not_exist", "--games", "12", "--players", "4", "--seed", "1",
             "--format", "json")
-    runs = (forge_forked(*args), forge_in_process(*args))
+    runs = (run_forge(*args), forge_in_process(*args))
     assert [out.returncode for out in runs] == [0, 0], [out.stderr for out in runs]
     a, b = (without_timings(json.loads(out.stdout)) for out in runs)
     assert a == b and not a["violations"] and a["engine"]["turn_cap_hits"] == 0
