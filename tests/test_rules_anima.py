@@ -873,3 +873,30 @@ def test_a_trade_under_way_is_seen_and_kept_by_a_redeal(tmp_path):
         redeal(m, 0, random.Random(seed))
         iron_fist.append(fist in m.hand[1])
     assert iron_fist[:3] == [True] * 3 and not all(iron_fist[3:])
+
+
+PEEK_POSITION = """title: {uk: Ворожіння, en: Scrying}
+story: {uk: Позиція, en: A position}
+players: 2
+locations: [willowmere, stonebridge_outpost]
+seats:
+  A: {group: [lissa_glasshand], hand: [mirror_scrying], at: willowmere}
+  B: {group: [brann_ironhide], at: stonebridge_outpost}
+"""
+
+
+def _to(m, kind: str):
+    """Play on (first option everywhere) to the next decision of ``kind``."""
+    while m.decision.kind != kind:
+        m.step([opts[0] for opts in m.decision.options])
+    return [m.label(o) for o in m.decision.options[0]]
+
+
+@pytest.mark.parametrize("left, offered", [(2, True), (1, False)])
+def test_a_peek_needs_two_cards_to_choose_from(tmp_path, left, offered):
+    """Mirror Scrying looks at the top event cards and puts one of them on top: with 2 left in
+    the event deck there is a choice, so it is offered; with 1 there is none."""
+    m = scenario_match(tmp_path, "anima_shadow_of_omega", PEEK_POSITION)
+    m.event_discard.extend(m.event_deck[:-left])
+    del m.event_deck[:-left]
+    assert ("play mirror_scrying lissa_glasshand" in _to(m, "move")) is offered
