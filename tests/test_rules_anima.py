@@ -900,3 +900,33 @@ def test_a_peek_needs_two_cards_to_choose_from(tmp_path, left, offered):
     m.event_discard.extend(m.event_deck[:-left])
     del m.event_deck[:-left]
     assert ("play mirror_scrying lissa_glasshand" in _to(m, "move")) is offered
+
+
+HIRED_AT = """title: {{uk: Найм, en: Hiring}}
+story: {{uk: Найм, en: Hiring}}
+players: 2
+turn: 6
+locations: [stonebridge_outpost, cinder_abbey]
+seats:
+  A: {{group: [rain_the_nameless], hired_at: {hired_at}}}
+  B: {{group: [gideon_vane], at: cinder_abbey}}
+rolls: {{d6: [1]}}
+actions:
+  - A: go
+  - A: go stonebridge_outpost
+  - A: explore
+  - A: {{at: reward, illegal: [reward hire], legal: [reward bonus]}}
+stop: {{turns: 1}}
+"""
+
+
+def test_hired_at_is_the_turn_before_the_positions_turn(tmp_path):
+    """`hired_at` of a position at turn 6 means A hired there on turn 6, the turn before the
+    next: hiring there again is not offered (`hire_limits_and_ex_reward` at turn 0); a location
+    that is not in play is refused by name, not with a traceback."""
+    folder = tmp_path / "anima_shadow_of_omega"
+    folder.mkdir()
+    for at, fails in (("stonebridge_outpost", None), ("harrow_market", "harrow_market is not active")):
+        (folder / "hired.yaml").write_text(HIRED_AT.format(hired_at=at), encoding="utf-8")
+        res = run_scenario(folder / "hired.yaml")
+        assert res.passed if fails is None else any(fails in f for f in res.failures), res.failures
