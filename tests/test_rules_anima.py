@@ -930,3 +930,10 @@ def test_hired_at_is_the_turn_before_the_positions_turn(tmp_path):
         (folder / "hired.yaml").write_text(HIRED_AT.format(hired_at=at), encoding="utf-8")
         res = run_scenario(folder / "hired.yaml")
         assert res.passed if fails is None else any(fails in f for f in res.failures), res.failures
+
+
+def test_a_tree_position_deals_each_level_its_deck(tmp_path):
+    """With the location tree, the locations a position leaves out go to the deck of their level:
+    14 locations (5, 5 and 4 of levels 1-3), 2 of level 1 in play."""
+    m = scenario_match(tmp_path, "anima_shadow_of_omega", PEEK_POSITION + "options: {location_tree: true}\n")
+    assert m.view(0).decks.location == [3, 5, 4]
