@@ -356,8 +356,8 @@ def test_a_position_past_a_limit_is_refused(tmp_path, seat, limit):
 def test_statistics_from_two_known_games(prep):
     """The designer's figures from two hand-made games' tallies, each checked by hand: a mission
     done in both games it was dealt in (turns 3 and 5), one dealt and never done, a final done in
-    one of two; a monster that won 1 of 4 fights and one never fought (a rate of 0 at 0 fights,
-    not a division by zero); a character kept both times and dead once, one offered and never
+    one of two, one never in play (a rate of 0); a monster that won 1 of 4 fights and one never
+    fought (a rate of 0 at 0 fights, not a division by zero); a character kept both times and dead once, one offered and never
     kept, one never offered."""
     from forge.rules.anima_shadow_of_omega.state import GameStats
     from forge.rules.anima_shadow_of_omega.statistics import statistics
@@ -385,7 +385,8 @@ def test_statistics_from_two_known_games(prep):
                                        "mean_turn": None}
     assert missions["seal_the_rift"] == {"kind": "final", "in_play": 2, "completed": 1, "rate": 0.5,
                                          "mean_turn": 8.0}
-    assert missions["storm_the_citadel"]["in_play"] == 0
+    assert missions["storm_the_citadel"] == {"kind": "final", "in_play": 0, "completed": 0, "rate": 0.0,
+                                             "mean_turn": None}
     assert out["monsters"]["marsh_leech"] == {"level": 1, "strength": 3, "fights": 4, "wins": 1,
                                               "win_rate": 0.25}
     assert out["monsters"]["roadside_bandits"] == {"level": 1, "strength": 5, "fights": 0, "wins": 0,
