@@ -938,3 +938,76 @@ def test_a_tree_position_deals_each_level_its_deck(tmp_path):
     14 locations (5, 5 and 4 of levels 1-3), 2 of level 1 in play."""
     m = scenario_match(tmp_path, "anima_shadow_of_omega", PEEK_POSITION + "options: {location_tree: true}\n")
     assert m.view(0).decks.location == [3, 5, 4]
+
+
+def test_a_redeal_deals_the_face_down_events_anew_and_keeps_the_face_up_one(tmp_path):
+    """A redeal for B (what B cannot see): the face-down event under Greyfen Marsh is dealt anew
+    from the events nobody has seen, the face-up one at Stonebridge Outpost stays."""
+    from forge.rules.anima_shadow_of_omega.redeal import redeal
+    under = []
+    for seed in range(4):
+        m = scenario_match(tmp_path, "anima_shadow_of_omega", VIEW_POSITION)
+        redeal(m, 1, random.Random(seed))
+        lead = {m.p.cid[L]: m.p.cid[e] for L, e in m.lead.items()}
+        assert lead["stonebridge_outpost"] == "wandering_peddler"
+        under.append(lead["greyfen_marsh"])
+    assert set(under) != {"marsh_leech"}
+
+
+def _play_to(m, kind: str, picks: list[str]):
+    """Play on to the next decision of ``kind``: each seat takes the first of ``picks`` it is
+    offered (used up in order), else `pass` where legal, else its first option."""
+    while m.decision.kind != kind:
+        choice = []
+        for opts in m.decision.options:
+            labels = [m.label(o) for o in opts]
+            i = labels.index(picks[0]) if picks and picks[0] in labels else \
+                labels.index("pass") if "pass" in labels else 0
+            if picks and labels[i] == picks[0]:
+                picks.pop(0)
+            choice.append(opts[i])
+        m.step(choice)
+
+
+def test_a_redeal_keeps_the_cards_a_peek_shows(tmp_path):
+    """While A looks at the top event cards with Mirror Scrying, a redeal for A keeps those
+    cards where they are (A has seen them); the rest of the event deck is shuffled."""
+    from forge.rules.anima_shadow_of_omega.redeal import redeal
+    rest = []
+    for seed in range(4):
+        m = scenario_match(tmp_path, "anima_shadow_of_omega", PEEK_POSITION)
+        _play_to(m, "peek", ["play mirror_scrying lissa_glasshand"])
+        shown = {o.card for o in m.decision.options[0] if hasattr(o, "card")}
+        assert len(shown) == 3
+        before = list(m.event_deck)
+        redeal(m, 0, random.Random(seed))
+        assert set(m.event_deck[-3:]) == shown and m.event_deck[-3:] == before[-3:]
+        rest.append(m.event_deck[:-3] == before[:-3])
+    assert not all(rest)
+
+
+WYVERN_POSITION = """title: {uk: Полювання, en: The hunt}
+story: {uk: Позиція, en: A position}
+players: 2
+locations: [ravenwood, willowmere]
+seats:
+  A: {group: [brann_ironhide], at: willowmere}
+  B: {group: [kaira_ashblade], hand: [war_cry], missions: [wyvern_hunt, fen_guide], at: willowmere}
+"""
+
+
+def test_a_redeal_keeps_the_mission_a_battle_is_fought_for(tmp_path):
+    """B challenges the wyvern of The Wyvern Hunt (a mission at 0, which A could not tell from
+    another before): in the battle the mission is announced, so a redeal for A keeps it in B's
+    hand of missions; B's other mission not begun, Guide Through the Fen, is dealt anew."""
+    from forge.rules.anima_shadow_of_omega.redeal import redeal
+    other = []
+    for seed in range(4):
+        m = scenario_match(tmp_path, "anima_shadow_of_omega", WYVERN_POSITION)
+        _play_to(m, "battle", ["go", "go ravenwood", "challenge wyvern_hunt"])
+        assert m.decision.seats == (1,)
+        redeal(m, 0, random.Random(seed))
+        held = [m.p.cid[x] for x in m.missions[1]]
+        assert held[0] == "wyvern_hunt"
+        other.append(held[1])
+    assert set(other) != {"fen_guide"}
