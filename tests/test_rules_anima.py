@@ -1011,3 +1011,10 @@ def test_a_redeal_keeps_the_mission_a_battle_is_fought_for(tmp_path):
         assert held[0] == "wyvern_hunt"
         other.append(held[1])
     assert set(other) != {"fen_guide"}
+
+
+def test_the_game_log_names_the_monster_fought():
+    """A person following the game reads which monster a group fought, not its Strength: the
+    log of `ability_in_battle_empty_hand` (Kaira, 9 against the Roadside Bandits' 9)."""
+    res = run_scenario(SCENARIOS[0].parent / "ability_in_battle_empty_hand.yaml")
+    assert [e for e in res.log if e[0] == "battle"] == [("battle", 0, -1, "roadside_bandits", 9, 9)]
