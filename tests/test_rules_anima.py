@@ -159,10 +159,10 @@ def test_check_data_findings(tmp_path):
     inn = locations.index("- id: lantern_inn")                             # no mission reward there
     cut = locations.index("    - {kind: mission}\n", inn)
     locations = locations[:cut] + locations[cut + len("    - {kind: mission}\n"):]
+    locations = locations.replace("  level: 3\n", "  level: 2\n")     # no level 3 events can happen
     (root / "locations.yaml").write_text(locations, encoding="utf-8")
     g, _ = load_game(root)
     found = [(f.code, f.card) for f in anima.check_data(g)]
-    codes = [c for c, _ in found]
     assert ("mission-unreachable", "abbey_relic") in found
     assert ("mission-unreachable", "lost_courier") in found
     unbeatable = {c for code, c in found if code == "monster-unbeatable"}
@@ -178,7 +178,10 @@ def test_check_data_findings(tmp_path):
     assert said["mission-unreachable", "skyport_heist"] == ("goal 2: a Speed check of 11 that no group of 4 "
                                                             "reaches even with a 6 (at most 10)")
     assert ("mission-unreachable", "race_to_the_spire") not in found
-    assert "event-never-happens" not in codes
+    assert {c for code, c in found if code == "event-never-happens"} == {
+        "echo_of_omega", "elder_drake_morvet", "obsidian_colossus", "abyssal_knight", "nightmare_weaver",
+        "omega_tremor", "time_loop"}
+    assert said["event-never-happens", "time_loop"] == "level 3 is above every location's level (2)"
 
 
 def test_a_foe_beyond_any_group_is_a_check_finding(tmp_path):
