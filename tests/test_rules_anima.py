@@ -1021,3 +1021,17 @@ def test_the_game_log_names_the_monster_fought():
     log of `ability_in_battle_empty_hand` (Kaira, 9 against the Roadside Bandits' 9)."""
     res = run_scenario(SCENARIOS[0].parent / "ability_in_battle_empty_hand.yaml")
     assert [e for e in res.log if e[0] == "battle"] == [("battle", 0, -1, "roadside_bandits", 9, 9)]
+
+
+def test_a_card_twice_in_a_zone_names_the_zone(tmp_path):
+    """A card twice in a zone fails the conservation check naming the zone it is in, by the name
+    the rest of the engine uses: an active location, a final mission in its deck."""
+    from forge.errors import InvariantViolation
+    m = scenario_match(tmp_path, "anima_shadow_of_omega", VIEW_POSITION)
+    final = m.final_deck[0]
+    m.active.append(m.p.handles_of["willowmere"][0])
+    m.final_deck.append(final)
+    with pytest.raises(InvariantViolation) as got:
+        m.check_invariants()
+    assert str(got.value) == ("cards not conserved across zones: {'willowmere': ['active'], "
+                              f"'{m.p.cid[final]}': ['final_deck']}}")
