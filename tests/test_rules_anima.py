@@ -1035,3 +1035,25 @@ def test_a_card_twice_in_a_zone_names_the_zone(tmp_path):
         m.check_invariants()
     assert str(got.value) == ("cards not conserved across zones: {'willowmere': ['active'], "
                               f"'{m.p.cid[final]}': ['final_deck']}}")
+
+
+HIRE_POSITION = """title: {uk: Підкріплення, en: Reinforcements}
+story: {uk: Позиція, en: A position}
+players: 2
+locations: [willowmere, stonebridge_outpost]
+seats:
+  A: {group: [rain_the_nameless], hand: [reinforcements], at: willowmere}
+  B: {group: [brann_ironhide], at: stonebridge_outpost}
+character_deck: [zlata_spark]
+"""
+
+
+def test_a_hired_character_is_seen_upright_and_awake(tmp_path):
+    """Zlata, hired with Reinforcements, joins A's group upright and awake, as every seat's view
+    says (`false`, not a missing value, for an agent reading it)."""
+    m = scenario_match(tmp_path, "anima_shadow_of_omega", HIRE_POSITION)
+    _play_to(m, "move", ["play reinforcements"])
+    for seat in (0, 1):
+        assert [c._asdict() for c in m.view(seat).groups[0]] == [
+            {"card": "rain_the_nameless", "rotated": False, "asleep": False},
+            {"card": "zlata_spark", "rotated": False, "asleep": False}]
