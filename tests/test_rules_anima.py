@@ -16,7 +16,8 @@ from forge.rules import anima_shadow_of_omega as anima
 from forge.rules.agents import random_agent
 from forge.rules.anima_shadow_of_omega.agents import pursuer_agent
 from forge.rules.core import play_game, replay
-from forge.scenario import run_scenario
+from forge.rules.scenario import build
+from forge.scenario import load_scenario, run_scenario
 from forge.check import check_game
 from conftest import forge_in_process, run_forge, scenario_match
 
@@ -1057,3 +1058,36 @@ def test_a_hired_character_is_seen_upright_and_awake(tmp_path):
         assert [c._asdict() for c in m.view(seat).groups[0]] == [
             {"card": "rain_the_nameless", "rotated": False, "asleep": False},
             {"card": "zlata_spark", "rotated": False, "asleep": False}]
+
+
+def test_a_designers_cancel_and_next_turn_cards(tmp_path):
+    """Cards the shipped game does not have but its operations allow: a Magic card that cancels
+    a monster is offered against Marsh Leech but not against the Clockwork Sentinel, immune to
+    Magic; a +1 Strength for the next turn played before resting adds to the rest's +2."""
+    root = _copy_cards(tmp_path)
+    bonuses = (root / "bonuses.yaml").read_text(encoding="utf-8")
+    bonuses = bonuses.replace("    - cancel: {what: bonus}\n", "    - cancel: {what: monster}\n", 1)
+    bonuses = bonuses.replace("    - draw_bonus: 2\n", "    - boost: {stat: strength, amount: 1, until: next_turn}\n", 1)
+    (root / "bonuses.yaml").write_text(bonuses, encoding="utf-8")
+    game, findings = load_game(root)
+    assert not findings
+
+    def position(text: str):
+        path = tmp_path / "position.yaml"
+        path.write_text("title: {uk: Позиція, en: A position}\nstory: {uk: Позиція, en: A position}\n"
+                        "game: anima_shadow_of_omega\nplayers: 2\n" + text, encoding="utf-8")
+        return build(load_scenario(path, game))[0]
+
+    for monster, offered in (("marsh_leech", True), ("clockwork_sentinel", False)):
+        m = position(f"locations: [{{card: cinder_abbey, lead: {monster}}}, willowmere]\n"
+                     "seats:\n  A: {group: [lissa_glasshand], hand: [arcane_ward, war_cry]}\n"
+                     "  B: {group: [brann_ironhide], at: willowmere}\n")
+        _play_to(m, "battle", ["go", "go cinder_abbey"])
+        assert ("play arcane_ward lissa_glasshand" in [m.label(o) for o in m.decision.options[0]]) is offered
+    m = position("locations: [willowmere, stonebridge_outpost]\n"
+                 "seats:\n  A: {group: [rain_the_nameless], hand: [lucky_find], at: willowmere}\n"
+                 "  B: {group: [brann_ironhide], at: stonebridge_outpost}\n")
+    _play_to(m, "move", ["play lucky_find"])
+    assert not m.hand[0]
+    _play_to(m, "discard", ["rest"])
+    assert m.view(0).strength[0] == 4 + 2 + 1
