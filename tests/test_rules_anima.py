@@ -16,7 +16,8 @@ from forge.rules import anima_shadow_of_omega as anima
 from forge.rules.agents import random_agent
 from forge.rules.anima_shadow_of_omega.agents import pursuer_agent
 from forge.rules.core import play_game, replay
-from forge.scenario import run_scenario
+from forge.rules.scenario import build
+from forge.scenario import load_scenario, run_scenario
 from forge.check import check_game
 from conftest import forge_in_process, run_forge, scenario_match
 
@@ -159,10 +160,10 @@ def test_check_data_findings(tmp_path):
     inn = locations.index("- id: lantern_inn")                             # no mission reward there
     cut = locations.index("    - {kind: mission}\n", inn)
     locations = locations[:cut] + locations[cut + len("    - {kind: mission}\n"):]
+    locations = locations.replace("  level: 3\n", "  level: 2\n")     # no level 3 events can happen
     (root / "locations.yaml").write_text(locations, encoding="utf-8")
     g, _ = load_game(root)
     found = [(f.code, f.card) for f in anima.check_data(g)]
-    codes = [c for c, _ in found]
     assert ("mission-unreachable", "abbey_relic") in found
     assert ("mission-unreachable", "lost_courier") in found
     unbeatable = {c for code, c in found if code == "monster-unbeatable"}
@@ -178,7 +179,10 @@ def test_check_data_findings(tmp_path):
     assert said["mission-unreachable", "skyport_heist"] == ("goal 2: a Speed check of 11 that no group of 4 "
                                                             "reaches even with a 6 (at most 10)")
     assert ("mission-unreachable", "race_to_the_spire") not in found
-    assert "event-never-happens" not in codes
+    assert {c for code, c in found if code == "event-never-happens"} == {
+        "echo_of_omega", "elder_drake_morvet", "obsidian_colossus", "abyssal_knight", "nightmare_weaver",
+        "omega_tremor", "time_loop"}
+    assert said["event-never-happens", "time_loop"] == "level 3 is above every location's level (2)"
 
 
 def test_a_foe_beyond_any_group_is_a_check_finding(tmp_path):
@@ -356,8 +360,8 @@ def test_a_position_past_a_limit_is_refused(tmp_path, seat, limit):
 def test_statistics_from_two_known_games(prep):
     """The designer's figures from two hand-made games' tallies, each checked by hand: a mission
     done in both games it was dealt in (turns 3 and 5), one dealt and never done, a final done in
-    one of two; a monster that won 1 of 4 fights and one never fought (a rate of 0 at 0 fights,
-    not a division by zero); a character kept both times and dead once, one offered and never
+    one of two, one never in play (a rate of 0); a monster that won 1 of 4 fights and one never
+    fought (a rate of 0 at 0 fights, not a division by zero); a character kept both times and dead once, one offered and never
     kept, one never offered."""
     from forge.rules.anima_shadow_of_omega.state import GameStats
     from forge.rules.anima_shadow_of_omega.statistics import statistics
@@ -385,7 +389,8 @@ def test_statistics_from_two_known_games(prep):
                                        "mean_turn": None}
     assert missions["seal_the_rift"] == {"kind": "final", "in_play": 2, "completed": 1, "rate": 0.5,
                                          "mean_turn": 8.0}
-    assert missions["storm_the_citadel"]["in_play"] == 0
+    assert missions["storm_the_citadel"] == {"kind": "final", "in_play": 0, "completed": 0, "rate": 0.0,
+                                             "mean_turn": None}
     assert out["monsters"]["marsh_leech"] == {"level": 1, "strength": 3, "fights": 4, "wins": 1,
                                               "win_rate": 0.25}
     assert out["monsters"]["roadside_bandits"] == {"level": 1, "strength": 5, "fights": 0, "wins": 0,
@@ -873,3 +878,216 @@ def test_a_trade_under_way_is_seen_and_kept_by_a_redeal(tmp_path):
         redeal(m, 0, random.Random(seed))
         iron_fist.append(fist in m.hand[1])
     assert iron_fist[:3] == [True] * 3 and not all(iron_fist[3:])
+
+
+PEEK_POSITION = """title: {uk: Ворожіння, en: Scrying}
+story: {uk: Позиція, en: A position}
+players: 2
+locations: [willowmere, stonebridge_outpost]
+seats:
+  A: {group: [lissa_glasshand], hand: [mirror_scrying], at: willowmere}
+  B: {group: [brann_ironhide], at: stonebridge_outpost}
+"""
+
+
+def _to(m, kind: str):
+    """Play on (first option everywhere) to the next decision of ``kind``."""
+    while m.decision.kind != kind:
+        m.step([opts[0] for opts in m.decision.options])
+    return [m.label(o) for o in m.decision.options[0]]
+
+
+@pytest.mark.parametrize("left, offered", [(2, True), (1, False)])
+def test_a_peek_needs_two_cards_to_choose_from(tmp_path, left, offered):
+    """Mirror Scrying looks at the top event cards and puts one of them on top: with 2 left in
+    the event deck there is a choice, so it is offered; with 1 there is none."""
+    m = scenario_match(tmp_path, "anima_shadow_of_omega", PEEK_POSITION)
+    m.event_discard.extend(m.event_deck[:-left])
+    del m.event_deck[:-left]
+    assert ("play mirror_scrying lissa_glasshand" in _to(m, "move")) is offered
+
+
+HIRED_AT = """title: {{uk: Найм, en: Hiring}}
+story: {{uk: Найм, en: Hiring}}
+players: 2
+turn: 6
+locations: [stonebridge_outpost, cinder_abbey]
+seats:
+  A: {{group: [rain_the_nameless], hired_at: {hired_at}}}
+  B: {{group: [gideon_vane], at: cinder_abbey}}
+rolls: {{d6: [1]}}
+actions:
+  - A: go
+  - A: go stonebridge_outpost
+  - A: explore
+  - A: {{at: reward, illegal: [reward hire], legal: [reward bonus]}}
+stop: {{turns: 1}}
+"""
+
+
+def test_hired_at_is_the_turn_before_the_positions_turn(tmp_path):
+    """`hired_at` of a position at turn 6 means A hired there on turn 6, the turn before the
+    next: hiring there again is not offered (`hire_limits_and_ex_reward` at turn 0); a location
+    that is not in play is refused by name, not with a traceback."""
+    folder = tmp_path / "anima_shadow_of_omega"
+    folder.mkdir()
+    for at, fails in (("stonebridge_outpost", None), ("harrow_market", "harrow_market is not active")):
+        (folder / "hired.yaml").write_text(HIRED_AT.format(hired_at=at), encoding="utf-8")
+        res = run_scenario(folder / "hired.yaml")
+        assert res.passed if fails is None else any(fails in f for f in res.failures), res.failures
+
+
+def test_a_tree_position_deals_each_level_its_deck(tmp_path):
+    """With the location tree, the locations a position leaves out go to the deck of their level:
+    14 locations (5, 5 and 4 of levels 1-3), 2 of level 1 in play."""
+    m = scenario_match(tmp_path, "anima_shadow_of_omega", PEEK_POSITION + "options: {location_tree: true}\n")
+    assert m.view(0).decks.location == [3, 5, 4]
+
+
+def test_a_redeal_deals_the_face_down_events_anew_and_keeps_the_face_up_one(tmp_path):
+    """A redeal for B (what B cannot see): the face-down event under Greyfen Marsh is dealt anew
+    from the events nobody has seen, the face-up one at Stonebridge Outpost stays."""
+    from forge.rules.anima_shadow_of_omega.redeal import redeal
+    under = []
+    for seed in range(4):
+        m = scenario_match(tmp_path, "anima_shadow_of_omega", VIEW_POSITION)
+        redeal(m, 1, random.Random(seed))
+        lead = {m.p.cid[L]: m.p.cid[e] for L, e in m.lead.items()}
+        assert lead["stonebridge_outpost"] == "wandering_peddler"
+        under.append(lead["greyfen_marsh"])
+    assert set(under) != {"marsh_leech"}
+
+
+def _play_to(m, kind: str, picks: list[str]):
+    """Play on to the next decision of ``kind``: each seat takes the first of ``picks`` it is
+    offered (used up in order), else `pass` where legal, else its first option."""
+    while m.decision.kind != kind:
+        choice = []
+        for opts in m.decision.options:
+            labels = [m.label(o) for o in opts]
+            i = labels.index(picks[0]) if picks and picks[0] in labels else \
+                labels.index("pass") if "pass" in labels else 0
+            if picks and labels[i] == picks[0]:
+                picks.pop(0)
+            choice.append(opts[i])
+        m.step(choice)
+
+
+def test_a_redeal_keeps_the_cards_a_peek_shows(tmp_path):
+    """While A looks at the top event cards with Mirror Scrying, a redeal for A keeps those
+    cards where they are (A has seen them); the rest of the event deck is shuffled."""
+    from forge.rules.anima_shadow_of_omega.redeal import redeal
+    rest = []
+    for seed in range(4):
+        m = scenario_match(tmp_path, "anima_shadow_of_omega", PEEK_POSITION)
+        _play_to(m, "peek", ["play mirror_scrying lissa_glasshand"])
+        shown = {o.card for o in m.decision.options[0] if hasattr(o, "card")}
+        assert len(shown) == 3
+        before = list(m.event_deck)
+        redeal(m, 0, random.Random(seed))
+        assert set(m.event_deck[-3:]) == shown and m.event_deck[-3:] == before[-3:]
+        rest.append(m.event_deck[:-3] == before[:-3])
+    assert not all(rest)
+
+
+WYVERN_POSITION = """title: {uk: Полювання, en: The hunt}
+story: {uk: Позиція, en: A position}
+players: 2
+locations: [ravenwood, willowmere]
+seats:
+  A: {group: [brann_ironhide], at: willowmere}
+  B: {group: [kaira_ashblade], hand: [war_cry], missions: [wyvern_hunt, fen_guide], at: willowmere}
+"""
+
+
+def test_a_redeal_keeps_the_mission_a_battle_is_fought_for(tmp_path):
+    """B challenges the wyvern of The Wyvern Hunt (a mission at 0, which A could not tell from
+    another before): in the battle the mission is announced, so a redeal for A keeps it in B's
+    hand of missions; B's other mission not begun, Guide Through the Fen, is dealt anew."""
+    from forge.rules.anima_shadow_of_omega.redeal import redeal
+    other = []
+    for seed in range(4):
+        m = scenario_match(tmp_path, "anima_shadow_of_omega", WYVERN_POSITION)
+        _play_to(m, "battle", ["go", "go ravenwood", "challenge wyvern_hunt"])
+        assert m.decision.seats == (1,)
+        redeal(m, 0, random.Random(seed))
+        held = [m.p.cid[x] for x in m.missions[1]]
+        assert held[0] == "wyvern_hunt"
+        other.append(held[1])
+    assert set(other) != {"fen_guide"}
+
+
+def test_the_game_log_names_the_monster_fought():
+    """A person following the game reads which monster a group fought, not its Strength: the
+    log of `ability_in_battle_empty_hand` (Kaira, 9 against the Roadside Bandits' 9)."""
+    res = run_scenario(SCENARIOS[0].parent / "ability_in_battle_empty_hand.yaml")
+    assert [e for e in res.log if e[0] == "battle"] == [("battle", 0, -1, "roadside_bandits", 9, 9)]
+
+
+def test_a_card_twice_in_a_zone_names_the_zone(tmp_path):
+    """A card twice in a zone fails the conservation check naming the zone it is in, by the name
+    the rest of the engine uses: an active location, a final mission in its deck."""
+    from forge.errors import InvariantViolation
+    m = scenario_match(tmp_path, "anima_shadow_of_omega", VIEW_POSITION)
+    final = m.final_deck[0]
+    m.active.append(m.p.handles_of["willowmere"][0])
+    m.final_deck.append(final)
+    with pytest.raises(InvariantViolation) as got:
+        m.check_invariants()
+    assert str(got.value) == ("cards not conserved across zones: {'willowmere': ['active'], "
+                              f"'{m.p.cid[final]}': ['final_deck']}}")
+
+
+HIRE_POSITION = """title: {uk: Підкріплення, en: Reinforcements}
+story: {uk: Позиція, en: A position}
+players: 2
+locations: [willowmere, stonebridge_outpost]
+seats:
+  A: {group: [rain_the_nameless], hand: [reinforcements], at: willowmere}
+  B: {group: [brann_ironhide], at: stonebridge_outpost}
+character_deck: [zlata_spark]
+"""
+
+
+def test_a_hired_character_is_seen_upright_and_awake(tmp_path):
+    """Zlata, hired with Reinforcements, joins A's group upright and awake, as every seat's view
+    says (`false`, not a missing value, for an agent reading it)."""
+    m = scenario_match(tmp_path, "anima_shadow_of_omega", HIRE_POSITION)
+    _play_to(m, "move", ["play reinforcements"])
+    for seat in (0, 1):
+        assert [c._asdict() for c in m.view(seat).groups[0]] == [
+            {"card": "rain_the_nameless", "rotated": False, "asleep": False},
+            {"card": "zlata_spark", "rotated": False, "asleep": False}]
+
+
+def test_a_designers_cancel_and_next_turn_cards(tmp_path):
+    """Cards the shipped game does not have but its operations allow: a Magic card that cancels
+    a monster is offered against Marsh Leech but not against the Clockwork Sentinel, immune to
+    Magic; a +1 Strength for the next turn played before resting adds to the rest's +2."""
+    root = _copy_cards(tmp_path)
+    bonuses = (root / "bonuses.yaml").read_text(encoding="utf-8")
+    bonuses = bonuses.replace("    - cancel: {what: bonus}\n", "    - cancel: {what: monster}\n", 1)
+    bonuses = bonuses.replace("    - draw_bonus: 2\n", "    - boost: {stat: strength, amount: 1, until: next_turn}\n", 1)
+    (root / "bonuses.yaml").write_text(bonuses, encoding="utf-8")
+    game, findings = load_game(root)
+    assert not findings
+
+    def position(text: str):
+        path = tmp_path / "position.yaml"
+        path.write_text("title: {uk: Позиція, en: A position}\nstory: {uk: Позиція, en: A position}\n"
+                        "game: anima_shadow_of_omega\nplayers: 2\n" + text, encoding="utf-8")
+        return build(load_scenario(path, game))[0]
+
+    for monster, offered in (("marsh_leech", True), ("clockwork_sentinel", False)):
+        m = position(f"locations: [{{card: cinder_abbey, lead: {monster}}}, willowmere]\n"
+                     "seats:\n  A: {group: [lissa_glasshand], hand: [arcane_ward, war_cry]}\n"
+                     "  B: {group: [brann_ironhide], at: willowmere}\n")
+        _play_to(m, "battle", ["go", "go cinder_abbey"])
+        assert ("play arcane_ward lissa_glasshand" in [m.label(o) for o in m.decision.options[0]]) is offered
+    m = position("locations: [willowmere, stonebridge_outpost]\n"
+                 "seats:\n  A: {group: [rain_the_nameless], hand: [lucky_find], at: willowmere}\n"
+                 "  B: {group: [brann_ironhide], at: stonebridge_outpost}\n")
+    _play_to(m, "move", ["play lucky_find"])
+    assert not m.hand[0]
+    _play_to(m, "discard", ["rest"])
+    assert m.view(0).strength[0] == 4 + 2 + 1
