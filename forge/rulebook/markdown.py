@@ -177,12 +177,17 @@ def parsed(markdown: str) -> SyntaxTreeNode:
     return SyntaxTreeNode(parser().parse(markdown))
 
 
+def inline_tokens(content: str, lang: str) -> list[Token]:
+    """The inline tokens of a block's text, typeset for `lang` first (see the module doc)."""
+    return parser().parseInline(typeset(content, lang))[0].children or []
+
+
 @lru_cache(maxsize=4096)
 def inline_markup(content: str, lang: str, names: bool | str = False) -> str:
-    """A block's inline Markdown as Paragraph markup: its text runs typeset for `lang` first
-    (see the module doc), then each as `text_markup`."""
+    """A block's inline Markdown as Paragraph markup: its text runs (`inline_tokens`) each as
+    `text_markup`."""
     out = []
-    for child in parser().parseInline(typeset(content, lang))[0].children or []:
+    for child in inline_tokens(content, lang):
         kind = child.type
         if kind in _INLINE_MARKUP:
             out.append(_INLINE_MARKUP[kind])
@@ -316,8 +321,8 @@ class Converter:
         return text_markup(raw, self.lang, names)
 
     def children(self, token: Token) -> list[Token]:
-        """The inline tokens of a block's text, typeset first (see the module doc)."""
-        return parser().parseInline(typeset(token.content, self.lang))[0].children or []
+        """The inline tokens of a block's text (`inline_tokens`)."""
+        return inline_tokens(token.content, self.lang)
 
     def inline(self, token: Token, names: bool | str = False) -> str:
         for mark in _ANY_BLOCK.findall(token.content):
